@@ -1,0 +1,31 @@
+# crypto_api: `make run` boots the emulated crypto subsystem, `make test` runs
+# the test suite, `make bench` runs the speed tool. Each sets itself up first.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+SOURCES := pyproject.toml setup.py $(wildcard algs/*.c algs/*.h algs/include/*.h algs/build_*.py arch/x86/*.c arch/x86/*.h arch/x86/build_*.py)
+
+.PHONY: run test bench clean
+
+run: $(STAMP)
+	$(PY) -m crypto_api boot
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m crypto_api speed --peers
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip "setuptools>=77" wheel "cffi>=1.16"
+
+$(STAMP): $(VENV)/bin/python $(SOURCES)
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[test]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) build *.egg-info
+	find . -name '*.so' -path './algs/*' -delete
+	find . -name '*.so' -path './arch/*' -delete

@@ -1,0 +1,263 @@
+"""The Adiantum template (crypto/adiantum.c, Linux v5.0).
+
+``adiantum(<stream>,<block>[,<hash>])``: a length-preserving tweakable
+cipher built from XChaCha12 or XChaCha20 (the stream cipher), AES-256 (one
+block) and NHPoly1305 (the hash), each spawned by name so that any registered
+implementation (generic, SIMD or a plug-in) slots in.  The kernel API fixes
+the tweak at 32 bytes (the IV); :func:`adiantum_encrypt` /
+:func:`adiantum_decrypt` accept a tweak of any length, as the specification
+does, on the same transform and drivers.
+
+Encryption of P = PL ‖ PR (PR the last 16 bytes) under tweak T:
+PM = PR + H(T, PL); CM = AES(PM); CL = PL ⊕ XChaCha(nonce CM ‖ 1);
+CR = CM − H(T, CL).  H adds (mod 2^128) a Poly1305 of the header
+(bit length ‖ tweak) and a Poly1305 of NH over the bulk (the nhpoly1305 hash).
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.algs._poly1305 import ffi as poly_ffi
+from crypto_api.algs._poly1305 import lib as poly_lib
+from crypto_api.errors import EINVAL, ENOENT, CryptoError
+from crypto_api.scatterlist import scatterwalk_map_and_copy, sg_init_one, sg_pieces
+
+MODULE_NAME = "adiantum"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("adiantum")
+
+BLOCKCIPHER_BLOCK_SIZE = 16
+BLOCKCIPHER_KEY_SIZE = 32
+HASH_KEY_SIZE = 16 + 1072          # Poly1305 r for the message hash + NH key
+TWEAK_SIZE = 32
+XCHACHA_IV_SIZE = 32
+DERIVED_KEY_SIZE = BLOCKCIPHER_KEY_SIZE + 16 + HASH_KEY_SIZE   # 1136
+MASK128 = (1 << 128) - 1
+_GENERIC_POLY = poly_ffi.addressof(poly_lib, "poly1305_generic_ops")
+
+
+# --------------------------------------------------------------------------
+# Per-tfm set-up
+
+def adiantum_init_tfm(tfm) -> None:
+    spawns = tfm.alg.instance.spawns
+    ctx = tfm.ctx
+    ctx.streamcipher = capi.crypto_spawn_skcipher(spawns[0])
+    try:
+        ctx.blockcipher = capi.crypto_spawn_cipher(spawns[1])
+        ctx.hash = capi.crypto_spawn_shash(spawns[2])
+    except BaseException:
+        adiantum_exit_tfm(tfm)
+        raise
+    ctx.header_key = poly_ffi.new("uint8_t[16]")
+
+
+def adiantum_exit_tfm(tfm) -> None:
+    ctx = tfm.ctx
+    for name in ("hash", "blockcipher", "streamcipher"):
+        child = getattr(ctx, name, None)
+        if child is not None:
+            child.free()
+            setattr(ctx, name, None)
+    key = getattr(ctx, "header_key", None)
+    if key is not None:
+        poly_lib.crypto_memzero(key, 16)
+
+
+def adiantum_setkey(tfm, key: bytes) -> None:
+    """Set the stream key, then derive K_E, K_T, K_L and K_N from its keystream."""
+    ctx = tfm.ctx
+    req_flags = tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK
+    for child in (ctx.streamcipher, ctx.blockcipher, ctx.hash):
+        child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
+        child.set_flags(req_flags)
+    ctx.streamcipher.setkey(key)
+    iv = bytearray(XCHACHA_IV_SIZE)
+    iv[0] = 1
+    derived = bytearray(DERIVED_KEY_SIZE)
+    req = capi.skcipher_request_alloc(ctx.streamcipher)
+    capi.skcipher_request_set_crypt(req, sg_init_one(derived), sg_init_one(derived), DERIVED_KEY_SIZE, iv)
+    try:
+        capi.crypto_skcipher_encrypt(req)
+        ctx.blockcipher.setkey(derived[:BLOCKCIPHER_KEY_SIZE])
+        poly_ffi.memmove(ctx.header_key, derived[32:48], 16)
+        ctx.hash.setkey(derived[48:])
+    finally:
+        derived[:] = bytes(DERIVED_KEY_SIZE)
+
+
+# --------------------------------------------------------------------------
+# The hash H(T, L)
+
+def _poly1305_padded(raw_r, data: bytes) -> int:
+    """Poly1305 polynomial (no "+ s") of ``data`` with the usual final-block padding."""
+    state = poly_ffi.new("poly1305_core_state *")
+    key = poly_ffi.new("poly1305_core_key *")
+    ops = _GENERIC_POLY
+    ops.setkey(key, raw_r)
+    ops.init(state)
+    full = len(data) // 16
+    if full:
+        ops.blocks(state, key, data[:16 * full], full, 1)
+    tail = data[16 * full:]
+    if tail:
+        ops.blocks(state, key, tail + b"\x01" + bytes(15 - len(tail)), 1, 0)
+    out = poly_ffi.new("uint8_t[16]")
+    ops.emit(state, out)
+    return int.from_bytes(poly_ffi.buffer(out), "little")
+
+
+def header_hash(ctx, bulk_len: int, tweak: bytes) -> int:
+    """Poly1305 under K_T of le128(8·|L|) ‖ T (whole blocks for the 32-byte tweak)."""
+    header = (8 * bulk_len).to_bytes(16, "little") + bytes(tweak)
+    if len(tweak) % 16 == 0:
+        out = poly_ffi.new("uint8_t[16]")
+        poly_lib.poly1305_core_hash(_GENERIC_POLY, ctx.header_key, header, len(header) // 16, out)
+        return int.from_bytes(poly_ffi.buffer(out), "little")
+    return _poly1305_padded(ctx.header_key, header)
+
+
+def message_hash(ctx, sgl, bulk_len: int) -> int:
+    """NHPoly1305 of the bulk, fed entry by entry through the hash tfm."""
+    desc = ctx.hash.desc().init()
+    for piece in sg_pieces(sgl, bulk_len):
+        desc.update(piece)
+    return int.from_bytes(desc.final(), "little")
+
+
+# --------------------------------------------------------------------------
+# Encryption and decryption
+
+def adiantum_crypt_sg(tfm, src, dst, nbytes: int, tweak: bytes, enc: bool) -> None:
+    """Adiantum over scatterlists with any tweak length (src may equal dst)."""
+    ctx = tfm.ctx
+    driver = tfm.alg.cra_driver_name
+    if nbytes < BLOCKCIPHER_BLOCK_SIZE:
+        raise CryptoError(EINVAL, f"{driver}: message is {nbytes} bytes, at least "
+                                  f"{BLOCKCIPHER_BLOCK_SIZE} are required")
+    bulk_len = nbytes - BLOCKCIPHER_BLOCK_SIZE
+    h_t = header_hash(ctx, bulk_len, tweak)
+    right = bytearray(16)
+    scatterwalk_map_and_copy(right, src, bulk_len, 16, False)
+    m = (int.from_bytes(right, "little") + h_t + message_hash(ctx, src, bulk_len)) & MASK128
+    block = m.to_bytes(16, "little")
+    if enc:
+        cm = ctx.blockcipher.encrypt_one(block)
+    else:
+        cm = block
+    # Stream over the bulk, rounded up to a whole ChaCha block when that still fits.
+    stream_len = bulk_len
+    if bulk_len % 64 and (bulk_len + 63) // 64 * 64 <= nbytes:
+        stream_len = (bulk_len + 63) // 64 * 64
+    iv = bytearray(cm) + (1).to_bytes(4, "little") + bytes(12)
+    req = capi.skcipher_request_alloc(ctx.streamcipher)
+    capi.skcipher_request_set_crypt(req, src, dst, stream_len, iv)
+    capi.crypto_skcipher_encrypt(req)
+    if not enc:
+        block = ctx.blockcipher.decrypt_one(cm)
+    else:
+        block = cm
+    out = (int.from_bytes(block, "little") - h_t - message_hash(ctx, dst, bulk_len)) & MASK128
+    scatterwalk_map_and_copy(out.to_bytes(16, "little"), dst, bulk_len, 16, True)
+
+
+def adiantum_encrypt_req(req) -> None:
+    tfm = req.tfm
+    adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), True)
+
+
+def adiantum_decrypt_req(req) -> None:
+    tfm = req.tfm
+    adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), False)
+
+
+def _any_tweak(tfm, data, tweak, enc: bool) -> bytes:
+    if not isinstance(tfm, capi.CryptoSkcipher) or not tfm.alg.cra_name.startswith("adiantum("):
+        raise TypeError("expected a transform of an adiantum(...) algorithm")
+    if tfm.crt_flags & capi.CRYPTO_TFM_NEED_KEY:
+        from crypto_api.errors import ENOKEY
+        raise CryptoError(ENOKEY, f"{tfm.driver_name}: no key set (setkey first)")
+    src = bytes(memoryview(data).cast("B"))
+    tw = bytes(memoryview(tweak).cast("B"))
+    out = bytearray(len(src))
+    adiantum_crypt_sg(tfm, sg_init_one(src), sg_init_one(out), len(src), tw, enc)
+    return bytes(out)
+
+
+def adiantum_encrypt(tfm, data, tweak) -> bytes:
+    """Encrypt with a tweak of any length (the kernel API only takes 32 bytes).
+
+    ``tfm`` is an allocated, keyed ``adiantum(...)`` skcipher; a 32-byte tweak
+    gives exactly ``tfm.encrypt(data, tweak)``.
+    """
+    return _any_tweak(tfm, data, tweak, True)
+
+
+def adiantum_decrypt(tfm, data, tweak) -> bytes:
+    """Decrypt with a tweak of any length."""
+    return _any_tweak(tfm, data, tweak, False)
+
+
+# --------------------------------------------------------------------------
+# The template
+
+def _supported(stream, block, hash_) -> bool:
+    if stream.cra_name not in ("xchacha12", "xchacha20"):
+        return False
+    if stream.ivsize != XCHACHA_IV_SIZE or stream.min_keysize > 32 or stream.max_keysize < 32:
+        return False
+    if block.cra_blocksize != BLOCKCIPHER_BLOCK_SIZE:
+        return False
+    if not block.min_keysize <= BLOCKCIPHER_KEY_SIZE <= block.max_keysize:
+        return False
+    return hash_.cra_name == "nhpoly1305" and hash_.digestsize == 16
+
+
+def adiantum_create(tmpl, tb) -> None:
+    algt = capi.crypto_get_attr_type(tb)
+    if (algt.type ^ capi.CRYPTO_ALG_TYPE_SKCIPHER) & algt.mask & capi.CRYPTO_ALG_TYPE_MASK:
+        raise CryptoError(EINVAL, "adiantum: instances are skciphers, another type was asked for")
+    mask = capi.crypto_requires_sync(algt.type, algt.mask)
+    stream_name = capi.crypto_attr_alg_name(tb, 1, "adiantum")
+    block_name = capi.crypto_attr_alg_name(tb, 2, "adiantum")
+    try:
+        hash_name = capi.crypto_attr_alg_name(tb, 3, "adiantum")
+    except CryptoError as e:
+        if e.errno != ENOENT:
+            raise
+        hash_name = "nhpoly1305"
+    if len(tb) > 4:
+        raise CryptoError(EINVAL, f"adiantum: takes 2 or 3 parameters, got {len(tb) - 1}")
+    stream = capi.crypto_grab_skcipher(stream_name, 0, mask)
+    block = capi.crypto_grab_cipher(block_name)
+    hash_ = capi.crypto_grab_shash(hash_name)
+    s, b, h = stream.alg, block.alg, hash_.alg
+    if not _supported(s, b, h):
+        bad = (s.cra_driver_name if s.cra_name not in ("xchacha12", "xchacha20") else
+               h.cra_driver_name if h.cra_name != "nhpoly1305" else b.cra_driver_name)
+        raise CryptoError(EINVAL, f"adiantum: unsupported instantiation ({s.cra_driver_name},"
+                                  f"{b.cra_driver_name},{h.cra_driver_name}): {bad} cannot be used "
+                                  "(needs xchacha12 or xchacha20, a 16-byte block cipher taking a "
+                                  "32-byte key, and nhpoly1305)")
+    cra_name = capi.crypto_inst_name("adiantum", s.cra_name, b.cra_name)
+    driver = capi.crypto_inst_name("adiantum", s.cra_driver_name, b.cra_driver_name, h.cra_driver_name)
+    inst = capi.SkcipherAlg(
+        cra_name=cra_name, cra_driver_name=driver,
+        cra_priority=(4 * s.cra_priority + 2 * h.cra_priority + b.cra_priority) // 7,
+        cra_flags=s.cra_flags & capi.CRYPTO_ALG_ASYNC,
+        cra_blocksize=BLOCKCIPHER_BLOCK_SIZE,
+        cra_alignmask=s.cra_alignmask | h.cra_alignmask,
+        min_keysize=s.min_keysize, max_keysize=s.max_keysize, ivsize=TWEAK_SIZE,
+        setkey=adiantum_setkey, encrypt=adiantum_encrypt_req, decrypt=adiantum_decrypt_req,
+        init=adiantum_init_tfm, exit=adiantum_exit_tfm)
+    capi.skcipher_register_instance(tmpl, inst, [stream, block, hash_])
+
+
+TEMPLATE = capi.Template(name="adiantum", create=adiantum_create)
+
+
+def module_init() -> None:
+    capi.crypto_register_template(TEMPLATE)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_template(TEMPLATE)

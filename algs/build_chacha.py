@@ -1,0 +1,67 @@
+"""cffi (API mode) build script for the portable ChaCha core.
+
+Builds ``crypto_api.algs._chacha_generic`` from algs/chacha_generic.c.
+Run directly (``python3 algs/build_chacha.py``) it compiles into
+``$CRYPTO_API_BUILD_DIR`` (default: <tmpdir>/crypto_api_build), never into the
+source tree; setuptools picks up ``ffibuilder`` through ``cffi_modules``.
+"""
+import os
+import tempfile
+
+from cffi import FFI
+
+# Relative to the working directory: setuptools refuses absolute source paths.
+HERE = os.path.relpath(os.path.dirname(os.path.abspath(__file__)))
+INCLUDE = os.path.join(HERE, "include")
+
+CDEF = """
+#define CHACHA_BLOCK_SIZE 64
+#define CHACHA_KEY_SIZE 32
+#define CHACHA_IV_SIZE 16
+#define XCHACHA_IV_SIZE 32
+#define CHACHA_STATE_WORDS 16
+#define HCHACHA_OUT_WORDS 8
+
+void chacha_init_state(uint32_t state[16], const uint32_t key[8], const uint8_t iv[16]);
+void chacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[16]);
+void chacha_crypt_generic(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+                          size_t bytes, int nrounds);
+void hchacha_block_generic(const uint32_t state[16], uint32_t out[8], int nrounds);
+void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[32],
+                   int nrounds);
+
+void crypto_memzero(void *p, size_t n);
+"""
+
+SOURCE = """
+#include "chacha_generic.h"
+#include "memzero.h"
+
+static void crypto_memzero(void *p, size_t n)
+{
+	memzero_explicit(p, n);
+}
+"""
+
+ffibuilder = FFI()
+ffibuilder.cdef(CDEF)
+ffibuilder.set_source(
+    "crypto_api.algs._chacha_generic",
+    SOURCE,
+    sources=[os.path.join(HERE, "chacha_generic.c")],
+    depends=[
+        os.path.join(HERE, "chacha_generic.h"),
+        os.path.join(INCLUDE, "memzero.h"),
+    ],
+    include_dirs=[HERE, INCLUDE],
+    extra_compile_args=["-O3"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(
+        tmpdir=os.environ.get(
+            "CRYPTO_API_BUILD_DIR",
+            os.path.join(tempfile.gettempdir(), "crypto_api_build"),
+        ),
+        verbose=True,
+    )

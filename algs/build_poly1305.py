@@ -1,0 +1,151 @@
+"""cffi (API mode) build script for the portable Poly1305 / NH / NHPoly1305 code.
+
+Builds ``crypto_api.algs._poly1305`` from algs/poly1305_core.c (26-bit-limb
+core and ``poly1305_generic_ops``), algs/poly1305_desc.c (v5.0 "poly1305"
+shash descriptor), algs/nh_generic.c and algs/nhpoly1305.c (streaming
+NHPoly1305).  Run directly it compiles into ``$CRYPTO_API_BUILD_DIR``
+(default: <tmpdir>/crypto_api_build), never into the source tree.
+"""
+import os
+import tempfile
+
+from cffi import FFI
+
+# Relative to the working directory: setuptools refuses absolute source paths.
+HERE = os.path.relpath(os.path.dirname(os.path.abspath(__file__)))
+INCLUDE = os.path.join(HERE, "include")
+
+CDEF = """
+#define POLY1305_BLOCK_SIZE 16
+#define POLY1305_KEY_SIZE 32
+#define POLY1305_DIGEST_SIZE 16
+#define POLY1305_ENOKEY 126
+#define NH_PAIR_STRIDE 2
+#define NH_MESSAGE_UNIT 16
+#define NH_NUM_PASSES 4
+#define NH_HASH_BYTES 32
+#define NH_MESSAGE_BYTES 1024
+#define NH_KEY_WORDS 268
+#define NH_KEY_BYTES 1072
+#define NHPOLY1305_KEY_SIZE 1088
+#define NHPOLY1305_DIGEST_SIZE 16
+
+typedef struct { uint64_t w[6]; } poly1305_core_key;
+typedef struct { uint64_t w[3]; } poly1305_core_state;
+
+typedef struct poly1305_core_ops {
+    const char *name;
+    void (*setkey)(poly1305_core_key *key, const uint8_t raw_r[16]);
+    void (*init)(poly1305_core_state *state);
+    void (*blocks)(poly1305_core_state *state, const poly1305_core_key *key,
+                   const uint8_t *src, size_t nblocks, uint32_t hibit);
+    void (*emit)(const poly1305_core_state *state, uint8_t out[16]);
+} poly1305_core_ops;
+
+/* Declared without const here so that ffi.addressof(lib, "poly1305_generic_ops")
+   works (cffi turns a const global into a by-value constant); see SOURCE. */
+extern poly1305_core_ops poly1305_generic_ops;
+
+void poly1305_generic_setkey(poly1305_core_key *key, const uint8_t raw_r[16]);
+void poly1305_generic_init(poly1305_core_state *state);
+void poly1305_generic_blocks(poly1305_core_state *state, const poly1305_core_key *key,
+                             const uint8_t *src, size_t nblocks, uint32_t hibit);
+void poly1305_generic_emit(const poly1305_core_state *state, uint8_t out[16]);
+void poly1305_core_hash(const poly1305_core_ops *ops, const uint8_t raw_r[16],
+                        const uint8_t *src, size_t nblocks, uint8_t out[16]);
+
+struct poly1305_desc {
+    poly1305_core_key r;
+    poly1305_core_state h;
+    uint8_t s[16];
+    uint8_t buf[16];
+    uint32_t buflen;
+    uint32_t rset;
+    uint32_t sset;
+};
+
+void poly1305_desc_init(struct poly1305_desc *d);
+void poly1305_desc_update(struct poly1305_desc *d, const uint8_t *src, size_t len,
+                          const poly1305_core_ops *ops);
+int poly1305_desc_final(struct poly1305_desc *d, uint8_t digest[16],
+                        const poly1305_core_ops *ops);
+
+typedef void (*nh_fn_t)(const uint32_t *key, const uint8_t *message,
+                        size_t message_len, uint8_t hash[32]);
+
+struct nhpoly1305_key {
+    poly1305_core_key poly_key;
+    uint32_t nh_key[268];
+};
+
+struct nhpoly1305_state {
+    poly1305_core_state poly_state;
+    uint8_t buffer[16];
+    uint32_t buflen;
+    uint32_t nh_remaining;
+    uint64_t nh_hash[4];
+};
+
+void nh_generic(const uint32_t *key, const uint8_t *message, size_t message_len,
+                uint8_t hash[32]);
+
+void nhpoly1305_setkey(struct nhpoly1305_key *key, const uint8_t *raw,
+                       const poly1305_core_ops *poly);
+void nhpoly1305_init(struct nhpoly1305_state *state, const poly1305_core_ops *poly);
+void nhpoly1305_update(struct nhpoly1305_state *state, const struct nhpoly1305_key *key,
+                       const uint8_t *src, size_t len, nh_fn_t nh,
+                       const poly1305_core_ops *poly);
+void nhpoly1305_final(struct nhpoly1305_state *state, const struct nhpoly1305_key *key,
+                      uint8_t digest[16], nh_fn_t nh, const poly1305_core_ops *poly);
+
+void crypto_memzero(void *p, size_t n);
+"""
+
+SOURCE = """
+#include "poly1305_core.h"
+#include "poly1305_desc.h"
+#include "nhpoly1305.h"
+#include "memzero.h"
+
+static void crypto_memzero(void *p, size_t n)
+{
+	memzero_explicit(p, n);
+}
+
+/*
+ * The cdef declares poly1305_generic_ops without const (so cffi exposes its
+ * address rather than a by-value copy).  Make the accessor cffi generates for
+ * it cast the const away explicitly instead of warning.  The table lives in
+ * read-only memory: Python must only pass the pointer on, never write to it.
+ * (A self-referencing macro is expanded only once by the preprocessor.)
+ */
+#define poly1305_generic_ops (*(poly1305_core_ops *)&poly1305_generic_ops)
+"""
+
+ffibuilder = FFI()
+ffibuilder.cdef(CDEF)
+ffibuilder.set_source(
+    "crypto_api.algs._poly1305",
+    SOURCE,
+    sources=[
+        os.path.join(HERE, name)
+        for name in ("poly1305_core.c", "poly1305_desc.c", "nh_generic.c", "nhpoly1305.c")
+    ],
+    depends=[
+        os.path.join(HERE, "poly1305_desc.h"),
+        os.path.join(INCLUDE, "poly1305_core.h"),
+        os.path.join(INCLUDE, "nhpoly1305.h"),
+        os.path.join(INCLUDE, "memzero.h"),
+    ],
+    include_dirs=[HERE, INCLUDE],
+    extra_compile_args=["-O3"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(
+        tmpdir=os.environ.get(
+            "CRYPTO_API_BUILD_DIR",
+            os.path.join(tempfile.gettempdir(), "crypto_api_build"),
+        ),
+        verbose=True,
+    )

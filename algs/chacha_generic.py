@@ -1,0 +1,133 @@
+"""ChaCha20, XChaCha20 and XChaCha12 generic drivers (crypto/chacha_generic.c).
+
+Registers ``chacha20-generic``, ``xchacha20-generic`` and ``xchacha12-generic``
+(priority 100) on the portable C core.  The helpers here (setkey, state set-up,
+the walk loop) are what the x86 SIMD glue falls back to, as the kernel's x86
+glue calls crypto_chacha_crypt / crypto_xchacha_crypt.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.algs._chacha_generic import ffi, lib
+
+MODULE_NAME = "chacha_generic"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
+    "chacha20", "chacha20-generic", "xchacha20", "xchacha20-generic",
+    "xchacha12", "xchacha12-generic")
+
+CHACHA_KEY_SIZE = 32
+CHACHA_BLOCK_SIZE = 64
+CHACHA_IV_SIZE = 16
+XCHACHA_IV_SIZE = 32
+
+_from_buffer = ffi.from_buffer
+_crypt = lib.chacha_crypt_generic
+
+
+def chacha_setkey(tfm, key: bytes, nrounds: int) -> None:
+    """crypto_chacha_setkey: keep the 32-byte key and the round count."""
+    ctx = tfm.ctx
+    k = getattr(ctx, "key", None)
+    if k is None:
+        k = ctx.key = ffi.new("uint8_t[32]")
+    else:
+        lib.crypto_memzero(k, CHACHA_KEY_SIZE)
+    ffi.memmove(k, key, CHACHA_KEY_SIZE)
+    ctx.nrounds = nrounds
+
+
+def chacha20_setkey(tfm, key: bytes) -> None:
+    chacha_setkey(tfm, key, 20)
+
+
+def chacha12_setkey(tfm, key: bytes) -> None:
+    chacha_setkey(tfm, key, 12)
+
+
+def chacha_exit(tfm) -> None:
+    """Wipe the key when the tfm is freed."""
+    k = getattr(tfm.ctx, "key", None)
+    if k is not None:
+        lib.crypto_memzero(k, CHACHA_KEY_SIZE)
+
+
+def chacha_state(ctx, iv, xchacha: bool):
+    """The 16-word ChaCha state for a request (the subkey derived for XChaCha)."""
+    state = ffi.new("uint32_t[16]")
+    if xchacha:
+        lib.xchacha_setup(state, ctx.key, _from_buffer("uint8_t[]", iv), ctx.nrounds)
+    else:
+        lib.chacha_setup(state, ctx.key, _from_buffer("uint8_t[]", iv))
+    return state
+
+
+def linear_views(req):
+    """(src, dst) memoryviews when both sides are one entry covering cryptlen."""
+    src, dst = req.src, req.dst
+    if len(src) == 1 and len(dst) == 1:
+        s, d = src[0], dst[0]
+        n = req.cryptlen
+        if s.length >= n and d.length >= n:
+            return s.buf[s.offset:s.offset + n], d.buf[d.offset:d.offset + n]
+    return None
+
+
+def chacha_walk(req, state, nrounds: int, crypt=_crypt) -> None:
+    """Run ``crypt`` over the request: each non-final step rounded down to 64 bytes.
+
+    One contiguous source and destination give the same keystream as the
+    page-by-page walk (every non-final step is a multiple of 64 bytes), so
+    that case is a single call.
+    """
+    views = linear_views(req)
+    if views is not None:
+        s, d = views
+        if req.cryptlen:
+            crypt(state, _from_buffer("uint8_t[]", d), _from_buffer("uint8_t[]", s), req.cryptlen, nrounds)
+        return
+    walk = capi.skcipher_walk_virt(req, atomic=False)
+    while walk.nbytes:
+        nbytes = walk.nbytes
+        if nbytes < walk.total:
+            nbytes -= nbytes % walk.stride
+        crypt(state, _from_buffer("uint8_t[]", walk.dst), _from_buffer("uint8_t[]", walk.src), nbytes, nrounds)
+        capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
+
+
+def crypto_chacha_crypt(req) -> None:
+    ctx = req.tfm.ctx
+    chacha_walk(req, chacha_state(ctx, req.iv, False), ctx.nrounds)
+
+
+def crypto_xchacha_crypt(req) -> None:
+    ctx = req.tfm.ctx
+    chacha_walk(req, chacha_state(ctx, req.iv, True), ctx.nrounds)
+
+
+def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
+               encrypt, module: str = None) -> capi.SkcipherAlg:
+    """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue)."""
+    return capi.SkcipherAlg(
+        cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
+        cra_blocksize=1, cra_module=module,
+        min_keysize=CHACHA_KEY_SIZE, max_keysize=CHACHA_KEY_SIZE,
+        ivsize=XCHACHA_IV_SIZE if xchacha else CHACHA_IV_SIZE,
+        chunksize=CHACHA_BLOCK_SIZE,
+        setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
+        encrypt=encrypt, decrypt=encrypt, exit=chacha_exit)
+
+
+ALGS = (
+    chacha_alg("chacha20", "chacha20-generic", 100, False, 20, crypto_chacha_crypt),
+    chacha_alg("xchacha20", "xchacha20-generic", 100, True, 20, crypto_xchacha_crypt),
+    chacha_alg("xchacha12", "xchacha12-generic", 100, True, 12, crypto_xchacha_crypt),
+)
+
+
+def module_init() -> None:
+    capi.crypto_register_skciphers(ALGS)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_skciphers(ALGS)

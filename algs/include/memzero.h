@@ -1,0 +1,23 @@
+/*
+ * memzero_explicit(): clear memory in a way the optimizer may not drop, for
+ * wiping key material (the role of the kernel's memzero_explicit() from
+ * include/linux/string.h).
+ *
+ * Portable C: memset is called through a volatile function pointer, so the
+ * compiler cannot prove the store is dead and elide it.
+ */
+#ifndef CRYPTO_API_MEMZERO_H
+#define CRYPTO_API_MEMZERO_H
+
+#include <stddef.h>
+#include <string.h>
+
+static inline void memzero_explicit(void *p, size_t n)
+{
+	static void *(*const volatile memset_fn)(void *, int, size_t) = memset;
+
+	if (p != NULL && n != 0)
+		memset_fn(p, 0, n);
+}
+
+#endif

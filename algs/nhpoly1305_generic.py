@@ -1,0 +1,102 @@
+"""NHPoly1305 generic shash (crypto/nhpoly1305.c).
+
+``nhpoly1305-generic`` (priority 100): key 1088 bytes (Poly1305 r ‖ NH key),
+digest 16 bytes, no block size.  The streaming state machine is C
+(algs/nhpoly1305.c) and takes the NH function and Poly1305 core as
+arguments; :func:`nhpoly1305_alg` builds the SIMD variants too, whose update
+runs SIMD NH on pieces of at most 4 KiB, each in its own FPU section, and
+falls back to the generic update for short inputs or when SIMD is unusable.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.algs._poly1305 import ffi, lib
+from crypto_api.algs.poly1305_generic import GENERIC_OPS
+from crypto_api.errors import EINVAL, CryptoError
+
+MODULE_NAME = "nhpoly1305"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-generic")
+
+NHPOLY1305_KEY_SIZE = 1088
+NHPOLY1305_DIGEST_SIZE = 16
+SIMD_CHUNK = 4096
+DESCSIZE = ffi.sizeof("struct nhpoly1305_state")
+NH_GENERIC = ffi.addressof(lib, "nh_generic")
+
+_from_buffer = ffi.from_buffer
+_update = lib.nhpoly1305_update
+
+
+def nh_from_address(address: int):
+    """An ``nh_fn_t`` from another extension's function address."""
+    return ffi.cast("nh_fn_t", address)
+
+
+def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OPS,
+                   module: str = None) -> capi.ShashAlg:
+    """An ``nhpoly1305`` shash: generic NH, or ``nh_simd`` inside FPU sections."""
+
+    def setkey(tfm, key):
+        if len(key) != NHPOLY1305_KEY_SIZE:
+            raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected {NHPOLY1305_KEY_SIZE}")
+        ctx = tfm.ctx
+        k = getattr(ctx, "key", None)
+        if k is None:
+            k = ctx.key = ffi.new("struct nhpoly1305_key *")
+        else:
+            lib.crypto_memzero(k, ffi.sizeof(k[0]))
+        lib.nhpoly1305_setkey(k, key, poly_ops)
+
+    def exit_tfm(tfm):
+        k = getattr(tfm.ctx, "key", None)
+        if k is not None:
+            lib.crypto_memzero(k, ffi.sizeof(k[0]))
+
+    def init(desc):
+        lib.nhpoly1305_init(_from_buffer("struct nhpoly1305_state *", desc.state), poly_ops)
+
+    def update_generic(desc, data):
+        _update(_from_buffer("struct nhpoly1305_state *", desc.state), desc.tfm.ctx.key,
+                _from_buffer("uint8_t[]", data), len(data), NH_GENERIC, poly_ops)
+
+    def update_simd(desc, data):
+        n = len(data)
+        if n < 64 or not capi.crypto_simd_usable():
+            update_generic(desc, data)
+            return
+        st = _from_buffer("struct nhpoly1305_state *", desc.state)
+        key = desc.tfm.ctx.key
+        buf = _from_buffer("uint8_t[]", data)
+        pos = 0
+        while pos < n:
+            chunk = min(n - pos, SIMD_CHUNK)
+            capi.kernel_fpu_begin()
+            _update(st, key, buf + pos, chunk, nh_simd, poly_ops)
+            capi.fpu_account(chunk)
+            capi.kernel_fpu_end()
+            pos += chunk
+
+    def final(desc):
+        out = ffi.new("uint8_t[16]")
+        lib.nhpoly1305_final(_from_buffer("struct nhpoly1305_state *", desc.state), desc.tfm.ctx.key,
+                             out, NH_GENERIC, poly_ops)
+        return bytes(ffi.buffer(out))
+
+    return capi.ShashAlg(
+        cra_name="nhpoly1305", cra_driver_name=driver, cra_priority=priority,
+        cra_blocksize=0, cra_module=module,
+        digestsize=NHPOLY1305_DIGEST_SIZE, descsize=DESCSIZE,
+        setkey=setkey, init=init, update=update_generic if nh_simd is None else update_simd,
+        final=final, exit_tfm=exit_tfm)
+
+
+ALG = nhpoly1305_alg("nhpoly1305-generic", 100)
+
+
+def module_init() -> None:
+    capi.crypto_register_shash(ALG)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_shash(ALG)

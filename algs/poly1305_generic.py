@@ -1,0 +1,63 @@
+"""Poly1305 generic shash (crypto/poly1305_generic.c, v5.0 convention).
+
+The v5.0 ``poly1305`` shash has no setkey: the first 32 bytes hashed are the
+one-time key r ‖ s.  The descriptor logic is C (algs/poly1305_desc.c); the
+Poly1305 core is chosen by an ops table, so the x86_64 driver reuses this
+glue with its 64-bit-limb core.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.algs._poly1305 import ffi, lib
+from crypto_api.errors import ENOKEY, CryptoError
+
+MODULE_NAME = "poly1305_generic"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-generic")
+
+POLY1305_BLOCK_SIZE = 16
+POLY1305_DIGEST_SIZE = 16
+GENERIC_OPS = ffi.addressof(lib, "poly1305_generic_ops")
+DESCSIZE = ffi.sizeof("struct poly1305_desc")
+
+_from_buffer = ffi.from_buffer
+
+
+def ops_from_address(address: int):
+    """A ``poly1305_core_ops *`` from another extension's table address."""
+    return ffi.cast("poly1305_core_ops *", address)
+
+
+def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.ShashAlg:
+    """A ``poly1305`` shash descriptor over the given core ops."""
+
+    def init(desc):
+        lib.poly1305_desc_init(_from_buffer("struct poly1305_desc *", desc.state))
+
+    def update(desc, data):
+        lib.poly1305_desc_update(_from_buffer("struct poly1305_desc *", desc.state),
+                                 _from_buffer("uint8_t[]", data), len(data), ops)
+
+    def final(desc):
+        out = ffi.new("uint8_t[16]")
+        if lib.poly1305_desc_final(_from_buffer("struct poly1305_desc *", desc.state), out, ops):
+            raise CryptoError(ENOKEY, f"{driver}: fewer than 32 bytes hashed, so the "
+                                      "one-time key r||s is incomplete")
+        return bytes(ffi.buffer(out))
+
+    return capi.ShashAlg(
+        cra_name="poly1305", cra_driver_name=driver, cra_priority=priority,
+        cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
+        digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
+        init=init, update=update, final=final)
+
+
+ALG = poly1305_alg("poly1305-generic", 100, GENERIC_OPS)
+
+
+def module_init() -> None:
+    capi.crypto_register_shash(ALG)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_shash(ALG)

@@ -1,0 +1,1 @@
+"""Architecture-specific drivers (the kernel's arch/*/crypto)."""

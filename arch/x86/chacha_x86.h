@@ -1,0 +1,39 @@
+/*
+ * Shared declarations for the x86 ChaCha cores (chacha_ssse3.c,
+ * chacha_avx2.c, chacha_avx512vl.c).
+ *
+ * All entry points follow the generic calling convention of
+ * algs/chacha_generic.c: XOR the keystream for `state` into src, writing dst
+ * (dst may equal src), then advance state[12] by ceil(bytes / 64) with 32-bit
+ * wrap-around and no carry into state[13].  nrounds is 20, 12 or 8.
+ * Partial blocks never touch memory beyond src + bytes / dst + bytes.
+ */
+#ifndef CRYPTO_API_CHACHA_X86_H
+#define CRYPTO_API_CHACHA_X86_H
+
+#include "x86_common.h"
+
+#define CHACHA_BLOCK_SIZE 64
+
+void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			 size_t bytes, int nrounds);
+void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds);
+void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			    size_t bytes, int nrounds);
+
+/* HChaCha core: rounds without feed-forward, out = words 0..3 || 12..15. */
+void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds);
+
+/* SSSE3 block functions, also used by the AVX2 code for short leftovers. */
+X86_INTERNAL void chacha_block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
+					 const uint8_t *src, size_t len, int nrounds);
+X86_INTERNAL void chacha_4block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
+					  const uint8_t *src, size_t len, int nrounds);
+
+static inline uint32_t chacha_blocks_for(size_t bytes)
+{
+	return (uint32_t)((bytes + CHACHA_BLOCK_SIZE - 1) / CHACHA_BLOCK_SIZE);
+}
+
+#endif

@@ -1,0 +1,61 @@
+"""Command line: ``python -m crypto_api <command>`` (console script ``crypto-api``).
+
+Each command lives in its own module under ``crypto_api.tools`` exposing
+``register(subparsers)`` (adds its argparse sub-parser, with ``func`` set) ;
+the commands are the userspace tools people use with the kernel crypto API:
+boot, list, selftest, speed, enc/dec and disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import List, Optional
+
+from .errors import CryptoError
+
+COMMAND_MODULES = (
+    "crypto_api.tools.boot",
+    "crypto_api.tools.listing",
+    "crypto_api.tools.selftest",
+    "crypto_api.tools.speed",
+    "crypto_api.tools.kcapi_enc",
+    "crypto_api.tools.disk",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crypto-api",
+        description="The Linux kernel crypto API in userspace: list, self-test, benchmark and use its algorithms.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for path in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(path)
+        except ImportError as e:
+            if e.name != path:
+                raise
+            continue
+        mod.register(sub)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CryptoError as e:
+        print(f"crypto-api {args.command}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"crypto-api {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""Algorithm descriptors and flag constants (``struct crypto_alg`` and friends).
+
+Mirrors include/linux/crypto.h, include/crypto/skcipher.h and
+include/crypto/hash.h of Linux v5.0: the numeric values of the type nibble and
+the flag bits, and the fields a driver fills in.  Descriptors are frozen attrs
+classes; the registry keeps the mutable part (flags as tested, refcount,
+owning module) in its own record (:class:`crypto_api.registry.CryptoAlg`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import attrs
+
+# Type nibble (cra_flags & CRYPTO_ALG_TYPE_MASK), v5.0 values.
+CRYPTO_ALG_TYPE_MASK = 0x0000000F
+CRYPTO_ALG_TYPE_CIPHER = 0x00000001
+CRYPTO_ALG_TYPE_COMPRESS = 0x00000002
+CRYPTO_ALG_TYPE_AEAD = 0x00000003
+CRYPTO_ALG_TYPE_BLKCIPHER = 0x00000004
+CRYPTO_ALG_TYPE_ABLKCIPHER = 0x00000005
+CRYPTO_ALG_TYPE_SKCIPHER = 0x00000005
+CRYPTO_ALG_TYPE_KPP = 0x00000008
+CRYPTO_ALG_TYPE_RNG = 0x0000000C
+CRYPTO_ALG_TYPE_AKCIPHER = 0x0000000D
+CRYPTO_ALG_TYPE_HASH = 0x0000000E
+CRYPTO_ALG_TYPE_SHASH = 0x0000000E
+CRYPTO_ALG_TYPE_AHASH = 0x0000000F
+
+CRYPTO_ALG_TYPE_HASH_MASK = 0x0000000E
+CRYPTO_ALG_TYPE_AHASH_MASK = 0x0000000E
+CRYPTO_ALG_TYPE_BLKCIPHER_MASK = 0x0000000C
+
+# Flag bits.
+CRYPTO_ALG_LARVAL = 0x00000010
+CRYPTO_ALG_DEAD = 0x00000020
+CRYPTO_ALG_DYING = 0x00000040
+CRYPTO_ALG_ASYNC = 0x00000080
+CRYPTO_ALG_NEED_FALLBACK = 0x00000100
+CRYPTO_ALG_TESTED = 0x00000400
+CRYPTO_ALG_INSTANCE = 0x00000800
+CRYPTO_ALG_KERN_DRIVER_ONLY = 0x00001000
+CRYPTO_ALG_INTERNAL = 0x00002000
+CRYPTO_ALG_OPTIONAL_KEY = 0x00004000
+CRYPTO_ALG_NOLOAD = 0x00008000
+
+# tfm flags (crt_flags).
+CRYPTO_TFM_NEED_KEY = 0x00000001
+CRYPTO_TFM_REQ_MASK = 0x000FFF00
+CRYPTO_TFM_REQ_FORBID_WEAK_KEYS = 0x00000100
+CRYPTO_TFM_REQ_MAY_SLEEP = 0x00000200
+CRYPTO_TFM_REQ_MAY_BACKLOG = 0x00000400
+CRYPTO_TFM_RES_BAD_KEY_LEN = 0x00200000
+
+CRYPTO_MAX_ALG_NAME = 128
+MAX_ALGAPI_BLOCKSIZE = 160
+MAX_ALGAPI_ALIGNMASK = 127
+MAX_CIPHER_BLOCKSIZE = 16
+MAX_CIPHER_ALIGNMASK = 15
+PAGE_SIZE = 4096
+HASH_MAX_DIGESTSIZE = 64
+HASH_MAX_DESCSIZE = 360
+HASH_MAX_STATESIZE = 512
+
+Callback = Optional[Callable[..., Any]]
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class CryptoAlgBase:
+    """Fields of ``struct crypto_alg`` shared by every descriptor.
+
+    ``cra_init(tfm)`` / ``cra_exit(tfm)`` run when a tfm is created / freed;
+    ``cra_module`` names the owning module (filled in from the module being
+    loaded when left as None; ``kernel`` when built in).
+    """
+
+    TYPE = 0
+    KIND = "unknown"
+    cra_name: str
+    cra_driver_name: str = ""
+    cra_priority: int = 0
+    cra_flags: int = 0
+    cra_blocksize: int = 1
+    cra_ctxsize: int = 0
+    cra_alignmask: int = 0
+    cra_module: Optional[str] = None
+    cra_init: Callback = None
+    cra_exit: Callback = None
+    cra_destroy: Callback = None
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class CipherAlg(CryptoAlgBase):
+    """A single-block cipher (``struct cipher_alg``, type CIPHER).
+
+    ``setkey(tfm, key)``; ``encrypt(tfm, dst, src)`` / ``decrypt(tfm, dst, src)``
+    transform one ``cra_blocksize`` block from the buffer ``src`` into the
+    writable buffer ``dst``.
+    """
+
+    TYPE = CRYPTO_ALG_TYPE_CIPHER
+    KIND = "cipher"
+    min_keysize: int = 0
+    max_keysize: int = 0
+    setkey: Callback = None
+    encrypt: Callback = None
+    decrypt: Callback = None
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class SkcipherAlg(CryptoAlgBase):
+    """A symmetric key cipher over scatterlists (``struct skcipher_alg``).
+
+    ``setkey(tfm, key)``, ``encrypt(req)``, ``decrypt(req)``; optional per-tfm
+    ``init(tfm)`` / ``exit(tfm)``.  ``chunksize`` defaults to the block size
+    and ``walksize`` to ``chunksize`` when the algorithm is registered.
+    """
+
+    TYPE = CRYPTO_ALG_TYPE_SKCIPHER
+    KIND = "skcipher"
+    min_keysize: int = 0
+    max_keysize: int = 0
+    ivsize: int = 0
+    chunksize: int = 0
+    walksize: int = 0
+    setkey: Callback = None
+    encrypt: Callback = None
+    decrypt: Callback = None
+    init: Callback = None
+    exit: Callback = None
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class ShashAlg(CryptoAlgBase):
+    """A synchronous hash (``struct shash_alg``).
+
+    ``init(desc)``, ``update(desc, data)``, ``final(desc) -> bytes``; optional
+    ``finup(desc, data)``, ``digest(desc, data)``, ``export(desc) -> bytes``,
+    ``import_(desc, state)`` and ``setkey(tfm, key)``.  A descriptor's raw
+    state is ``desc.state`` (``descsize`` bytes); the default export/import
+    copy it, as the kernel's defaults copy the descriptor context.
+    """
+
+    TYPE = CRYPTO_ALG_TYPE_SHASH
+    KIND = "shash"
+    digestsize: int = 0
+    descsize: int = 0
+    statesize: int = 0
+    init: Callback = None
+    update: Callback = None
+    final: Callback = None
+    finup: Callback = None
+    digest: Callback = None
+    export: Callback = None
+    import_: Callback = None
+    setkey: Callback = None
+    init_tfm: Callback = None
+    exit_tfm: Callback = None
+
+
+ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg)
+
+
+def type_name(flags: int) -> str:
+    """The /proc/crypto ``type`` word for a type nibble."""
+    return {
+        CRYPTO_ALG_TYPE_CIPHER: "cipher",
+        CRYPTO_ALG_TYPE_SKCIPHER: "skcipher",
+        CRYPTO_ALG_TYPE_SHASH: "shash",
+    }.get(flags & CRYPTO_ALG_TYPE_MASK, "unknown")

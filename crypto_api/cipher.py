@@ -1,0 +1,109 @@
+"""The single-block cipher frontend (crypto/cipher.c, include/linux/crypto.h).
+
+``crypto_alloc_cipher`` gives a :class:`CryptoCipher` that transforms one
+``cra_blocksize`` block at a time.  Key lengths are checked against the
+algorithm before its setkey runs; using the cipher before a successful
+setkey is refused with ENOKEY.
+"""
+
+from __future__ import annotations
+
+from . import alg as A
+from .errors import EINVAL, ENOKEY, CryptoError
+from .scatterlist import as_byte_view
+from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+
+
+class CryptoCipher(CryptoTfm):
+    """A single-block cipher transform."""
+
+    __slots__ = ()
+
+    @property
+    def blocksize(self) -> int:
+        return self.alg.cra_blocksize
+
+    @property
+    def min_keysize(self) -> int:
+        return self.alg.min_keysize
+
+    @property
+    def max_keysize(self) -> int:
+        return self.alg.max_keysize
+
+    def _init(self) -> None:
+        if self.alg.max_keysize:
+            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+        if self.alg.cra_init is not None:
+            self.alg.cra_init(self)
+
+    def setkey(self, key) -> None:
+        alg = self.alg
+        kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
+        n = len(kv)
+        if n < alg.min_keysize or n > alg.max_keysize:
+            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected "
+                                      f"{alg.min_keysize}..{alg.max_keysize}")
+        try:
+            alg.setkey(self, bytes(kv))
+        except BaseException:
+            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            raise
+        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
+
+    def _one(self, fn, dst, src) -> None:
+        alg = self.alg
+        if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            raise CryptoError(ENOKEY, f"{alg.cra_driver_name}: no key set (setkey first)")
+        bs = alg.cra_blocksize
+        if len(src) != bs or len(dst) != bs:
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: block is {len(src)} bytes, expected {bs}")
+        fn(self, dst, src)
+
+    def encrypt_one(self, block) -> bytes:
+        """Encrypt exactly one block; returns new bytes."""
+        src = as_byte_view(block, f"{self.alg.cra_driver_name}: block")
+        dst = bytearray(len(src))
+        self._one(self.alg.encrypt, dst, src)
+        return bytes(dst)
+
+    def decrypt_one(self, block) -> bytes:
+        src = as_byte_view(block, f"{self.alg.cra_driver_name}: block")
+        dst = bytearray(len(src))
+        self._one(self.alg.decrypt, dst, src)
+        return bytes(dst)
+
+
+CIPHER_FRONTEND = Frontend(CryptoCipher, A.CRYPTO_ALG_TYPE_CIPHER, A.CRYPTO_ALG_TYPE_MASK, "cipher")
+
+
+def crypto_alloc_cipher(name: str, type: int = 0, mask: int = 0) -> CryptoCipher:
+    return crypto_alloc_tfm(name, CIPHER_FRONTEND, type, mask)
+
+
+def crypto_free_cipher(tfm: CryptoCipher) -> None:
+    tfm.free()
+
+
+def crypto_cipher_setkey(tfm: CryptoCipher, key) -> int:
+    tfm.setkey(key)
+    return 0
+
+
+def crypto_cipher_encrypt_one(tfm: CryptoCipher, dst, src) -> None:
+    """Encrypt one block from ``src`` into the writable buffer ``dst``."""
+    tfm._one(tfm.alg.encrypt, as_byte_view(dst, "dst"), as_byte_view(src, "src"))
+
+
+def crypto_cipher_decrypt_one(tfm: CryptoCipher, dst, src) -> None:
+    tfm._one(tfm.alg.decrypt, as_byte_view(dst, "dst"), as_byte_view(src, "src"))
+
+
+def crypto_cipher_ctx(tfm: CryptoCipher):
+    return tfm.ctx
+
+
+def show(alg) -> list:
+    return [("type", "cipher"), ("blocksize", alg.cra_blocksize),
+            ("min keysize", alg.min_keysize), ("max keysize", alg.max_keysize)]

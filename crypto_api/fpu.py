@@ -1,0 +1,155 @@
+"""The kernel's FPU model: kernel_fpu_begin/end, crypto_simd_usable, traces.
+
+Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable) and
+include/crypto/internal/simd.h (crypto_simd_usable and the self-test manager's
+"SIMD disabled for test" switch).  Each Python thread plays the part of a CPU:
+its FPU section, its interrupt context and its SIMD-disabled switch are its
+own.
+
+A section opened by ``kernel_fpu_begin`` disables preemption: sleeping inside
+it (``might_sleep``) or opening a second one is a bug and raises
+:class:`FpuUsageError`, as the kernel would WARN.  ``fpu_trace()`` records every
+section with the number of bytes processed inside it (the skcipher walk and
+the SIMD glue report them through :func:`fpu_account`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Iterator, List, Optional
+
+import attrs
+
+
+class FpuUsageError(RuntimeError):
+    """Misuse of the FPU model: nested begin, end without begin, sleeping
+    inside a section, or begin where the FPU is not usable."""
+
+
+@attrs.define
+class FpuSection:
+    """One kernel_fpu_begin..kernel_fpu_end section."""
+
+    nbytes: int = 0
+    closed: bool = False
+
+
+@attrs.define
+class FpuTrace:
+    """Sections recorded on one thread while the trace was active."""
+
+    sections: List[FpuSection] = attrs.field(factory=list)
+
+    @property
+    def yields(self) -> int:
+        """Number of end/begin pairs inside requests (sections beyond the first)."""
+        return max(0, len(self.sections) - 1)
+
+    @property
+    def nbytes(self) -> List[int]:
+        return [s.nbytes for s in self.sections]
+
+
+class _CpuState(threading.local):
+    def __init__(self) -> None:
+        self.section: Optional[FpuSection] = None
+        self.in_fpu = False
+        self.simd_disabled = 0
+        self.irq = 0
+        self.traces: List[FpuTrace] = []
+
+
+_cpu = _CpuState()
+
+
+def irq_fpu_usable() -> bool:
+    """True unless this "CPU" is in an interrupt that cannot save the FPU."""
+    return _cpu.irq == 0 and not _cpu.in_fpu
+
+
+def may_use_simd() -> bool:
+    return irq_fpu_usable()
+
+
+def crypto_simd_usable() -> bool:
+    """may_use_simd() and SIMD not disabled by the self-test manager."""
+    return _cpu.simd_disabled == 0 and _cpu.irq == 0 and not _cpu.in_fpu
+
+
+def kernel_fpu_begin() -> None:
+    st = _cpu
+    if st.in_fpu:
+        raise FpuUsageError("kernel_fpu_begin: nested FPU section (already inside kernel_fpu_begin)")
+    if st.irq:
+        raise FpuUsageError("kernel_fpu_begin: FPU not usable in interrupt context")
+    st.in_fpu = True
+    if st.traces:
+        sec = FpuSection()
+        for t in st.traces:
+            t.sections.append(sec)
+        st.section = sec
+
+
+def kernel_fpu_end() -> None:
+    st = _cpu
+    if not st.in_fpu:
+        raise FpuUsageError("kernel_fpu_end: no FPU section is open")
+    st.in_fpu = False
+    if st.section is not None:
+        st.section.closed = True
+        st.section = None
+
+
+def kernel_fpu_yield() -> None:
+    """End the section and begin a new one: a preemption point."""
+    kernel_fpu_end()
+    kernel_fpu_begin()
+
+
+def in_kernel_fpu() -> bool:
+    return _cpu.in_fpu
+
+
+def fpu_account(nbytes: int) -> None:
+    """Record that ``nbytes`` were processed inside the current section."""
+    sec = _cpu.section
+    if sec is not None:
+        sec.nbytes += nbytes
+
+
+def might_sleep(where: str) -> None:
+    """A point where the caller may sleep; a bug inside an FPU section."""
+    if _cpu.in_fpu:
+        raise FpuUsageError(f"{where}: sleeping function called inside a kernel_fpu_begin section")
+
+
+@contextlib.contextmanager
+def simd_disabled() -> Iterator[None]:
+    """crypto_simd_usable() is False inside (the self-test manager's nosimd)."""
+    _cpu.simd_disabled += 1
+    try:
+        yield
+    finally:
+        _cpu.simd_disabled -= 1
+
+
+@contextlib.contextmanager
+def interrupt_context() -> Iterator[None]:
+    """Run as if in a hard interrupt: the FPU cannot be used at all."""
+    _cpu.irq += 1
+    try:
+        yield
+    finally:
+        _cpu.irq -= 1
+
+
+@contextlib.contextmanager
+def fpu_trace() -> Iterator[FpuTrace]:
+    """Record every FPU section opened on this thread inside the block."""
+    trace = FpuTrace()
+    _cpu.traces.append(trace)
+    try:
+        yield trace
+    finally:
+        _cpu.traces.remove(trace)

@@ -1,0 +1,237 @@
+"""Module loading: aliases, request_module, insmod/rmmod, plug-ins.
+
+Mirrors MODULE_ALIAS_CRYPTO (include/linux/crypto.h) and what modprobe does
+with it.  A crypto_api module is a Python module that defines
+
+* ``MODULE_ALIASES``: built with :func:`MODULE_ALIAS_CRYPTO` (each name gives
+  the alias ``name`` and ``crypto-name``);
+* ``module_init()``: registers its algorithms (raise ``CryptoError(ENODEV)``
+  when the CPU lacks what it needs: nothing is then registered);
+* ``module_exit()``: unregisters them;
+* optionally ``MODULE_NAME`` (default: the entry-point name, else the last
+  component of the module's dotted name).
+
+Modules are found through the entry-point group ``crypto_api.modules`` (this
+project's own modules are listed there too) and are imported only to read
+their aliases; ``import crypto_api`` itself loads none of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import os
+import sys
+import threading
+from importlib import metadata
+from types import ModuleType
+from typing import Dict, List, Optional, Tuple
+
+from . import registry
+from .errors import EBUSY, EEXIST, ENODEV, ENOENT, CryptoError
+
+log = logging.getLogger("crypto_api")
+
+ENTRY_POINT_GROUP = "crypto_api.modules"
+
+
+def MODULE_ALIAS_CRYPTO(*names: str) -> Tuple[str, ...]:
+    """The aliases of MODULE_ALIAS_CRYPTO for each name: ``x`` and ``crypto-x``."""
+    out: List[str] = []
+    for n in names:
+        out += [n, "crypto-" + n]
+    return tuple(out)
+
+
+class LoadedModule:
+    """A module whose init has run (an entry of /proc/modules)."""
+
+    __slots__ = ("name", "module", "source")
+
+    def __init__(self, name: str, module: ModuleType, source: str) -> None:
+        self.name = name
+        self.module = module
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"<LoadedModule {self.name} from {self.source}>"
+
+
+_loaded: Dict[str, LoadedModule] = {}
+_available: Optional[Dict[str, str]] = None        # module name -> import path
+_alias_index: Optional[Dict[str, List[str]]] = None  # alias -> module names
+_state = threading.local()
+
+
+def current_module() -> Optional[str]:
+    """Name of the module whose init is running on this thread, if any."""
+    stack = getattr(_state, "stack", None)
+    return stack[-1] if stack else None
+
+
+def module_name_of(mod: ModuleType, default: Optional[str] = None) -> str:
+    return getattr(mod, "MODULE_NAME", None) or default or mod.__name__.rsplit(".", 1)[-1]
+
+
+def _entry_points() -> Dict[str, str]:
+    found: Dict[str, str] = {}
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def available_modules() -> Dict[str, str]:
+    """Modules that can be loaded: name -> dotted import path."""
+    global _available
+    with registry.lock:
+        if _available is None:
+            _available = _entry_points()
+        return dict(_available)
+
+
+def _import(path: str) -> ModuleType:
+    return importlib.import_module(path.split(":", 1)[0])
+
+
+def alias_index() -> Dict[str, List[str]]:
+    """alias -> names of the modules declaring it (modules.alias)."""
+    global _alias_index
+    with registry.lock:
+        if _alias_index is None:
+            index: Dict[str, List[str]] = {}
+            for name, path in available_modules().items():
+                try:
+                    mod = _import(path)
+                except Exception as e:  # a broken plug-in must not break lookups
+                    log.warning("crypto_api: cannot import module %s (%s): %s", name, path, e)
+                    continue
+                for alias in getattr(mod, "MODULE_ALIASES", ()):
+                    index.setdefault(alias, []).append(name)
+            _alias_index = index
+        return _alias_index
+
+
+def rescan() -> None:
+    """Forget the cached module list (after installing a plug-in at run time)."""
+    global _available, _alias_index
+    with registry.lock:
+        _available = None
+        _alias_index = None
+
+
+def request_module(alias: str) -> int:
+    """Load every module declaring ``alias``; failures are ignored. Returns how many loaded."""
+    count = 0
+    with registry.lock:
+        for name in alias_index().get(alias, ()):
+            if name in _loaded:
+                continue
+            try:
+                _load(name, _import(available_modules()[name]), available_modules()[name])
+                count += 1
+            except CryptoError as e:
+                log.debug("request_module(%s): module %s not loaded: %s", alias, name, e)
+    return count
+
+
+def _load(name: str, mod: ModuleType, source: str) -> LoadedModule:
+    if name in _loaded:
+        raise CryptoError(EEXIST, f"module {name} is already loaded")
+    init = getattr(mod, "module_init", None)
+    if init is None or not callable(getattr(mod, "module_exit", None)):
+        raise CryptoError(ENOENT, f"module {name}: module_init/module_exit missing")
+    stack = getattr(_state, "stack", None)
+    if stack is None:
+        stack = _state.stack = []
+    stack.append(name)
+    try:
+        init()
+    finally:
+        stack.pop()
+    lm = LoadedModule(name, mod, source)
+    _loaded[name] = lm
+    log.debug("crypto_api: loaded module %s", name)
+    return lm
+
+
+def insmod(target, name: Optional[str] = None) -> str:
+    """Load a module given as a path to a .py file, a module object or a dotted name.
+
+    Returns the module name.  Raises EEXIST if it is already loaded and the
+    module's own error (e.g. ENODEV) if its init fails.
+    """
+    with registry.lock:
+        if isinstance(target, ModuleType):
+            mod, source = target, target.__name__
+        elif isinstance(target, (str, os.PathLike)) and (os.fspath(target).endswith(".py") or os.sep in os.fspath(target)):
+            path = os.path.abspath(os.fspath(target))
+            if not os.path.isfile(path):
+                raise CryptoError(ENOENT, f"insmod: no such file {path}")
+            modname = "crypto_api_insmod_" + os.path.splitext(os.path.basename(path))[0]
+            spec = importlib.util.spec_from_file_location(modname, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[modname] = mod
+            spec.loader.exec_module(mod)
+            source = path
+        elif isinstance(target, str):
+            mod = _import(available_modules().get(target, target))
+            source = target
+            if name is None and target in available_modules():
+                name = target
+        else:
+            raise TypeError(f"insmod: expected a path, module or module name, not {type(target).__name__}")
+        if name is None:
+            name = module_name_of(mod)
+            for ep_name, ep_path in available_modules().items():
+                if ep_path.split(":")[0] == mod.__name__:
+                    name = getattr(mod, "MODULE_NAME", None) or ep_name
+        _load(name, mod, source)
+        return name
+
+
+def rmmod(name: str) -> None:
+    """Unload a module: refused with EBUSY while its algorithms are in use."""
+    with registry.lock:
+        lm = _loaded.get(name)
+        if lm is None:
+            raise CryptoError(ENOENT, f"rmmod: module {name} is not loaded")
+        busy = [a for a in registry.alg_list
+                if a.cra_module == name and not a.is_larval and a.cra_refcnt > 1]
+        if busy:
+            raise CryptoError(EBUSY, f"rmmod: module {name} is in use by "
+                              + ", ".join(a.cra_driver_name for a in busy))
+        lm.module.module_exit()
+        del _loaded[name]
+
+
+def loaded_modules() -> List[str]:
+    with registry.lock:
+        return list(_loaded)
+
+
+def is_loaded(name: str) -> bool:
+    return name in _loaded
+
+
+def load_all() -> Dict[str, Optional[CryptoError]]:
+    """modprobe every available module (what a boot does); name -> error or None."""
+    result: Dict[str, Optional[CryptoError]] = {}
+    with registry.lock:
+        for name, path in available_modules().items():
+            if name in _loaded:
+                result[name] = None
+                continue
+            try:
+                _load(name, _import(path), path)
+                result[name] = None
+            except CryptoError as e:
+                result[name] = e
+    return result
+
+
+def require_cpu(ok: bool, driver: str, why: str) -> None:
+    """Module init helper: ENODEV (nothing registered) when the CPU lacks a feature."""
+    if not ok:
+        log.debug("%s: not registered: %s", driver, why)
+        raise CryptoError(ENODEV, f"{driver}: {why}")

@@ -1,0 +1,51 @@
+"""The /proc/crypto text (crypto/proc.c, v5.0 format).
+
+One record per list entry, most recently registered first; each line is the
+label padded to 13 columns, ``": "`` and the value; an empty line ends a
+record.  Larvals show as ``type : larval`` with their flags.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from . import alg as A
+from . import registry
+
+
+def _type_lines(a) -> List[Tuple[str, object]]:
+    if a.is_larval:
+        return [("type", "larval"), ("flags", f"0x{a.cra_flags:x}")]
+    kind = a.desc.KIND
+    if kind == "skcipher":
+        from .skcipher import show
+    elif kind == "shash":
+        from .shash import show
+    elif kind == "cipher":
+        from .cipher import show
+    else:
+        return [("type", "unknown")]
+    return show(a)
+
+
+def alg_record(a) -> List[Tuple[str, object]]:
+    """The (label, value) lines of one /proc/crypto record."""
+    lines = [
+        ("name", a.cra_name),
+        ("driver", a.cra_driver_name),
+        ("module", a.cra_module or "kernel"),
+        ("priority", a.cra_priority),
+        ("refcnt", a.cra_refcnt),
+        ("selftest", "passed" if a.cra_flags & A.CRYPTO_ALG_TESTED else "unknown"),
+        ("internal", "yes" if a.cra_flags & A.CRYPTO_ALG_INTERNAL else "no"),
+    ]
+    return lines + _type_lines(a)
+
+
+def format_record(lines) -> str:
+    return "".join(f"{label:<13}: {value}\n" for label, value in lines) + "\n"
+
+
+def proc_crypto() -> str:
+    """The whole /proc/crypto text."""
+    return "".join(format_record(alg_record(a)) for a in registry.snapshot())

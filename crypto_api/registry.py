@@ -1,0 +1,451 @@
+"""Algorithm registration and lookup (crypto/api.c, crypto/algapi.c).
+
+One list of entries, newest first, holds algorithms and larvals; a single
+re-entrant lock guards it and the template list.  Registration runs the
+self-test synchronously behind a test larval (v5.0 blocks until the test is
+done); an algorithm that passes gets TESTED and kills the template instances
+built on weaker implementations of its name.  Lookup follows the kernel: an
+exact driver-name match wins, else the highest priority ``cra_name`` match,
+ties going to the most recently registered entry; untested algorithms are seen
+only by a second pass, which reports ELIBBAD.  A miss loads modules through
+``crypto-<name>`` aliases and then asks the template manager to build an
+instance.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable, List, Optional
+
+from . import alg as A
+from .errors import (EAGAIN, EBUSY, EEXIST, EINVAL, ELIBBAD, ENAMETOOLONG,
+                     ENOENT, CryptoError)
+
+log = logging.getLogger("crypto_api")
+
+lock = threading.RLock()
+alg_list: List["CryptoAlg"] = []          # index 0 is the list head (newest)
+
+
+class CryptoAlg:
+    """The registry's live record of an algorithm or larval (``struct crypto_alg``).
+
+    Descriptor fields (``min_keysize``, ``encrypt``, ...) are read through from
+    the prepared descriptor ``desc``; ``cra_flags`` and ``cra_refcnt`` are live.
+    """
+
+    __slots__ = (
+        "desc", "origin", "cra_name", "cra_driver_name", "cra_priority",
+        "cra_flags", "cra_refcnt", "cra_module", "cra_users", "larval_mask",
+        "adult", "instance", "__weakref__",
+    )
+
+    def __init__(self, desc, origin, flags: int, module: str) -> None:
+        self.desc = desc
+        self.origin = origin
+        self.cra_name = desc.cra_name if desc is not None else ""
+        self.cra_driver_name = desc.cra_driver_name if desc is not None else ""
+        self.cra_priority = desc.cra_priority if desc is not None else -1
+        self.cra_flags = flags
+        self.cra_refcnt = 1
+        self.cra_module = module
+        self.cra_users: list = []
+        self.larval_mask = 0
+        self.adult: Optional[CryptoAlg] = None
+        self.instance = None            # template.InstanceInfo for template instances
+
+    def __getattr__(self, name):
+        desc = object.__getattribute__(self, "desc")
+        if desc is None:
+            raise AttributeError(name)
+        return getattr(desc, name)
+
+    @property
+    def kind(self) -> str:
+        return "larval" if self.is_larval else self.desc.KIND
+
+    @property
+    def is_larval(self) -> bool:
+        return bool(self.cra_flags & A.CRYPTO_ALG_LARVAL)
+
+    @property
+    def is_test_larval(self) -> bool:
+        return self.is_larval and bool(self.cra_driver_name)
+
+    @property
+    def is_moribund(self) -> bool:
+        return bool(self.cra_flags & (A.CRYPTO_ALG_DEAD | A.CRYPTO_ALG_DYING))
+
+    @property
+    def tested(self) -> bool:
+        return bool(self.cra_flags & A.CRYPTO_ALG_TESTED)
+
+    def __repr__(self) -> str:
+        what = "larval" if self.is_larval else self.kind
+        return (f"<CryptoAlg {what} {self.cra_name!r} driver={self.cra_driver_name!r} "
+                f"prio={self.cra_priority} flags={self.cra_flags:#x} refcnt={self.cra_refcnt}>")
+
+
+def crypto_mod_get(alg: CryptoAlg) -> CryptoAlg:
+    with lock:
+        alg.cra_refcnt += 1
+    return alg
+
+
+def crypto_mod_put(alg: CryptoAlg) -> None:
+    with lock:
+        alg.cra_refcnt -= 1
+
+
+# --------------------------------------------------------------------------
+# Names
+
+_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-(),.+=:@")
+
+
+def check_name(name, what: str = "algorithm name") -> str:
+    """Refuse names that are not str, empty, too long or have odd characters."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be str, not {type(name).__name__}")
+    if not name:
+        raise CryptoError(ENOENT, f"empty {what}")
+    if len(name) >= A.CRYPTO_MAX_ALG_NAME:
+        raise CryptoError(
+            ENAMETOOLONG,
+            f"{what} {name[:40]!r}... is {len(name)} characters, at most {A.CRYPTO_MAX_ALG_NAME - 1} allowed",
+        )
+    bad = [c for c in name if c not in _NAME_OK]
+    if bad:
+        raise CryptoError(EINVAL, f"{what} {name!r} contains the character {bad[0]!r}")
+    return name
+
+
+# --------------------------------------------------------------------------
+# Registration
+
+def _check_alg(desc) -> None:
+    """crypto_check_alg plus the per-type preparation checks."""
+    if not isinstance(desc, A.ALG_KINDS):
+        raise TypeError(f"expected a CipherAlg, SkcipherAlg or ShashAlg, not {type(desc).__name__}")
+    name = desc.cra_name
+    check_name(name, "cra_name")
+    if desc.cra_driver_name:
+        check_name(desc.cra_driver_name, "cra_driver_name")
+    elif len(name + "-generic") >= A.CRYPTO_MAX_ALG_NAME:
+        raise CryptoError(ENAMETOOLONG, f"{name}: no driver name given and {name}-generic is too long")
+
+    def bad(msg):
+        raise CryptoError(EINVAL, f"{desc.cra_driver_name or name}: {msg}")
+
+    for field in ("cra_priority", "cra_blocksize", "cra_alignmask", "cra_flags", "cra_ctxsize"):
+        v = getattr(desc, field)
+        if not isinstance(v, int) or isinstance(v, bool):
+            bad(f"{field} must be an int, got {v!r}")
+    am = desc.cra_alignmask
+    if am < 0 or am & (am + 1):
+        bad(f"cra_alignmask {am:#x} is not 2^k-1")
+    if am > A.MAX_ALGAPI_ALIGNMASK:
+        bad(f"cra_alignmask {am} exceeds {A.MAX_ALGAPI_ALIGNMASK}")
+    if desc.cra_blocksize < 0 or desc.cra_blocksize > A.MAX_ALGAPI_BLOCKSIZE:
+        bad(f"cra_blocksize {desc.cra_blocksize} outside 0..{A.MAX_ALGAPI_BLOCKSIZE}")
+    if desc.cra_priority < 0:
+        bad(f"cra_priority {desc.cra_priority} is negative")
+    if isinstance(desc, A.CipherAlg):
+        if am > A.MAX_CIPHER_ALIGNMASK or not 1 <= desc.cra_blocksize <= A.MAX_CIPHER_BLOCKSIZE:
+            bad("a cipher needs 1 <= blocksize <= 16 and alignmask <= 15")
+        _need(desc, bad, "setkey", "encrypt", "decrypt")
+        _keysizes(desc, bad)
+    elif isinstance(desc, A.SkcipherAlg):
+        _need(desc, bad, "setkey", "encrypt", "decrypt")
+        _keysizes(desc, bad)
+        for field in ("ivsize", "chunksize", "walksize"):
+            v = getattr(desc, field)
+            if not isinstance(v, int) or not 0 <= v <= A.PAGE_SIZE // 8:
+                bad(f"{field} {v!r} outside 0..{A.PAGE_SIZE // 8}")
+    else:
+        _need(desc, bad, "init", "update", "final")
+        if not 0 <= desc.digestsize <= A.HASH_MAX_DIGESTSIZE:
+            bad(f"digestsize {desc.digestsize} outside 0..{A.HASH_MAX_DIGESTSIZE}")
+        if not 0 <= desc.descsize <= A.HASH_MAX_DESCSIZE:
+            bad(f"descsize {desc.descsize} outside 0..{A.HASH_MAX_DESCSIZE}")
+        if not 0 <= desc.statesize <= A.HASH_MAX_STATESIZE:
+            bad(f"statesize {desc.statesize} outside 0..{A.HASH_MAX_STATESIZE}")
+        if (desc.export is None) != (desc.import_ is None):
+            bad("export and import_ must be given together")
+
+
+def _need(desc, bad, *names) -> None:
+    for n in names:
+        if not callable(getattr(desc, n)):
+            bad(f"{n} callback missing")
+
+
+def _keysizes(desc, bad) -> None:
+    lo, hi = desc.min_keysize, desc.max_keysize
+    if not all(isinstance(v, int) and v >= 0 for v in (lo, hi)) or lo > hi:
+        bad(f"key sizes min {lo!r} max {hi!r} are not 0 <= min <= max")
+
+
+def _prepare(desc):
+    """Apply the defaults the kernel fills in at registration."""
+    import attrs
+    changes = {}
+    if not desc.cra_driver_name:
+        changes["cra_driver_name"] = desc.cra_name + "-generic"
+    flags = desc.cra_flags & ~(A.CRYPTO_ALG_TYPE_MASK | A.CRYPTO_ALG_TESTED | A.CRYPTO_ALG_LARVAL
+                               | A.CRYPTO_ALG_DEAD | A.CRYPTO_ALG_DYING)
+    changes["cra_flags"] = flags | desc.TYPE
+    if isinstance(desc, A.SkcipherAlg):
+        chunk = desc.chunksize or desc.cra_blocksize
+        changes["chunksize"] = chunk
+        changes["walksize"] = desc.walksize or chunk
+    elif isinstance(desc, A.ShashAlg):
+        if desc.export is None:
+            changes["statesize"] = desc.descsize
+    return attrs.evolve(desc, **changes)
+
+
+def _conflict(new: CryptoAlg) -> Optional[str]:
+    for q in alg_list:
+        if q.is_moribund:
+            continue
+        if q.origin is not None and q.origin is new.origin:
+            return "this descriptor is already registered"
+        if q.is_larval:
+            if q.cra_driver_name and q.cra_driver_name == new.cra_driver_name:
+                return f"driver {q.cra_driver_name} is being tested right now"
+            continue
+        if q.cra_driver_name == new.cra_name:
+            return f"its cra_name {new.cra_name!r} is the driver name of a registered algorithm"
+        if q.cra_name == new.cra_driver_name:
+            return f"its driver name {new.cra_driver_name!r} is the cra_name of a registered algorithm"
+        if q.cra_driver_name == new.cra_driver_name:
+            return f"driver name {new.cra_driver_name!r} is already registered"
+    return None
+
+
+def register(desc, module: Optional[str] = None, extra_flags: int = 0,
+             instance=None) -> CryptoAlg:
+    """Register a descriptor: checks, conflicts, self-test, finish-registration."""
+    from . import modules
+    _check_alg(desc)
+    prepared = _prepare(desc)
+    if module is None:
+        module = desc.cra_module or modules.current_module() or "kernel"
+    with lock:
+        alg = CryptoAlg(prepared, desc, prepared.cra_flags | extra_flags, module)
+        alg.instance = instance
+        why = _conflict(alg)
+        if why:
+            raise CryptoError(EEXIST, f"{alg.cra_driver_name}: cannot register: {why}")
+        alg_list.insert(0, alg)
+        if instance is not None:
+            instance.attach(alg)
+        _run_selftest(alg)
+        return alg
+
+
+def _run_selftest(alg: CryptoAlg) -> None:
+    from . import testmgr
+    if alg.cra_flags & A.CRYPTO_ALG_INTERNAL or testmgr.get_level() == "off":
+        alg.cra_flags |= A.CRYPTO_ALG_TESTED
+        _finish_registration(alg)
+        return
+    larval = CryptoAlg(None, None, alg.cra_flags | A.CRYPTO_ALG_TESTED | A.CRYPTO_ALG_LARVAL, alg.cra_module)
+    larval.cra_name = alg.cra_name
+    larval.cra_driver_name = alg.cra_driver_name
+    larval.cra_priority = alg.cra_priority
+    larval.adult = crypto_mod_get(alg)
+    alg_list.insert(0, larval)
+    ok = False
+    try:
+        testmgr.alg_test(alg.cra_driver_name, alg.cra_name,
+                         alg.cra_flags & ~A.CRYPTO_ALG_TESTED, A.CRYPTO_ALG_TESTED)
+        ok = True
+    except CryptoError as e:
+        log.warning("alg: self-tests for %s (%s) failed (rc=%d): %s",
+                    alg.cra_driver_name, alg.cra_name, -e.errno, e.message)
+    except Exception as e:  # a driver bug: the driver failed its test
+        log.warning("alg: self-tests for %s (%s) failed: %s: %s",
+                    alg.cra_driver_name, alg.cra_name, type(e).__name__, e)
+    finally:
+        larval.cra_flags |= A.CRYPTO_ALG_DEAD
+        if larval in alg_list:
+            alg_list.remove(larval)
+        crypto_mod_put(alg)
+        larval.adult = None
+    if ok and not alg.is_moribund:
+        alg.cra_flags |= A.CRYPTO_ALG_TESTED
+        _finish_registration(alg)
+
+
+def _finish_registration(alg: CryptoAlg) -> None:
+    """Fulfil lookup larvals; kill instances built on weaker same-name algs."""
+    for q in list(alg_list):
+        if q is alg or q.is_moribund:
+            continue
+        if q.is_larval:
+            if (not q.is_test_larval and q.adult is None
+                    and q.cra_name in (alg.cra_name, alg.cra_driver_name)
+                    and not (q.cra_flags ^ alg.cra_flags) & q.larval_mask):
+                q.adult = alg
+            continue
+        if q.cra_name != alg.cra_name:
+            continue
+        if q.cra_driver_name != alg.cra_driver_name and q.cra_priority > alg.cra_priority:
+            continue
+        remove_spawns(q, alg)
+
+
+def remove_spawns(alg: CryptoAlg, nalg: Optional[CryptoAlg]) -> List[CryptoAlg]:
+    """Kill every instance (recursively) using ``alg`` that ``nalg`` could serve."""
+    victims: List[CryptoAlg] = []
+    stack = [sp for sp in alg.cra_users
+             if nalg is None or not (sp.alg.cra_flags ^ nalg.cra_flags) & sp.mask]
+    while stack:
+        sp = stack.pop()
+        inst = sp.inst
+        if inst is None or inst is nalg or inst.is_moribund:
+            continue
+        inst.cra_flags |= A.CRYPTO_ALG_DEAD
+        victims.append(inst)
+        stack.extend(inst.cra_users)
+    for inst in victims:
+        _unlink(inst)
+    return victims
+
+
+def _unlink(alg: CryptoAlg) -> None:
+    if alg in alg_list:
+        alg_list.remove(alg)
+    if alg.instance is not None:
+        alg.instance.detach(alg)
+
+
+def find_registered(desc) -> Optional[CryptoAlg]:
+    for q in alg_list:
+        if q.origin is desc and not q.is_larval:
+            return q
+    return None
+
+
+def unregister(desc) -> None:
+    with lock:
+        alg = find_registered(desc)
+        if alg is None:
+            name = getattr(desc, "cra_driver_name", "") or getattr(desc, "cra_name", repr(desc))
+            raise CryptoError(ENOENT, f"{name}: not registered")
+        kill_alg(alg)
+
+
+def kill_alg(alg: CryptoAlg) -> None:
+    """crypto_unregister_alg for a live record: refuse while in use, then remove."""
+    if alg.cra_refcnt != 1:
+        raise CryptoError(
+            EBUSY, f"{alg.cra_driver_name}: in use ({alg.cra_refcnt - 1} reference(s) held by live transforms)")
+    alg.cra_flags |= A.CRYPTO_ALG_DEAD
+    _unlink(alg)
+    remove_spawns(alg, None)
+    if alg.desc.cra_destroy is not None:
+        alg.desc.cra_destroy(alg)
+
+
+# --------------------------------------------------------------------------
+# Lookup
+
+def _lookup_core(name: str, type: int, mask: int) -> Optional[CryptoAlg]:
+    best = -2
+    found = None
+    for q in alg_list:
+        if q.cra_flags & (A.CRYPTO_ALG_DEAD | A.CRYPTO_ALG_DYING):
+            continue
+        if (q.cra_flags ^ type) & mask:
+            continue
+        if q.is_larval and not q.is_test_larval and q.larval_mask != mask:
+            continue
+        exact = q.cra_driver_name == name
+        if not exact and not (q.cra_name == name and q.cra_priority > best):
+            continue
+        found = q
+        best = q.cra_priority
+        if exact:
+            break
+    return found
+
+
+def crypto_alg_lookup(name: str, type: int, mask: int) -> Optional[CryptoAlg]:
+    """Two-pass lookup: tested algorithms first, then ELIBBAD for failed ones."""
+    if (type | mask) & A.CRYPTO_ALG_TESTED:
+        return _lookup_core(name, type, mask)
+    alg = _lookup_core(name, type | A.CRYPTO_ALG_TESTED, mask | A.CRYPTO_ALG_TESTED)
+    if alg is not None:
+        return alg
+    alg = _lookup_core(name, type, mask)
+    if alg is not None and not alg.is_larval:
+        raise CryptoError(ELIBBAD, f"{alg.cra_driver_name}: registered but failed its self-test")
+    return alg
+
+
+_probe_depth = threading.local()
+MAX_TEMPLATE_DEPTH = 16
+
+
+def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorithm") -> CryptoAlg:
+    """Find (loading modules or building an instance if needed) and get a reference."""
+    from . import modules, template
+    check_name(name)
+    if not (type | mask) & A.CRYPTO_ALG_INTERNAL:
+        mask |= A.CRYPTO_ALG_INTERNAL
+    type &= ~(A.CRYPTO_ALG_LARVAL | A.CRYPTO_ALG_DEAD)
+    mask &= ~(A.CRYPTO_ALG_LARVAL | A.CRYPTO_ALG_DEAD)
+    with lock:
+        alg = crypto_alg_lookup(name, type, mask)
+        if alg is None and not mask & A.CRYPTO_ALG_NOLOAD:
+            modules.request_module("crypto-" + name)
+            if not (mask & A.CRYPTO_ALG_NEED_FALLBACK and not type & A.CRYPTO_ALG_NEED_FALLBACK):
+                modules.request_module("crypto-" + name + "-all")
+            alg = crypto_alg_lookup(name, type, mask)
+        if alg is not None:
+            if alg.is_larval:
+                raise CryptoError(EAGAIN, f"{name}: {alg.cra_driver_name} is still being tested")
+            return crypto_mod_get(alg)
+        depth = getattr(_probe_depth, "n", 0)
+        if depth >= MAX_TEMPLATE_DEPTH:
+            raise CryptoError(EINVAL, f"{name}: templates nested deeper than {MAX_TEMPLATE_DEPTH} levels")
+        larval = CryptoAlg(None, None, A.CRYPTO_ALG_LARVAL | type, "kernel")
+        larval.cra_name = name
+        larval.larval_mask = mask
+        alg_list.insert(0, larval)
+        _probe_depth.n = depth + 1
+        try:
+            template.cryptomgr_probe(name, type, mask, what)
+        finally:
+            _probe_depth.n = depth
+            larval.cra_flags |= A.CRYPTO_ALG_DEAD
+            alg_list.remove(larval)
+        if larval.adult is not None and not larval.adult.is_moribund:
+            return crypto_mod_get(larval.adult)
+        alg = crypto_alg_lookup(name, type, mask)
+        if alg is not None and not alg.is_larval:
+            return crypto_mod_get(alg)
+        raise CryptoError(ENOENT, f"{name}: no {what} of that name")
+
+
+def crypto_has_alg(name: str, type: int = 0, mask: int = 0) -> bool:
+    try:
+        alg = crypto_alg_mod_lookup(name, type, mask)
+    except CryptoError:
+        return False
+    crypto_mod_put(alg)
+    return True
+
+
+def snapshot() -> List[CryptoAlg]:
+    with lock:
+        return list(alg_list)
+
+
+def for_each(fn: Callable[[CryptoAlg], None]) -> None:
+    for a in snapshot():
+        fn(a)

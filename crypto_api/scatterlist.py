@@ -1,0 +1,176 @@
+"""Scatterlists over Python buffers (include/linux/scatterlist.h).
+
+An entry covers ``length`` bytes of a buffer starting at ``offset``.  Every
+buffer is taken to start on a page boundary of a 4096-byte page grid, so the
+offset decides where the entry crosses pages, which is what the skcipher walk
+cuts its steps at.  A scatterlist is a plain list of entries; entries of
+length 0 (unused slots of ``sg_init_table``) are skipped.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from .errors import EINVAL, CryptoError
+
+PAGE_SIZE = 4096
+
+
+def as_byte_view(buf, what: str = "buffer") -> memoryview:
+    """A flat unsigned-byte memoryview of any C-contiguous bytes-like object."""
+    if isinstance(buf, str):
+        raise TypeError(f"{what} must be a bytes-like object, not str")
+    try:
+        mv = memoryview(buf)
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(buf).__name__}") from None
+    if not mv.c_contiguous:
+        raise TypeError(f"{what} must be C-contiguous")
+    if mv.format != "B" or mv.ndim != 1:
+        mv = mv.cast("B")
+    return mv
+
+
+class Scatterlist:
+    """One ``struct scatterlist`` entry: ``length`` bytes of ``buf`` at ``offset``."""
+
+    __slots__ = ("buf", "offset", "length")
+
+    def __init__(self) -> None:
+        self.buf: Optional[memoryview] = None
+        self.offset = 0
+        self.length = 0
+
+    def view(self) -> memoryview:
+        """The bytes this entry covers."""
+        if self.buf is None:
+            return memoryview(b"")
+        return self.buf[self.offset:self.offset + self.length]
+
+    def __repr__(self) -> str:
+        size = None if self.buf is None else len(self.buf)
+        return f"<Scatterlist offset={self.offset} length={self.length} bufsize={size}>"
+
+
+def sg_set_buf(sg: Scatterlist, buf, offset: int = 0, length: Optional[int] = None) -> Scatterlist:
+    """Point ``sg`` at ``buf[offset:offset+length]`` (default: to the end)."""
+    if not isinstance(sg, Scatterlist):
+        raise TypeError(f"sg must be a Scatterlist entry, not {type(sg).__name__}")
+    mv = as_byte_view(buf, "scatterlist buffer")
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        raise TypeError("scatterlist offset must be an int")
+    if length is None:
+        length = len(mv) - offset
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise TypeError("scatterlist length must be an int")
+    if offset < 0 or length < 0 or offset + length > len(mv):
+        raise CryptoError(
+            EINVAL,
+            f"scatterlist: entry offset {offset} length {length} does not fit a {len(mv)}-byte buffer",
+        )
+    sg.buf = mv
+    sg.offset = offset
+    sg.length = length
+    return sg
+
+
+def sg_init_table(n: int) -> List[Scatterlist]:
+    """A scatterlist of ``n`` empty entries."""
+    if not isinstance(n, int) or n < 0:
+        raise CryptoError(EINVAL, f"scatterlist: table size must be a non-negative int, got {n!r}")
+    return [Scatterlist() for _ in range(n)]
+
+
+def sg_init_one(buf, offset: int = 0, length: Optional[int] = None) -> List[Scatterlist]:
+    """A one-entry scatterlist over ``buf`` (or a slice of it)."""
+    sgl = sg_init_table(1)
+    sg_set_buf(sgl[0], buf, offset, length)
+    return sgl
+
+
+def sg_nbytes(sgl: Sequence[Scatterlist]) -> int:
+    """Total bytes covered by a scatterlist."""
+    return sum(sg.length for sg in sgl)
+
+
+def sg_copy_to_bytes(sgl: Sequence[Scatterlist], nbytes: int) -> bytes:
+    """Gather the first ``nbytes`` covered by ``sgl``."""
+    out = bytearray()
+    for sg in sgl:
+        if len(out) >= nbytes:
+            break
+        out += sg.view()[: nbytes - len(out)]
+    return bytes(out)
+
+
+def sg_copy_from_bytes(sgl: Sequence[Scatterlist], data, skip: int = 0) -> None:
+    """Scatter ``data`` into the bytes covered by ``sgl``, starting ``skip`` bytes in."""
+    data = memoryview(data)
+    pos = 0
+    for sg in sgl:
+        if pos >= len(data):
+            break
+        if skip >= sg.length:
+            skip -= sg.length
+            continue
+        n = min(sg.length - skip, len(data) - pos)
+        start = sg.offset + skip
+        sg.buf[start:start + n] = data[pos:pos + n]
+        pos += n
+        skip = 0
+
+
+def check_sgl(sgl, what: str, cryptlen: int, algname: str, writable: bool) -> None:
+    """Refuse a scatterlist that is not one or shorter than ``cryptlen``."""
+    if isinstance(sgl, Scatterlist):
+        raise TypeError(f"{algname}: {what} must be a list of Scatterlist entries (use sg_init_one)")
+    try:
+        entries = list(sgl)
+    except TypeError:
+        raise TypeError(f"{algname}: {what} must be a list of Scatterlist entries, not {type(sgl).__name__}") from None
+    total = 0
+    for sg in entries:
+        if not isinstance(sg, Scatterlist):
+            raise TypeError(f"{algname}: {what} entries must be Scatterlist, not {type(sg).__name__}")
+        if sg.length and writable and sg.buf.readonly:
+            raise CryptoError(EINVAL, f"{algname}: {what} covers a read-only buffer")
+        total += sg.length
+    if total < cryptlen:
+        raise CryptoError(EINVAL, f"{algname}: {what} covers {total} bytes, shorter than cryptlen {cryptlen}")
+
+
+def scatterwalk_map_and_copy(buf, sgl: Sequence[Scatterlist], start: int, nbytes: int, out: bool) -> None:
+    """Copy ``nbytes`` at offset ``start`` of ``sgl`` into ``buf`` (out=False)
+    or from ``buf`` into the scatterlist (out=True)."""
+    mv = memoryview(buf)
+    done = 0
+    skip = start
+    for sg in sgl:
+        if done >= nbytes:
+            break
+        if skip >= sg.length:
+            skip -= sg.length
+            continue
+        take = min(sg.length - skip, nbytes - done)
+        a = sg.offset + skip
+        if out:
+            sg.buf[a:a + take] = mv[done:done + take]
+        else:
+            mv[done:done + take] = sg.buf[a:a + take]
+        done += take
+        skip = 0
+    if done < nbytes:
+        raise CryptoError(EINVAL, f"scatterlist: {nbytes} bytes at offset {start} run past its end")
+
+
+def sg_pieces(sgl: Sequence[Scatterlist], nbytes: int):
+    """Yield memoryviews of the first ``nbytes`` covered by ``sgl``, entry by entry."""
+    left = nbytes
+    for sg in sgl:
+        if left <= 0:
+            break
+        if not sg.length:
+            continue
+        take = min(sg.length, left)
+        yield sg.buf[sg.offset:sg.offset + take]
+        left -= take

@@ -1,0 +1,210 @@
+"""The shash frontend (crypto/shash.c, include/crypto/hash.h).
+
+``crypto_alloc_shash`` gives a :class:`CryptoShash`; ``tfm.desc()`` gives a
+:class:`ShashDesc` holding one hash computation.  A descriptor's raw state is
+``desc.state`` (``descsize`` bytes, zeroed), which C drivers map onto their
+structs; the default export/import copy it, as the kernel's defaults copy the
+descriptor context.  finup defaults to update+final and digest to init+finup.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from . import alg as A
+from .errors import EINVAL, ENOKEY, ENOSYS, CryptoError
+from .scatterlist import as_byte_view
+from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+
+
+class CryptoShash(CryptoTfm):
+    """A synchronous hash transform."""
+
+    __slots__ = ()
+
+    @property
+    def digestsize(self) -> int:
+        return self.alg.digestsize
+
+    @property
+    def blocksize(self) -> int:
+        return self.alg.cra_blocksize
+
+    @property
+    def descsize(self) -> int:
+        return self.alg.descsize
+
+    @property
+    def statesize(self) -> int:
+        return self.alg.statesize
+
+    def _init(self) -> None:
+        alg = self.alg
+        if alg.setkey is not None and not alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY:
+            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+        if alg.cra_init is not None:
+            alg.cra_init(self)
+        if alg.init_tfm is not None:
+            alg.init_tfm(self)
+
+    def _exit(self) -> None:
+        alg = self.alg
+        if alg.exit_tfm is not None:
+            alg.exit_tfm(self)
+        if alg.cra_exit is not None:
+            alg.cra_exit(self)
+
+    def _check_key(self) -> None:
+        if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
+
+    def setkey(self, key) -> None:
+        alg = self.alg
+        if alg.setkey is None:
+            raise CryptoError(ENOSYS, f"{alg.cra_driver_name}: this hash takes no key")
+        kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
+        try:
+            alg.setkey(self, bytes(kv))
+        except BaseException:
+            if not alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY:
+                self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            raise
+        self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
+
+    def desc(self) -> "ShashDesc":
+        """A new descriptor (call ``init()`` before ``update()``)."""
+        return ShashDesc(self)
+
+    def digest(self, data) -> bytes:
+        """init + update + final in one call."""
+        self._check_key()
+        d = ShashDesc(self)
+        return d._digest(as_byte_view(data, f"{self.alg.cra_driver_name}: data"))
+
+
+class ShashDesc:
+    """``struct shash_desc``: one hash computation on a tfm."""
+
+    __slots__ = ("tfm", "state", "ctx", "flags")
+
+    def __init__(self, tfm: CryptoShash) -> None:
+        self.tfm = tfm
+        self.state = bytearray(tfm.alg.descsize)
+        self.ctx = SimpleNamespace()
+        self.flags = 0
+
+    def _data(self, data) -> memoryview:
+        return as_byte_view(data, f"{self.tfm.alg.cra_driver_name}: data")
+
+    def init(self) -> "ShashDesc":
+        self.tfm._check_key()
+        self.tfm.alg.init(self)
+        return self
+
+    def update(self, data) -> "ShashDesc":
+        self.tfm.alg.update(self, self._data(data))
+        return self
+
+    def final(self) -> bytes:
+        return bytes(self.tfm.alg.final(self))
+
+    def finup(self, data) -> bytes:
+        mv = self._data(data)
+        alg = self.tfm.alg
+        if alg.finup is not None:
+            return bytes(alg.finup(self, mv))
+        alg.update(self, mv)
+        return bytes(alg.final(self))
+
+    def _digest(self, mv: memoryview) -> bytes:
+        alg = self.tfm.alg
+        if alg.digest is not None:
+            return bytes(alg.digest(self, mv))
+        alg.init(self)
+        if alg.finup is not None:
+            return bytes(alg.finup(self, mv))
+        alg.update(self, mv)
+        return bytes(alg.final(self))
+
+    def digest(self, data) -> bytes:
+        self.tfm._check_key()
+        return self._digest(self._data(data))
+
+    def export(self) -> bytes:
+        alg = self.tfm.alg
+        if alg.export is not None:
+            return bytes(alg.export(self))
+        return bytes(self.state)
+
+    def import_(self, state) -> "ShashDesc":
+        self.tfm._check_key()
+        alg = self.tfm.alg
+        sv = as_byte_view(state, f"{alg.cra_driver_name}: state")
+        if len(sv) != alg.statesize:
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: state is {len(sv)} bytes, expected {alg.statesize}")
+        if alg.import_ is not None:
+            alg.import_(self, bytes(sv))
+        else:
+            self.state[:] = sv
+        return self
+
+    import_state = import_
+
+
+SHASH_FRONTEND = Frontend(CryptoShash, A.CRYPTO_ALG_TYPE_SHASH, A.CRYPTO_ALG_TYPE_MASK, "shash")
+
+
+def crypto_alloc_shash(name: str, type: int = 0, mask: int = 0) -> CryptoShash:
+    return crypto_alloc_tfm(name, SHASH_FRONTEND, type, mask)
+
+
+def crypto_free_shash(tfm: CryptoShash) -> None:
+    tfm.free()
+
+
+def crypto_shash_ctx(tfm: CryptoShash):
+    return tfm.ctx
+
+
+def shash_desc_ctx(desc: ShashDesc) -> bytearray:
+    return desc.state
+
+
+def crypto_shash_setkey(tfm: CryptoShash, key) -> int:
+    tfm.setkey(key)
+    return 0
+
+
+def crypto_shash_digest(desc: ShashDesc, data) -> bytes:
+    return desc.digest(data)
+
+
+def crypto_shash_init(desc: ShashDesc) -> int:
+    desc.init()
+    return 0
+
+
+def crypto_shash_update(desc: ShashDesc, data) -> int:
+    desc.update(data)
+    return 0
+
+
+def crypto_shash_final(desc: ShashDesc) -> bytes:
+    return desc.final()
+
+
+def crypto_shash_finup(desc: ShashDesc, data) -> bytes:
+    return desc.finup(data)
+
+
+def crypto_shash_export(desc: ShashDesc) -> bytes:
+    return desc.export()
+
+
+def crypto_shash_import(desc: ShashDesc, state) -> int:
+    desc.import_(state)
+    return 0
+
+
+def show(alg) -> list:
+    return [("type", "shash"), ("blocksize", alg.cra_blocksize), ("digestsize", alg.digestsize)]

@@ -1,0 +1,298 @@
+"""The skcipher frontend (crypto/skcipher.c, include/crypto/skcipher.h).
+
+``crypto_alloc_skcipher`` gives a :class:`CryptoSkcipher`; setkey checks the
+key length against the algorithm before the driver sees it and arms NEED_KEY
+on failure.  Requests are kernel-shaped (:class:`SkcipherRequest` over
+scatterlists, in place or out of place); ``tfm.encrypt(data, iv)`` is the
+one-buffer convenience.  A failed request leaves the destination untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import alg as A
+from .errors import EINVAL, ENOKEY, CryptoError
+from .scatterlist import Scatterlist, as_byte_view, check_sgl
+from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+
+
+def _key_bytes(key, who: str) -> memoryview:
+    return as_byte_view(key, f"{who}: key")
+
+
+class CryptoSkcipher(CryptoTfm):
+    """A symmetric-key cipher transform."""
+
+    __slots__ = ()
+
+    # -- properties --------------------------------------------------------
+    @property
+    def ivsize(self) -> int:
+        return self.alg.ivsize
+
+    @property
+    def blocksize(self) -> int:
+        return self.alg.cra_blocksize
+
+    @property
+    def min_keysize(self) -> int:
+        return self.alg.min_keysize
+
+    @property
+    def max_keysize(self) -> int:
+        return self.alg.max_keysize
+
+    @property
+    def chunksize(self) -> int:
+        return self.alg.chunksize
+
+    @property
+    def walksize(self) -> int:
+        return self.alg.walksize
+
+    # -- lifetime ----------------------------------------------------------
+    def _init(self) -> None:
+        alg = self.alg
+        if alg.max_keysize:
+            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+        if alg.cra_init is not None:
+            alg.cra_init(self)
+        if alg.init is not None:
+            alg.init(self)
+
+    def _exit(self) -> None:
+        alg = self.alg
+        if alg.exit is not None:
+            alg.exit(self)
+        if alg.cra_exit is not None:
+            alg.cra_exit(self)
+
+    # -- key -----------------------------------------------------------------
+    def setkey(self, key) -> None:
+        alg = self.alg
+        kv = _key_bytes(key, alg.cra_driver_name)
+        n = len(kv)
+        if n < alg.min_keysize or n > alg.max_keysize:
+            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
+            if alg.max_keysize:
+                self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
+                    else f"{alg.min_keysize}..{alg.max_keysize}")
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
+        try:
+            alg.setkey(self, bytes(kv))
+        except BaseException:
+            if alg.max_keysize:
+                self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            raise
+        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
+
+    # -- one-buffer convenience ---------------------------------------------
+    def _check_iv(self, iv) -> bytearray:
+        alg = self.alg
+        ivsize = alg.ivsize
+        if iv is None:
+            if ivsize:
+                raise CryptoError(EINVAL, f"{alg.cra_driver_name}: an IV of {ivsize} bytes is required")
+            return bytearray()
+        ivv = as_byte_view(iv, f"{alg.cra_driver_name}: iv")
+        if len(ivv) != ivsize:
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: IV is {len(ivv)} bytes, expected {ivsize}")
+        return bytearray(ivv)
+
+    def _crypt(self, data, iv, encrypt: bool) -> bytes:
+        alg = self.alg
+        if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            raise CryptoError(ENOKEY, f"{alg.cra_driver_name}: no key set (setkey first)")
+        src = as_byte_view(data, f"{alg.cra_driver_name}: data")
+        ivbuf = self._check_iv(iv)
+        n = len(src)
+        out = bytearray(n)
+        req = SkcipherRequest(self)
+        req.src = [_sg(src, n)]
+        req.dst = [_sg(out, n)]
+        req.cryptlen = n
+        req.iv = ivbuf
+        (alg.encrypt if encrypt else alg.decrypt)(req)
+        return bytes(out)
+
+    def encrypt(self, data, iv=None) -> bytes:
+        """Encrypt a bytes-like object; returns new bytes (``iv`` is not changed)."""
+        return self._crypt(data, iv, True)
+
+    def decrypt(self, data, iv=None) -> bytes:
+        return self._crypt(data, iv, False)
+
+
+def _sg(mv, n: int) -> Scatterlist:
+    sg = Scatterlist()
+    sg.buf = mv if isinstance(mv, memoryview) else memoryview(mv)
+    sg.offset = 0
+    sg.length = n
+    return sg
+
+
+class SkcipherRequest:
+    """``struct skcipher_request``: src/dst scatterlists, cryptlen, iv, flags."""
+
+    __slots__ = ("tfm", "src", "dst", "cryptlen", "iv", "flags", "complete", "data", "ctx")
+
+    def __init__(self, tfm: CryptoSkcipher) -> None:
+        self.tfm = tfm
+        self.src = None
+        self.dst = None
+        self.cryptlen = 0
+        self.iv = None
+        self.flags = 0
+        self.complete = None
+        self.data = None
+        self.ctx = None
+
+    def __repr__(self) -> str:
+        return f"<SkcipherRequest {self.tfm.alg.cra_driver_name} cryptlen={self.cryptlen}>"
+
+
+SKCIPHER_FRONTEND = Frontend(CryptoSkcipher, A.CRYPTO_ALG_TYPE_SKCIPHER,
+                             A.CRYPTO_ALG_TYPE_BLKCIPHER_MASK, "skcipher")
+
+
+def crypto_alloc_skcipher(name: str, type: int = 0, mask: int = 0) -> CryptoSkcipher:
+    """Allocate a skcipher by cra_name or driver name (loading modules as needed)."""
+    return crypto_alloc_tfm(name, SKCIPHER_FRONTEND, type, mask)
+
+
+def crypto_alloc_sync_skcipher(name: str, type: int = 0, mask: int = 0) -> CryptoSkcipher:
+    return crypto_alloc_skcipher(name, type, mask | A.CRYPTO_ALG_ASYNC)
+
+
+def crypto_free_skcipher(tfm: CryptoSkcipher) -> None:
+    tfm.free()
+
+
+def crypto_skcipher_setkey(tfm: CryptoSkcipher, key) -> int:
+    tfm.setkey(key)
+    return 0
+
+
+def crypto_skcipher_ctx(tfm: CryptoSkcipher):
+    return tfm.ctx
+
+
+def crypto_skcipher_reqtfm(req: SkcipherRequest) -> CryptoSkcipher:
+    return req.tfm
+
+
+def crypto_skcipher_ivsize(tfm) -> int:
+    return tfm.ivsize
+
+
+def crypto_skcipher_blocksize(tfm) -> int:
+    return tfm.blocksize
+
+
+def crypto_skcipher_alg(tfm):
+    return tfm.alg
+
+
+def skcipher_request_alloc(tfm: CryptoSkcipher) -> SkcipherRequest:
+    if not isinstance(tfm, CryptoSkcipher):
+        raise TypeError(f"skcipher_request_alloc needs a skcipher tfm, not {type(tfm).__name__}")
+    return SkcipherRequest(tfm)
+
+
+def skcipher_request_free(req: SkcipherRequest) -> None:
+    req.src = req.dst = req.iv = None
+
+
+def skcipher_request_set_tfm(req: SkcipherRequest, tfm: CryptoSkcipher) -> None:
+    req.tfm = tfm
+
+
+def skcipher_request_set_callback(req: SkcipherRequest, flags: int, complete=None, data=None) -> None:
+    req.flags = flags
+    req.complete = complete
+    req.data = data
+
+
+def skcipher_request_set_crypt(req: SkcipherRequest, src, dst, cryptlen: int, iv) -> None:
+    req.src = src
+    req.dst = dst
+    req.cryptlen = cryptlen
+    req.iv = iv
+
+
+def _validate(req: SkcipherRequest) -> None:
+    if not isinstance(req, SkcipherRequest):
+        raise TypeError(f"expected a SkcipherRequest, not {type(req).__name__}")
+    tfm = req.tfm
+    alg = tfm.alg
+    name = alg.cra_driver_name
+    if not tfm._live:
+        raise CryptoError(EINVAL, f"{name}: the transform was freed")
+    if tfm.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+        raise CryptoError(ENOKEY, f"{name}: no key set (setkey first)")
+    n = req.cryptlen
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"{name}: cryptlen must be an int, not {type(n).__name__}")
+    if n < 0 or n > 1 << 40:
+        raise CryptoError(EINVAL, f"{name}: cryptlen {n} out of range")
+    check_sgl(req.src, "src", n, name, writable=False)
+    check_sgl(req.dst, "dst", n, name, writable=True)
+    if alg.ivsize:
+        if req.iv is None:
+            raise CryptoError(EINVAL, f"{name}: an IV of {alg.ivsize} bytes is required")
+        ivv = as_byte_view(req.iv, f"{name}: iv")
+        if len(ivv) < alg.ivsize:
+            raise CryptoError(EINVAL, f"{name}: IV is {len(ivv)} bytes, expected {alg.ivsize}")
+
+
+def _snapshot(sgl, n: int):
+    saved = []
+    for sg in sgl:
+        if n <= 0:
+            break
+        take = min(sg.length, n)
+        saved.append((sg, bytes(sg.buf[sg.offset:sg.offset + take])))
+        n -= take
+    return saved
+
+
+def _restore(saved) -> None:
+    for sg, data in saved:
+        sg.buf[sg.offset:sg.offset + len(data)] = data
+
+
+def _run(req: SkcipherRequest, encrypt: bool) -> int:
+    _validate(req)
+    alg = req.tfm.alg
+    saved = _snapshot(req.dst, req.cryptlen)
+    try:
+        (alg.encrypt if encrypt else alg.decrypt)(req)
+    except BaseException:
+        _restore(saved)
+        raise
+    return 0
+
+
+def crypto_skcipher_encrypt(req: SkcipherRequest) -> int:
+    """Encrypt ``req`` (0 on success; CryptoError otherwise, dst untouched)."""
+    return _run(req, True)
+
+
+def crypto_skcipher_decrypt(req: SkcipherRequest) -> int:
+    return _run(req, False)
+
+
+def show(alg) -> list:
+    """/proc/crypto lines of a skcipher."""
+    return [
+        ("type", "skcipher"),
+        ("async", "yes" if alg.cra_flags & A.CRYPTO_ALG_ASYNC else "no"),
+        ("blocksize", alg.cra_blocksize),
+        ("min keysize", alg.min_keysize),
+        ("max keysize", alg.max_keysize),
+        ("ivsize", alg.ivsize),
+        ("chunksize", alg.chunksize),
+        ("walksize", alg.walksize),
+    ]

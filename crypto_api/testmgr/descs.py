@@ -1,0 +1,86 @@
+"""The test descriptor table (``alg_test_descs[]`` in crypto/testmgr.c).
+
+Sorted by ``alg`` in strcmp order and looked up by binary search; the order
+is checked at first use.  ``generic_driver`` names the reference
+implementation that full tests fuzz against; when absent it is derived by
+appending ``-generic`` to every non-template component of the name.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+from typing import Optional, Tuple
+
+import attrs
+
+log = logging.getLogger("crypto_api")
+
+
+@attrs.frozen
+class AlgTestDesc:
+    alg: str
+    test: str                 # "skcipher", "hash" or "cipher"
+    suite: str                # key of testmgr.vectors.suite
+    generic_driver: Optional[str] = None
+    fips_allowed: bool = False
+
+
+ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
+    AlgTestDesc("adiantum(xchacha12,aes)", "skcipher", "adiantum(xchacha12,aes)",
+                generic_driver="adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)"),
+    AlgTestDesc("adiantum(xchacha20,aes)", "skcipher", "adiantum(xchacha20,aes)",
+                generic_driver="adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)"),
+    AlgTestDesc("chacha20", "skcipher", "chacha20"),
+    AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
+    AlgTestDesc("nhpoly1305", "hash", "nhpoly1305"),
+    AlgTestDesc("poly1305", "hash", "poly1305"),
+    AlgTestDesc("xchacha12", "skcipher", "xchacha12"),
+    AlgTestDesc("xchacha20", "skcipher", "xchacha20"),
+)
+
+_checked = False
+
+
+def check_order(descs=ALG_TEST_DESCS) -> bool:
+    """Warn about entries out of strcmp order or duplicated; True if sorted."""
+    ok = True
+    for a, b in zip(descs, descs[1:]):
+        ka, kb = a.alg.encode(), b.alg.encode()
+        if ka == kb:
+            log.warning("testmgr: duplicate alg_test_descs entry: %s", a.alg)
+            ok = False
+        elif ka > kb:
+            log.warning("testmgr: alg_test_descs entries in wrong order: '%s' before '%s'", a.alg, b.alg)
+            ok = False
+    return ok
+
+
+def find_test(alg: str) -> Optional[AlgTestDesc]:
+    global _checked
+    if not _checked:
+        check_order()
+        _checked = True
+    keys = [d.alg.encode() for d in ALG_TEST_DESCS]
+    i = bisect.bisect_left(keys, alg.encode())
+    if i < len(keys) and keys[i] == alg.encode():
+        return ALG_TEST_DESCS[i]
+    return None
+
+
+def generic_driver_name(alg: str, desc: Optional[AlgTestDesc]) -> str:
+    """The reference driver: the entry's, or every leaf name + ``-generic``."""
+    if desc is not None and desc.generic_driver:
+        return desc.generic_driver
+    out, token = [], ""
+    for c in alg:
+        if c in "(),":
+            if token:
+                out.append(token if c == "(" else token + "-generic")
+            out.append(c)
+            token = ""
+        else:
+            token += c
+    if token:
+        out.append(token + "-generic")
+    return "".join(out)

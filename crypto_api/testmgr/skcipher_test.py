@@ -1,0 +1,85 @@
+"""Skcipher self-tests (test_skcipher / test_skcipher_vec_cfg in crypto/testmgr.c).
+
+Every vector is run under every configuration, encryption then decryption:
+set the key, lay the input out as the config says, run the request, compare
+the output, check the poison around every piece and that the request itself
+was not changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from .. import alg as A
+from ..errors import CryptoError
+from ..fpu import simd_disabled
+from ..skcipher import (crypto_skcipher_decrypt, crypto_skcipher_encrypt,
+                        skcipher_request_alloc, skcipher_request_set_callback,
+                        skcipher_request_set_crypt)
+from .buffers import TestSgl
+from .configs import TestvecConfig
+from .failure import fail
+
+
+def _label(vec_name) -> str:
+    return str(vec_name)
+
+
+def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool) -> None:
+    driver = tfm.alg.cra_driver_name
+    op = "encryption" if encrypt else "decryption"
+    where = f'on test vector {_label(vec_name)}, cfg="{cfg.name}"'
+    if vec.setkey_error:
+        try:
+            tfm.setkey(vec.key)
+        except CryptoError as e:
+            if e.errno != vec.setkey_error:
+                fail(f"alg: skcipher: {driver} setkey failed on test vector {vec_name}; "
+                     f"expected_error={vec.setkey_error}, actual_error={e.errno}")
+            return
+        fail(f"alg: skcipher: {driver} setkey unexpectedly succeeded on test vector {vec_name}")
+    try:
+        tfm.setkey(vec.key)
+    except CryptoError as e:
+        fail(f"alg: skcipher: {driver} setkey failed on test vector {vec_name}; "
+             f"expected_error=0, actual_error={e.errno}, flags={tfm.crt_flags:#x}", e.errno)
+    inp, expected = (vec.ptext, vec.ctext) if encrypt else (vec.ctext, vec.ptext)
+    n = len(inp)
+    am = tfm.alg.cra_alignmask
+    src = TestSgl(n, cfg.src_divs, am, inp)
+    dst = src if cfg.inplace else TestSgl(n, cfg.dst_divs, am)
+    ivsize = tfm.ivsize
+    iv_off = cfg.iv_offset + (am if cfg.iv_offset_relative_to_alignmask else 0)
+    ivbuf = bytearray(iv_off) + bytearray(vec.iv if vec.iv else bytes(ivsize))
+    iv = memoryview(ivbuf)[iv_off:] if ivsize else None
+    req = skcipher_request_alloc(tfm)
+    flags = A.CRYPTO_TFM_REQ_MAY_SLEEP if cfg.may_sleep else 0
+    skcipher_request_set_callback(req, flags)
+    skcipher_request_set_crypt(req, src.sgl, dst.sgl, n, iv)
+    before = (req.src, req.dst, req.cryptlen, req.iv, req.flags)
+    ctx = simd_disabled() if cfg.nosimd else contextlib.nullcontext()
+    try:
+        with ctx:
+            (crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt)(req)
+    except CryptoError as e:
+        if e.errno == vec.crypt_error:
+            return
+        fail(f"alg: skcipher: {driver} {op} failed {where}; expected_error={vec.crypt_error}, "
+             f"actual_error={e.errno}: {e.message}", e.errno)
+    if vec.crypt_error:
+        fail(f"alg: skcipher: {driver} {op} unexpectedly succeeded {where}")
+    after = (req.src, req.dst, req.cryptlen, req.iv, req.flags)
+    if any(a is not b and a != b for a, b in zip(before, after)):
+        fail(f"alg: skcipher: {driver} {op} corrupted the request struct {where}")
+    if not src.poison_intact() or (dst is not src and not dst.poison_intact()):
+        fail(f"alg: skcipher: {driver} {op} overran dst buffer {where}")
+    if dst.contents() != expected:
+        fail(f"alg: skcipher: {driver} {op} test failed (wrong result) {where}")
+
+
+def test_skcipher(tfm, vecs, configs) -> None:
+    for cfg in configs:
+        cfg.check()
+        for i, vec in enumerate(vecs):
+            test_skcipher_vec_cfg(tfm, vec, i, cfg, True)
+            test_skcipher_vec_cfg(tfm, vec, i, cfg, False)

@@ -1,0 +1,91 @@
+"""Test vectors as data (the role of crypto/testmgr.h).
+
+The official vectors ship as JSON in ``crypto_api/testmgr/vectors``; this
+module turns them into kernel-shaped test vectors: :class:`CipherTestvec`
+(key, iv, ptext, ctext) and :class:`HashTestvec` (key, plaintext, digest).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Dict, List, Optional, Tuple
+
+import attrs
+
+
+@attrs.frozen
+class CipherTestvec:
+    id: str
+    key: bytes
+    iv: bytes
+    ptext: bytes
+    ctext: bytes
+    setkey_error: int = 0
+    crypt_error: int = 0
+
+
+@attrs.frozen
+class HashTestvec:
+    id: str
+    key: bytes
+    plaintext: bytes
+    digest: bytes
+    setkey_error: int = 0
+
+
+def _hex(s: Optional[str]) -> bytes:
+    return bytes.fromhex(s or "")
+
+
+@functools.lru_cache(maxsize=None)
+def load_json(filename: str) -> dict:
+    """One vector file of the package, parsed."""
+    ref = resources.files("crypto_api.testmgr").joinpath("vectors", filename)
+    return json.loads(ref.read_text(encoding="utf-8"))
+
+
+def _stream(filename: str) -> Tuple[CipherTestvec, ...]:
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["kernel_iv"]),
+                               _hex(v["plaintext"]), _hex(v["ciphertext"]))
+                 for v in load_json(filename)["vectors"])
+
+
+def _adiantum(filename: str) -> Tuple[CipherTestvec, ...]:
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["kernel_iv"]),
+                               _hex(v["plaintext"]), _hex(v["ciphertext"]))
+                 for v in load_json(filename)["vectors"] if v["kernel_compatible"])
+
+
+def _aes() -> Tuple[CipherTestvec, ...]:
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), b"", _hex(v["plaintext"]), _hex(v["ciphertext"]))
+                 for v in load_json("aes.json")["vectors"])
+
+
+def _poly1305() -> Tuple[HashTestvec, ...]:
+    return tuple(HashTestvec(v["id"], b"", _hex(v["kernel_plaintext"]), _hex(v["digest"]))
+                 for v in load_json("poly1305.json")["vectors"])
+
+
+def _nhpoly1305() -> Tuple[HashTestvec, ...]:
+    return tuple(HashTestvec(v["id"], _hex(v["key"]), _hex(v["message"]), _hex(v["digest"]))
+                 for v in load_json("nhpoly1305.json")["vectors"])
+
+
+_SUITES = {
+    "chacha20": lambda: _stream("chacha20.json"),
+    "xchacha12": lambda: _stream("xchacha12.json"),
+    "xchacha20": lambda: _stream("xchacha20.json"),
+    "adiantum(xchacha12,aes)": lambda: _adiantum("adiantum-xchacha12-aes.json"),
+    "adiantum(xchacha20,aes)": lambda: _adiantum("adiantum-xchacha20-aes.json"),
+    "ecb(aes)": _aes,
+    "poly1305": _poly1305,
+    "nhpoly1305": _nhpoly1305,
+}
+
+
+@functools.lru_cache(maxsize=None)
+def suite(name: str) -> tuple:
+    """The vectors of a testmgr entry (by its alg name)."""
+    return _SUITES[name]()

@@ -1,0 +1,125 @@
+"""Transform objects common to every type (``struct crypto_tfm``, crypto/api.c).
+
+A tfm holds a reference on its algorithm for as long as it lives (freed
+explicitly, by a ``with`` block, or when garbage-collected), its tfm flags
+(NEED_KEY, request flags) and a per-tfm context object for the driver.
+Allocation follows ``crypto_alloc_tfm``: look up, create, and retry the lookup
+when the algorithm died in between (EAGAIN).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from . import alg as A
+from . import registry
+from .errors import EAGAIN, CryptoError
+
+
+class TfmCtx(SimpleNamespace):
+    """Per-tfm driver context (the kernel's ``crypto_tfm_ctx``)."""
+
+
+class CryptoTfm:
+    """Base of every transform."""
+
+    __slots__ = ("alg", "crt_flags", "ctx", "_live", "__weakref__")
+    FRONTEND = None
+
+    def __init__(self, alg: registry.CryptoAlg) -> None:
+        self.alg = alg
+        self.crt_flags = 0
+        self.ctx = TfmCtx()
+        self._live = True
+
+    # -- names ------------------------------------------------------------
+    @property
+    def driver_name(self) -> str:
+        return self.alg.cra_driver_name
+
+    @property
+    def name(self) -> str:
+        return self.alg.cra_name
+
+    # -- flags ------------------------------------------------------------
+    def get_flags(self) -> int:
+        return self.crt_flags
+
+    def set_flags(self, flags: int) -> None:
+        self.crt_flags |= flags
+
+    def clear_flags(self, flags: int) -> None:
+        self.crt_flags &= ~flags
+
+    # -- lifetime ---------------------------------------------------------
+    def _exit(self) -> None:
+        """Type-specific teardown (driver exit hooks); overridden."""
+        hook = self.alg.cra_exit
+        if hook is not None:
+            hook(self)
+
+    def free(self) -> None:
+        """crypto_free_*: run the driver's exit hook and drop the reference."""
+        if not self._live:
+            return
+        self._live = False
+        try:
+            self._exit()
+        finally:
+            registry.crypto_mod_put(self.alg)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.free()
+
+    def __del__(self) -> None:
+        try:
+            if self._live:
+                self.free()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.alg.cra_name} ({self.alg.cra_driver_name})>"
+
+
+class Frontend:
+    """How a type allocates: the type nibble and masks of ``crypto_find_alg``."""
+
+    def __init__(self, tfm_class, type_: int, maskset: int, what: str) -> None:
+        self.tfm_class = tfm_class
+        self.TYPE = type_
+        self.MASKSET = maskset
+        self.WHAT = what
+
+    def create_tfm(self, alg: registry.CryptoAlg) -> CryptoTfm:
+        tfm = self.tfm_class(alg)
+        try:
+            tfm._init()
+        except BaseException:
+            tfm._live = False
+            raise
+        return tfm
+
+
+def crypto_alloc_tfm(name: str, frontend: Frontend, type: int = 0, mask: int = 0) -> CryptoTfm:
+    if not isinstance(type, int) or not isinstance(mask, int):
+        raise TypeError("type and mask must be int")
+    type = (type & ~A.CRYPTO_ALG_TYPE_MASK) | frontend.TYPE
+    mask = (mask & ~A.CRYPTO_ALG_TYPE_MASK) | frontend.MASKSET
+    last = None
+    for _ in range(16):
+        alg = registry.crypto_alg_mod_lookup(name, type, mask, frontend.WHAT)
+        try:
+            return frontend.create_tfm(alg)
+        except CryptoError as e:
+            registry.crypto_mod_put(alg)
+            if e.errno != EAGAIN:
+                raise
+            last = e
+        except BaseException:
+            registry.crypto_mod_put(alg)
+            raise
+    raise last
