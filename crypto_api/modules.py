@@ -214,16 +214,24 @@ def is_loaded(name: str) -> bool:
     return name in _loaded
 
 
-def load_all() -> Dict[str, Optional[CryptoError]]:
-    """modprobe every available module (what a boot does); name -> error or None."""
+def load_all(only=None) -> Dict[str, Optional[CryptoError]]:
+    """modprobe every available module (or those named in ``only``), as a boot
+    does; returns name -> None if loaded (now or before) or the error."""
     result: Dict[str, Optional[CryptoError]] = {}
     with registry.lock:
         for name, path in available_modules().items():
+            if only is not None and name not in only:
+                continue
             if name in _loaded:
                 result[name] = None
                 continue
             try:
-                _load(name, _import(path), path)
+                mod = _import(path)
+            except Exception as e:  # a broken plug-in must not stop the others
+                result[name] = CryptoError(ENOENT, f"module {name}: cannot import {path}: {e}")
+                continue
+            try:
+                _load(name, mod, path)
                 result[name] = None
             except CryptoError as e:
                 result[name] = e

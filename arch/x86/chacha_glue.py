@@ -1,0 +1,135 @@
+"""ChaCha20/XChaCha20/XChaCha12 SIMD skciphers (arch/x86/crypto/chacha_glue.c, v5.0).
+
+Module ``chacha_x86_64`` registers ``chacha20-simd``, ``xchacha20-simd`` and
+``xchacha12-simd`` at priority 300 when the CPU has SSSE3 (else ENODEV and
+nothing is registered).  The block code is chosen at init: AVX-512VL (with
+AVX512BW) 2/4/8-block, else AVX2 2/4/8-block with SSSE3 for the tail, else
+SSSE3 1/4-block.
+
+v5.0 request rules: a request of 64 bytes or less, or one made while
+crypto_simd_usable() is false, runs the generic code for the whole request.
+Otherwise the walk is atomic inside one kernel_fpu_begin/end; each non-final
+step is rounded down to 64 bytes and decrements a 4096-byte budget, and when
+the budget is used up the FPU is released and taken again (a preemption
+point), so a page-aligned request of k pages shows k FPU sections of 4096
+bytes in fpu_trace().  HChaCha for XChaCha runs with the SSSE3 code inside the
+section.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import crypto_api as capi
+from crypto_api.algs import chacha_generic as generic
+from crypto_api.algs._chacha_generic import ffi as gffi
+from crypto_api.algs._chacha_generic import lib as glib
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
+
+log = logging.getLogger("crypto_api")
+
+MODULE_NAME = "chacha_x86_64"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
+    "chacha20", "chacha20-simd", "xchacha20", "xchacha20-simd", "xchacha12", "xchacha12-simd")
+
+FPU_YIELD_BYTES = 4096
+_from_buffer = gffi.from_buffer
+
+
+class _Impl:
+    """The block code chosen at module init."""
+
+    name = ""
+    dosimd = None
+    hchacha = None
+
+
+impl = _Impl()
+
+
+def select_impl() -> str:
+    """Pick the widest usable code path (v5.0: use_avx512vl > use_avx2 > SSSE3)."""
+    use_avx2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
+    use_avx512vl = use_avx2 and boot_cpu_has("avx512vl") and boot_cpu_has("avx512bw") and boot_cpu_has("xsave_zmm")
+    if use_avx512vl:
+        from crypto_api.arch.x86._chacha_avx512vl import lib
+        impl.name, impl.dosimd = "avx512vl", lib.chacha_dosimd_avx512vl
+    elif use_avx2:
+        from crypto_api.arch.x86._chacha_avx2 import lib
+        impl.name, impl.dosimd = "avx2", lib.chacha_dosimd_avx2
+    else:
+        from crypto_api.arch.x86._chacha_ssse3 import lib
+        impl.name, impl.dosimd = "ssse3", lib.chacha_dosimd_ssse3
+    impl.hchacha = lib.hchacha_block_ssse3
+    return impl.name
+
+
+def _simd_state(ctx, iv, xchacha: bool):
+    state = gffi.new("uint32_t[16]")
+    ivb = _from_buffer("uint8_t[]", iv)
+    if xchacha:
+        glib.chacha_setup(state, ctx.key, ivb)          # words 12-15 = iv[0:16]
+        subkey = gffi.new("uint32_t[8]")
+        impl.hchacha(state, subkey, ctx.nrounds)
+        tail = bytes(iv[24:32]) + bytes(iv[16:24])
+        glib.chacha_init_state(state, subkey, tail)
+        glib.crypto_memzero(subkey, 32)
+    else:
+        glib.chacha_setup(state, ctx.key, ivb)
+    return state
+
+
+def _simd_walk(req, ctx, xchacha: bool) -> None:
+    walk = capi.skcipher_walk_virt(req, atomic=True)
+    capi.kernel_fpu_begin()
+    try:
+        state = _simd_state(ctx, req.iv, xchacha)
+        nrounds = ctx.nrounds
+        dosimd = impl.dosimd
+        budget = FPU_YIELD_BYTES
+        while walk.nbytes:
+            nbytes = walk.nbytes
+            if nbytes < walk.total:
+                nbytes -= nbytes % walk.stride
+                budget -= nbytes
+            dosimd(state, _from_buffer("uint8_t[]", walk.dst), _from_buffer("uint8_t[]", walk.src), nbytes, nrounds)
+            capi.fpu_account(nbytes)
+            if budget <= 0:
+                capi.kernel_fpu_yield()
+                budget = FPU_YIELD_BYTES
+            capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
+    finally:
+        if capi.in_kernel_fpu():
+            capi.kernel_fpu_end()
+
+
+def chacha_simd(req) -> None:
+    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
+        generic.crypto_chacha_crypt(req)
+        return
+    _simd_walk(req, req.tfm.ctx, False)
+
+
+def xchacha_simd(req) -> None:
+    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
+        generic.crypto_xchacha_crypt(req)
+        return
+    _simd_walk(req, req.tfm.ctx, True)
+
+
+ALGS = (
+    generic.chacha_alg("chacha20", "chacha20-simd", 300, False, 20, chacha_simd),
+    generic.chacha_alg("xchacha20", "xchacha20-simd", 300, True, 20, xchacha_simd),
+    generic.chacha_alg("xchacha12", "xchacha12-simd", 300, True, 12, xchacha_simd),
+)
+
+
+def module_init() -> None:
+    capi.require_cpu(boot_cpu_has("ssse3"), "chacha_x86_64", "the CPU lacks SSSE3")
+    select_impl()
+    log.debug("chacha_x86_64: using the %s code", impl.name)
+    capi.crypto_register_skciphers(ALGS)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_skciphers(ALGS)

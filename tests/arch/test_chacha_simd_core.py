@@ -1,0 +1,495 @@
+"""C-level tests of the x86 SIMD ChaCha cores.
+
+Modules: crypto_api.arch.x86._chacha_ssse3 / _chacha_avx2 / _chacha_avx512vl
+(chacha_dosimd_<isa> and hchacha_block_ssse3) and the CPU probe
+crypto_api.arch.x86._cpufeatures.  Each ISA's tests run only where cpu_has()
+reports that ISA.
+
+Checked against the official vectors (chacha20.json through kernel_iv,
+chacha-rounds.json for 8/12/20 rounds, hchacha20.json, xchacha12/20.json via
+HChaCha + dosimd), a pure-Python ChaCha written from RFC 8439, and the
+`cryptography` package's ChaCha20 (16-byte nonce = the kernel IV) on random
+data: every length 0..600 and random lengths up to 5000, nrounds 8/12/20, in
+place and out of place, the state[12] advance (32-bit wrap, no carry), and no
+access past the end of src/dst (poisoned guard bytes, plus buffers that end
+right before an inaccessible page).
+"""
+import ctypes
+import json
+import mmap
+import pathlib
+import random
+import struct
+
+import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+from hypothesis import given, settings, strategies as st
+
+from crypto_api.arch.x86 import _chacha_avx2, _chacha_avx512vl, _chacha_ssse3, _cpufeatures
+
+VECTORS = pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
+
+
+def load_vectors(name):
+    return json.loads((VECTORS / name).read_text())["vectors"]
+
+
+def unhex(s):
+    return bytes.fromhex(s)
+
+
+def cpu_has(name):
+    return bool(_cpufeatures.lib.cpu_has(name.encode()))
+
+
+# ------------------------------------------------------------ implementations
+
+
+class Impl:
+    def __init__(self, isa, module, features):
+        self.isa = isa
+        self.ffi = module.ffi
+        self.lib = module.lib
+        self.dosimd = getattr(module.lib, "chacha_dosimd_" + isa)
+        self.features = features
+
+    def __repr__(self):
+        return self.isa
+
+
+IMPLS = [
+    Impl("ssse3", _chacha_ssse3, ("ssse3",)),
+    Impl("avx2", _chacha_avx2, ("avx", "avx2", "ssse3")),
+    Impl("avx512vl", _chacha_avx512vl, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3")),
+]
+
+
+def impl_params():
+    out = []
+    for impl in IMPLS:
+        missing = [f for f in impl.features if not cpu_has(f)]
+        marks = [pytest.mark.skipif(bool(missing),
+                                    reason="CPU lacks %s" % "/".join(missing).upper())]
+        out.append(pytest.param(impl, id=impl.isa, marks=marks))
+    return out
+
+
+IMPL_PARAMS = impl_params()
+
+
+# ------------------------------------------------ pure-Python reference (RFC 8439)
+
+M32 = 0xFFFFFFFF
+SIGMA = b"expand 32-byte k"
+TAU = b"expand 16-byte k"
+
+
+def _rotl(v, n):
+    return ((v << n) | (v >> (32 - n))) & M32
+
+
+def _qr(x, a, b, c, d):
+    x[a] = (x[a] + x[b]) & M32; x[d] = _rotl(x[d] ^ x[a], 16)
+    x[c] = (x[c] + x[d]) & M32; x[b] = _rotl(x[b] ^ x[c], 12)
+    x[a] = (x[a] + x[b]) & M32; x[d] = _rotl(x[d] ^ x[a], 8)
+    x[c] = (x[c] + x[d]) & M32; x[b] = _rotl(x[b] ^ x[c], 7)
+
+
+def ref_permute(words, nrounds):
+    x = list(words)
+    for _ in range(nrounds // 2):
+        _qr(x, 0, 4, 8, 12); _qr(x, 1, 5, 9, 13); _qr(x, 2, 6, 10, 14); _qr(x, 3, 7, 11, 15)
+        _qr(x, 0, 5, 10, 15); _qr(x, 1, 6, 11, 12); _qr(x, 2, 7, 8, 13); _qr(x, 3, 4, 9, 14)
+    return x
+
+
+def ref_keystream(words, nbytes, nrounds):
+    """Keystream for a 16-word state; only word 12 counts (32-bit wrap)."""
+    st_ = list(words)
+    out = bytearray()
+    while len(out) < nbytes:
+        x = ref_permute(st_, nrounds)
+        out += struct.pack("<16I", *((x[i] + st_[i]) & M32 for i in range(16)))
+        st_[12] = (st_[12] + 1) & M32
+    return bytes(out[:nbytes])
+
+
+def state_words(key, iv16):
+    """Initial state: constants, key (32 bytes, or 16 repeated), 16-byte IV."""
+    if len(key) == 16:
+        return list(struct.unpack("<4I", TAU) + struct.unpack("<4I", key) * 2 +
+                    struct.unpack("<4I", iv16))
+    return list(struct.unpack("<4I", SIGMA) + struct.unpack("<8I", key) +
+                struct.unpack("<4I", iv16))
+
+
+def xor(a, b):
+    return bytes(x ^ y for x, y in zip(a, b))
+
+
+def peer_chacha20(key, iv16, data):
+    """cryptography/OpenSSL ChaCha20; its 16-byte nonce is the kernel IV.
+    (OpenSSL carries a word-12 overflow into word 13, so callers keep the
+    counter far from 2^32 when comparing.)"""
+    return Cipher(algorithms.ChaCha20(key, iv16), mode=None).encryptor().update(data)
+
+
+# ---------------------------------------------------------------- buffers
+
+PAGE = mmap.PAGESIZE
+PROT_NONE, PROT_READ_WRITE = 0, 3  # <sys/mman.h> values (Linux)
+try:
+    _libc = ctypes.CDLL(None, use_errno=True)
+    _mprotect = _libc.mprotect
+    _mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    _mprotect.restype = ctypes.c_int
+except (OSError, AttributeError):  # pragma: no cover - not Linux/glibc
+    _mprotect = None
+
+
+class Fenced:
+    """A writable area whose end touches an inaccessible page: a kernel that
+    reads or writes even one byte past the buffer it was given faults."""
+
+    def __init__(self, size):
+        self.npages = (size + PAGE - 1) // PAGE + 1
+        self.map = mmap.mmap(-1, self.npages * PAGE)
+        self.cbuf = ctypes.c_char.from_buffer(self.map)
+        self.base = ctypes.addressof(self.cbuf)
+        self.end = self.base + (self.npages - 1) * PAGE
+        self.fenced = _mprotect is not None and _mprotect(self.end, PAGE, PROT_NONE) == 0
+
+    def ptr(self, ffi, n):
+        """A uint8_t * to n bytes ending at the fence."""
+        return ffi.cast("uint8_t *", self.end - n)
+
+    def close(self):
+        if self.fenced:
+            _mprotect(self.end, PAGE, PROT_READ_WRITE)
+        del self.cbuf
+        self.map.close()
+
+
+@pytest.fixture
+def fences():
+    made = []
+
+    def make(size):
+        f = Fenced(size)
+        made.append(f)
+        return f
+    yield make
+    for f in made:
+        f.close()
+
+
+def new_state(ffi, words):
+    return ffi.new("uint32_t[16]", list(words))
+
+
+def run(impl, words, data, nrounds, in_place=False, guard=64):
+    """dosimd over data; returns (output, state after).  dst carries `guard`
+    poison bytes that must stay untouched; src must stay unchanged."""
+    ffi = impl.ffi
+    n = len(data)
+    state = new_state(ffi, words)
+    poison = bytes((0xA5 + i) & 0xFF for i in range(guard))
+    dst = ffi.new("uint8_t[]", n + guard)
+    ffi.memmove(dst, data + poison, n + guard)
+    if in_place:
+        impl.dosimd(state, dst, dst, n, nrounds)
+    else:
+        src = ffi.new("uint8_t[]", max(n, 1))
+        ffi.memmove(src, data, n)
+        impl.dosimd(state, dst, src, n, nrounds)
+        assert ffi.buffer(src, n)[:] == data, "src modified"
+    out = ffi.buffer(dst, n + guard)[:]
+    assert out[n:] == poison, "wrote past dst + bytes"
+    return out[:n], list(state)
+
+
+def expect_state(words, n):
+    after = list(words)
+    after[12] = (after[12] + (n + 63) // 64) & M32
+    return after
+
+
+# ---------------------------------------------------------------- vectors
+
+CHACHA20 = load_vectors("chacha20.json")
+CHACHA_ROUNDS = load_vectors("chacha-rounds.json")
+HCHACHA20 = load_vectors("hchacha20.json")
+XCHACHA = [(v, 12) for v in load_vectors("xchacha12.json")] + \
+          [(v, 20) for v in load_vectors("xchacha20.json")]
+
+
+def test_vector_sets_loaded():
+    assert len(CHACHA20) == 72
+    assert len(CHACHA_ROUNDS) == 173
+    assert {v["rounds"] for v in CHACHA_ROUNDS} == {8, 12, 20}
+    assert len(HCHACHA20) == 11
+    assert len(XCHACHA) == 73
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_chacha20_vectors(impl):
+    for vec in CHACHA20:
+        key, iv = unhex(vec["key"]), unhex(vec["kernel_iv"])
+        pt, ct = unhex(vec["plaintext"]), unhex(vec["ciphertext"])
+        words = state_words(key, iv)
+        for in_place in (False, True):
+            out, after = run(impl, words, pt, 20, in_place)
+            assert out == ct, vec["id"]
+            assert after == expect_state(words, len(pt)), vec["id"]
+        assert run(impl, words, ct, 20)[0] == pt, vec["id"]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_chacha_rounds_vectors(impl):
+    """8/12/20 rounds, 256- and 128-bit keys (the core takes any state)."""
+    for vec in CHACHA_ROUNDS:
+        key, iv = unhex(vec["key"]), unhex(vec["kernel_iv"])
+        pt, ct = unhex(vec["plaintext"]), unhex(vec["ciphertext"])
+        words = state_words(key, iv)
+        out, after = run(impl, words, pt, vec["rounds"])
+        assert out == ct, vec["id"]
+        assert after == expect_state(words, len(pt)), vec["id"]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_hchacha20_vectors(impl):
+    ffi = impl.ffi
+    for vec in HCHACHA20:
+        key, nonce, expected = unhex(vec["key"]), unhex(vec["nonce"]), unhex(vec["output"])
+        state = new_state(ffi, state_words(key, nonce))
+        before = list(state)
+        out = ffi.new("uint32_t[8]")
+        impl.lib.hchacha_block_ssse3(state, out, vec["rounds"])
+        assert struct.pack("<8I", *out) == expected, vec["id"]
+        assert list(state) == before
+
+
+def xchacha_simd(impl, key, iv32, data, nrounds, in_place=False):
+    """XChaCha the way the x86 glue does it: HChaCha (SSSE3) for the subkey,
+    then dosimd with words 12..15 = iv[24:32] || iv[16:24]."""
+    ffi = impl.ffi
+    hstate = new_state(ffi, state_words(key, iv32[:16]))
+    sub = ffi.new("uint32_t[8]")
+    impl.lib.hchacha_block_ssse3(hstate, sub, nrounds)
+    words = state_words(struct.pack("<8I", *sub), iv32[24:32] + iv32[16:24])
+    out, after = run(impl, words, data, nrounds, in_place)
+    assert after == expect_state(words, len(data))
+    return out
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_xchacha_vectors(impl):
+    for vec, nrounds in XCHACHA:
+        key, iv = unhex(vec["key"]), unhex(vec["kernel_iv"])
+        pt, ct = unhex(vec["plaintext"]), unhex(vec["ciphertext"])
+        assert xchacha_simd(impl, key, iv, pt, nrounds) == ct, vec["id"]
+        assert xchacha_simd(impl, key, iv, ct, nrounds, in_place=True) == pt, vec["id"]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("nrounds", [8, 12, 20])
+def test_hchacha_matches_reference(impl, nrounds):
+    rng = random.Random(1000 + nrounds)
+    ffi = impl.ffi
+    for _ in range(50):
+        words = [rng.getrandbits(32) for _ in range(16)]
+        out = ffi.new("uint32_t[8]")
+        impl.lib.hchacha_block_ssse3(new_state(ffi, words), out, nrounds)
+        x = ref_permute(words, nrounds)
+        assert list(out) == x[0:4] + x[12:16]
+
+
+# ---------------------------------------------------------- random inputs
+
+MAX_LEN = 5000
+_KEYSTREAM_CACHE = {}
+
+
+def reference_stream(nrounds):
+    """(words, keystream of MAX_LEN bytes) for a fixed random state, counter
+    far from the wrap; the 20-round stream is also checked against OpenSSL."""
+    if nrounds not in _KEYSTREAM_CACHE:
+        rng = random.Random(nrounds)
+        key = bytes(rng.getrandbits(8) for _ in range(32))
+        iv = struct.pack("<I", rng.getrandbits(20)) + bytes(rng.getrandbits(8) for _ in range(12))
+        words = state_words(key, iv)
+        ks = ref_keystream(words, MAX_LEN, nrounds)
+        if nrounds == 20:
+            assert peer_chacha20(key, iv, bytes(MAX_LEN)) == ks
+        _KEYSTREAM_CACHE[nrounds] = (words, ks)
+    return _KEYSTREAM_CACHE[nrounds]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("nrounds", [8, 12, 20])
+@pytest.mark.parametrize("in_place", [False, True], ids=["out_of_place", "in_place"])
+def test_every_length_0_to_600(impl, nrounds, in_place):
+    words, ks = reference_stream(nrounds)
+    rng = random.Random(nrounds * 2 + in_place)
+    for n in range(0, 601):
+        data = bytes(rng.getrandbits(8) for _ in range(n))
+        out, after = run(impl, words, data, nrounds, in_place)
+        assert out == xor(data, ks), "length %d" % n
+        assert after == expect_state(words, n), "length %d" % n
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("nrounds", [8, 12, 20])
+def test_random_lengths_up_to_5000(impl, nrounds):
+    words, ks = reference_stream(nrounds)
+    rng = random.Random(77 + nrounds)
+    lengths = [rng.randrange(601, MAX_LEN + 1) for _ in range(40)] + [4096, MAX_LEN]
+    for n in lengths:
+        data = rng.randbytes(n)
+        for in_place in (False, True):
+            out, after = run(impl, words, data, nrounds, in_place)
+            assert out == xor(data, ks), "length %d" % n
+            assert after == expect_state(words, n)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_against_openssl_random_keys(impl):
+    rng = random.Random(4242)
+    for _ in range(60):
+        n = rng.randrange(0, 3000)
+        key = rng.randbytes(32)
+        iv = struct.pack("<I", rng.getrandbits(24)) + rng.randbytes(12)
+        data = rng.randbytes(n)
+        out, after = run(impl, state_words(key, iv), data, 20, in_place=bool(n & 1))
+        assert out == peer_chacha20(key, iv, data)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("nrounds", [12, 20])
+def test_no_access_past_buffers(impl, nrounds, fences):
+    """src and dst end exactly at an inaccessible page: a read or write of
+    even one byte past either faults (and kills the test run)."""
+    words, ks = reference_stream(nrounds)
+    ffi = impl.ffi
+    fsrc, fdst = fences(1024), fences(1024)
+    if not (fsrc.fenced and fdst.fenced):
+        pytest.skip("mprotect unavailable")
+    rng = random.Random(5)
+    for n in list(range(0, 600)) + [1000, 1023, 1024]:
+        data = rng.randbytes(n)
+        src, dst = fsrc.ptr(ffi, n), fdst.ptr(ffi, n)
+        ffi.memmove(src, data, n)
+        state = new_state(ffi, words)
+        impl.dosimd(state, dst, src, n, nrounds)
+        assert ffi.buffer(dst, n)[:] == xor(data, ks)
+        # in place, on the fenced buffer
+        state = new_state(ffi, words)
+        impl.dosimd(state, src, src, n, nrounds)
+        assert ffi.buffer(src, n)[:] == xor(data, ks)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("nrounds", [8, 20])
+def test_counter_wraps_without_carry(impl, nrounds):
+    """Word 12 is a 32-bit counter: it wraps to 0 and never carries into 13."""
+    rng = random.Random(9)
+    for start in (0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFF9, 0xFFFFFFF0):
+        for n in (1, 64, 65, 200, 256, 300, 512, 600, 1100):
+            words = [rng.getrandbits(32) for _ in range(16)]
+            words[12] = start
+            data = rng.randbytes(n)
+            out, after = run(impl, words, data, nrounds)
+            assert out == xor(data, ref_keystream(words, n, nrounds))
+            assert after[12] == (start + (n + 63) // 64) & M32
+            assert after[13] == words[13]
+            assert after[:12] == words[:12] and after[14:] == words[14:]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_stepwise_equals_one_shot(impl):
+    """Whole-block steps followed by a final step (the skcipher walk's use)
+    give the one-shot output, the state carrying the counter across calls."""
+    words, ks = reference_stream(20)
+    ffi = impl.ffi
+    rng = random.Random(31)
+    for _ in range(40):
+        n = rng.randrange(0, 3000)
+        data = rng.randbytes(n)
+        state = new_state(ffi, words)
+        buf = ffi.new("uint8_t[]", max(n, 1))
+        ffi.memmove(buf, data, n)
+        pos = 0
+        while n - pos > 64:
+            step = 64 * rng.randint(1, (n - pos) // 64)
+            if pos + step == n:
+                break
+            impl.dosimd(state, buf + pos, buf + pos, step, 20)
+            pos += step
+        impl.dosimd(state, buf + pos, buf + pos, n - pos, 20)
+        assert ffi.buffer(buf, n)[:] == xor(data, ks)
+        assert list(state) == expect_state(words, n)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@settings(max_examples=60, deadline=None)
+@given(data=st.binary(max_size=1200), key=st.binary(min_size=32, max_size=32),
+       nonce=st.binary(min_size=12, max_size=12), ctr=st.integers(0, 2**31))
+def test_hypothesis_against_openssl(impl, data, key, nonce, ctr):
+    iv = struct.pack("<I", ctr) + nonce
+    out, after = run(impl, state_words(key, iv), data, 20)
+    assert out == peer_chacha20(key, iv, data)
+    assert after[12] == ctr + (len(data) + 63) // 64
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_all_isas_agree(impl):
+    """Each available ISA gives the same bytes as the SSSE3 code."""
+    if not cpu_has("ssse3"):
+        pytest.skip("CPU lacks SSSE3")
+    base = IMPLS[0]
+    rng = random.Random(55)
+    for n in (1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 4096):
+        words = [rng.getrandbits(32) for _ in range(16)]
+        data = rng.randbytes(n)
+        for nrounds in (8, 12, 20):
+            assert run(impl, words, data, nrounds) == run(base, words, data, nrounds)
+
+
+# ---------------------------------------------------------- helpers / probe
+
+
+@pytest.mark.parametrize("module", [_chacha_ssse3, _chacha_avx2, _chacha_avx512vl, _cpufeatures],
+                         ids=["ssse3", "avx2", "avx512vl", "cpufeatures"])
+def test_crypto_memzero(module):
+    ffi = module.ffi
+    buf = ffi.new("uint8_t[100]", list(range(1, 101)))
+    module.lib.crypto_memzero(buf + 10, 50)
+    assert list(buf) == list(range(1, 11)) + [0] * 50 + list(range(61, 101))
+
+
+def test_cpufeatures_probe():
+    lib = _cpufeatures.lib
+    names = ["sse2", "ssse3", "avx", "avx2", "avx512f", "avx512vl", "avx512bw",
+             "aes", "pclmul", "osxsave", "xsave_ymm", "xsave_zmm"]
+    for name in names:
+        assert lib.cpu_has(name.encode()) in (0, 1)
+    assert lib.cpu_has(b"no-such-feature") == 0
+    assert lib.cpu_feature_known(b"no-such-feature") == 0
+    if not lib.cpu_feature_known(b"sse2"):
+        # non-x86 build: everything is absent
+        assert not any(lib.cpu_has(n.encode()) for n in names)
+        return
+    assert all(lib.cpu_feature_known(n.encode()) for n in names)
+    assert lib.cpu_has(b"sse2") == 1  # every x86-64 CPU
+    # usable features imply their OS state and their prerequisites
+    if cpu_has("avx") or cpu_has("avx2"):
+        assert cpu_has("osxsave") and cpu_has("xsave_ymm")
+    if cpu_has("avx512f") or cpu_has("avx512vl") or cpu_has("avx512bw"):
+        assert cpu_has("xsave_zmm") and cpu_has("xsave_ymm")
+    if cpu_has("xsave_zmm"):
+        assert cpu_has("xsave_ymm")
+    if cpu_has("xsave_ymm"):
+        assert (lib.cpu_xcr0() & 0x6) == 0x6
+    for name in names[:-3]:
+        if cpu_has(name):
+            assert lib.cpu_cpuid_has(name.encode()) == 1

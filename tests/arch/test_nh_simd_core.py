@@ -1,0 +1,268 @@
+"""C-level tests of the x86 NH cores (crypto_api.arch.x86._nh_sse2 / _nh_avx2).
+
+Checked against nh.json and a pure-Python big-integer NH written from the
+specification (4 passes, key shifted 4 words per pass, 32-bit additions, 64-bit
+sums), for every message length 16..1024 step 16 with random and all-ones
+inputs; the key and message are placed right before an inaccessible page so
+any read past key[len/4 + 12 words] or past the message faults.  Also checks
+additivity over key windows (how the streaming code feeds pieces), and that
+the exported function address (nh_<isa>_address) is callable as an nh_fn_t.
+Each ISA's tests run only where cpu_has() reports it.
+"""
+import ctypes
+import json
+import mmap
+import pathlib
+import random
+import struct
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from crypto_api.arch.x86 import _cpufeatures, _nh_avx2, _nh_sse2
+
+VECTORS = pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
+
+NH_KEY_WORDS = 268
+NH_KEY_BYTES = 4 * NH_KEY_WORDS
+M32, M64 = (1 << 32) - 1, (1 << 64) - 1
+
+
+def load_vectors(name):
+    return json.loads((VECTORS / name).read_text())["vectors"]
+
+
+def cpu_has(name):
+    return bool(_cpufeatures.lib.cpu_has(name.encode()))
+
+
+class Impl:
+    def __init__(self, isa, module, features):
+        self.isa = isa
+        self.ffi = module.ffi
+        self.lib = module.lib
+        self.fn = getattr(module.lib, "nh_" + isa)
+        self.address = getattr(module.lib, "nh_%s_address" % isa)
+        self.features = features
+
+    def __repr__(self):
+        return self.isa
+
+
+IMPLS = [Impl("sse2", _nh_sse2, ("sse2",)), Impl("avx2", _nh_avx2, ("avx", "avx2"))]
+IMPL_PARAMS = [
+    pytest.param(i, id=i.isa, marks=pytest.mark.skipif(
+        not all(cpu_has(f) for f in i.features),
+        reason="CPU lacks %s" % "/".join(f.upper() for f in i.features if not cpu_has(f))))
+    for i in IMPLS
+]
+
+
+# ------------------------------------------------------------ reference
+
+
+def ref_nh(key, message):
+    """NH from the spec: key as bytes (>= len(message) + 48), message a
+    multiple of 16 bytes; output 4 x le64."""
+    assert len(message) % 16 == 0
+    nwords = len(message) // 4
+    k = struct.unpack("<%dI" % (nwords + 12), key[:4 * (nwords + 12)])
+    m = struct.unpack("<%dI" % nwords, message)
+    out = []
+    for p in range(4):
+        s = 0
+        for u in range(0, nwords, 4):
+            kk = k[u + 4 * p:u + 4 * p + 4]
+            s += ((m[u] + kk[0]) & M32) * ((m[u + 2] + kk[2]) & M32)
+            s += ((m[u + 1] + kk[1]) & M32) * ((m[u + 3] + kk[3]) & M32)
+        out.append(s & M64)
+    return struct.pack("<4Q", *out)
+
+
+def nh(impl, key, message):
+    ffi = impl.ffi
+    kbuf = ffi.new("uint32_t[]", max(len(key) // 4, 1))
+    ffi.memmove(kbuf, key, len(key) // 4 * 4)
+    out = ffi.new("uint8_t[32]")
+    impl.fn(kbuf, message, len(message), out)
+    return ffi.buffer(out)[:]
+
+
+# ------------------------------------------------------------ fenced memory
+
+PAGE = mmap.PAGESIZE
+PROT_NONE, PROT_READ_WRITE = 0, 3  # <sys/mman.h> values (Linux)
+try:
+    _mprotect = ctypes.CDLL(None, use_errno=True).mprotect
+    _mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    _mprotect.restype = ctypes.c_int
+except (OSError, AttributeError):  # pragma: no cover - not Linux/glibc
+    _mprotect = None
+
+
+class Fenced:
+    """Memory whose end touches an inaccessible page."""
+
+    def __init__(self, size):
+        self.npages = (size + PAGE - 1) // PAGE + 1
+        self.map = mmap.mmap(-1, self.npages * PAGE)
+        self.cbuf = ctypes.c_char.from_buffer(self.map)
+        self.end = ctypes.addressof(self.cbuf) + (self.npages - 1) * PAGE
+        self.fenced = _mprotect is not None and _mprotect(self.end, PAGE, PROT_NONE) == 0
+
+    def ptr(self, ffi, ctype, nbytes):
+        return ffi.cast(ctype, self.end - nbytes)
+
+    def close(self):
+        if self.fenced:
+            _mprotect(self.end, PAGE, PROT_READ_WRITE)
+        del self.cbuf
+        self.map.close()
+
+
+@pytest.fixture
+def fences():
+    made = []
+
+    def make(size):
+        f = Fenced(size)
+        made.append(f)
+        return f
+    yield make
+    for f in made:
+        f.close()
+
+
+# ------------------------------------------------------------ tests
+
+NH_VECTORS = load_vectors("nh.json")
+
+
+def test_reference_matches_vectors():
+    assert len(NH_VECTORS) == 15
+    for v in NH_VECTORS:
+        key, msg = bytes.fromhex(v["key"]), bytes.fromhex(v["message"])
+        assert len(key) == NH_KEY_BYTES
+        assert ref_nh(key, msg) == bytes.fromhex(v["digest"]), v["id"]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_nh_vectors(impl):
+    for v in NH_VECTORS:
+        key, msg = bytes.fromhex(v["key"]), bytes.fromhex(v["message"])
+        assert nh(impl, key, msg) == bytes.fromhex(v["digest"]), v["id"]
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("pattern", ["random", "ones", "mixed"])
+def test_every_length_fenced(impl, pattern, fences):
+    """Every length 16..1024 step 16; key is exactly len/4 + 12 words and it
+    and the message end at an inaccessible page."""
+    ffi = impl.ffi
+    fkey, fmsg = fences(NH_KEY_BYTES), fences(1024)
+    rng = random.Random(pattern)
+    for length in range(16, 1025, 16):
+        if pattern == "random":
+            key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(length)
+        elif pattern == "ones":
+            # maximal 32-bit sums and 64-bit accumulation
+            key, msg = b"\xff" * NH_KEY_BYTES, b"\xff" * length
+        else:
+            key = bytes(rng.choice((0, 0xFF, rng.getrandbits(8))) for _ in range(NH_KEY_BYTES))
+            msg = bytes(rng.choice((0, 0xFF, 1)) for _ in range(length))
+        kbytes = length + 48
+        kptr = fkey.ptr(ffi, "uint32_t *", kbytes)
+        mptr = fmsg.ptr(ffi, "uint8_t *", length)
+        ffi.memmove(kptr, key, kbytes)
+        ffi.memmove(mptr, msg, length)
+        out = ffi.new("uint8_t[32]")
+        impl.fn(kptr, mptr, length, out)
+        assert ffi.buffer(out)[:] == ref_nh(key, msg), "length %d" % length
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_random_keys_full_key(impl):
+    rng = random.Random(11)
+    for _ in range(100):
+        length = 16 * rng.randint(1, 64)
+        key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(length)
+        assert nh(impl, key, msg) == ref_nh(key, msg)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_additive_over_key_windows(impl):
+    """NH of a 1024-byte message = sum (mod 2^64, per pass) of NH of its
+    pieces, each piece using the key window at its byte offset / 4."""
+    ffi = impl.ffi
+    rng = random.Random(3)
+    for _ in range(30):
+        key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(1024)
+        kbuf = ffi.new("uint32_t[]", NH_KEY_WORDS)
+        ffi.memmove(kbuf, key, NH_KEY_BYTES)
+        cuts = sorted({0, 1024} | {16 * rng.randint(1, 63) for _ in range(rng.randint(1, 6))})
+        sums = [0, 0, 0, 0]
+        for a, b in zip(cuts, cuts[1:]):
+            out = ffi.new("uint8_t[32]")
+            impl.fn(kbuf + a // 4, msg[a:b], b - a, out)
+            for i, s in enumerate(struct.unpack("<4Q", ffi.buffer(out)[:])):
+                sums[i] = (sums[i] + s) & M64
+        assert struct.pack("<4Q", *sums) == ref_nh(key, msg)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_message_alignment(impl):
+    """Unaligned message and key pointers."""
+    ffi = impl.ffi
+    rng = random.Random(8)
+    for off in range(0, 16):
+        length = 16 * rng.randint(1, 64)
+        key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(length)
+        kraw = ffi.new("uint8_t[]", NH_KEY_BYTES + 16)
+        mraw = ffi.new("uint8_t[]", length + 16)
+        koff = (off * 4) % 16
+        ffi.memmove(kraw + koff, key, NH_KEY_BYTES)
+        ffi.memmove(mraw + off, msg, length)
+        out = ffi.new("uint8_t[32]")
+        impl.fn(ffi.cast("uint32_t *", kraw + koff), mraw + off, length, out)
+        assert ffi.buffer(out)[:] == ref_nh(key, msg)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+def test_function_address_is_nh_fn(impl):
+    """nh_<isa>_address() is the C function itself, callable as nh_fn_t by
+    any ffi (here a fresh one, as another extension would)."""
+    from cffi import FFI
+    other = FFI()
+    other.cdef("typedef void (*nh_fn_t)(const uint32_t *, const uint8_t *, size_t, uint8_t *);")
+    addr = impl.address()
+    assert addr != 0
+    fn = other.cast("nh_fn_t", addr)
+    rng = random.Random(2)
+    key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(512)
+    kbuf = other.new("uint32_t[]", NH_KEY_WORDS)
+    other.memmove(kbuf, key, NH_KEY_BYTES)
+    out = other.new("uint8_t[32]")
+    fn(kbuf, msg, len(msg), out)
+    assert other.buffer(out)[:] == ref_nh(key, msg)
+    # ffi.addressof also yields a working pointer of the module's own ffi
+    ptr = impl.ffi.addressof(impl.lib, "nh_" + impl.isa)
+    out2 = impl.ffi.new("uint8_t[32]")
+    ptr(impl.ffi.cast("uint32_t *", kbuf), msg, len(msg), out2)
+    assert impl.ffi.buffer(out2)[:] == ref_nh(key, msg)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
+@settings(max_examples=80, deadline=None)
+@given(units=st.integers(1, 64), seed=st.integers(0, 2**32))
+def test_hypothesis(impl, units, seed):
+    rng = random.Random(seed)
+    key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(16 * units)
+    assert nh(impl, key, msg) == ref_nh(key, msg)
+
+
+@pytest.mark.parametrize("module", [_nh_sse2, _nh_avx2], ids=["sse2", "avx2"])
+def test_crypto_memzero(module):
+    ffi = module.ffi
+    buf = ffi.new("uint8_t[64]", [0xEE] * 64)
+    module.lib.crypto_memzero(buf, 63)
+    assert list(buf) == [0] * 63 + [0xEE]
