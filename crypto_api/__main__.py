@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import List, Optional
 
@@ -25,8 +26,19 @@ COMMAND_MODULES = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``crypto-api enc: error: ...`` and exit 2.
+
+    Sub-parsers inherit the class, so every command reports bad arguments the
+    same way (no usage dump; ``--help`` still prints the full usage).
+    """
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="crypto-api",
         description="The Linux kernel crypto API in userspace: list, self-test, benchmark and use its algorithms.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -50,11 +62,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     except CryptoError as e:
         print(f"crypto-api {args.command}: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:          # `crypto-api list | head`: quiet, as a shell tool is
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
+    except OSError as e:             # files named on the command line: one line, no traceback
+        where = f": {e.filename}" if e.filename else ""
+        print(f"crypto-api {args.command}: {e.strerror or e}{where}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"crypto-api {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

@@ -111,6 +111,11 @@ def in_kernel_fpu() -> bool:
     return _cpu.in_fpu
 
 
+def fpu_tracing() -> bool:
+    """True while an fpu_trace() is recording on this thread."""
+    return bool(_cpu.traces)
+
+
 def fpu_account(nbytes: int) -> None:
     """Record that ``nbytes`` were processed inside the current section."""
     sec = _cpu.section

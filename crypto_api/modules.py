@@ -174,6 +174,8 @@ def insmod(target, name: Optional[str] = None) -> str:
             sys.modules[modname] = mod
             spec.loader.exec_module(mod)
             source = path
+            if name is None:       # named after its file, as insmod foo.ko gives "foo"
+                name = module_name_of(mod, os.path.splitext(os.path.basename(path))[0])
         elif isinstance(target, str):
             mod = _import(available_modules().get(target, target))
             source = target

@@ -36,10 +36,10 @@ class Scatterlist:
 
     __slots__ = ("buf", "offset", "length")
 
-    def __init__(self) -> None:
-        self.buf: Optional[memoryview] = None
-        self.offset = 0
-        self.length = 0
+    def __init__(self, buf: Optional[memoryview] = None, offset: int = 0, length: int = 0) -> None:
+        self.buf = buf
+        self.offset = offset
+        self.length = length
 
     def view(self) -> memoryview:
         """The bytes this entry covers."""

@@ -22,9 +22,13 @@ def _key_bytes(key, who: str) -> memoryview:
 
 
 class CryptoSkcipher(CryptoTfm):
-    """A symmetric-key cipher transform."""
+    """A symmetric-key cipher transform.
 
-    __slots__ = ()
+    One tfm is meant to be used by one thread at a time (as in the kernel);
+    allocate one per thread.
+    """
+
+    __slots__ = ("_enc", "_dec", "_ivsize")
 
     # -- properties --------------------------------------------------------
     @property
@@ -54,6 +58,9 @@ class CryptoSkcipher(CryptoTfm):
     # -- lifetime ----------------------------------------------------------
     def _init(self) -> None:
         alg = self.alg
+        self._enc = alg.encrypt
+        self._dec = alg.decrypt
+        self._ivsize = alg.ivsize
         if alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
@@ -101,36 +108,38 @@ class CryptoSkcipher(CryptoTfm):
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: IV is {len(ivv)} bytes, expected {ivsize}")
         return bytearray(ivv)
 
-    def _crypt(self, data, iv, encrypt: bool) -> bytes:
-        alg = self.alg
+    def _crypt(self, data, iv, encrypt: bool, out) -> bytes:
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
-            raise CryptoError(ENOKEY, f"{alg.cra_driver_name}: no key set (setkey first)")
-        src = as_byte_view(data, f"{alg.cra_driver_name}: data")
-        ivbuf = self._check_iv(iv)
+            raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
+        t = type(data)
+        src = memoryview(data) if t is bytes or t is bytearray else \
+            as_byte_view(data, f"{self.alg.cra_driver_name}: data")
+        if type(iv) is bytes and len(iv) == self._ivsize:
+            ivbuf = bytearray(iv)
+        else:
+            ivbuf = self._check_iv(iv)
         n = len(src)
-        out = bytearray(n)
-        req = SkcipherRequest(self)
-        req.src = [_sg(src, n)]
-        req.dst = [_sg(out, n)]
-        req.cryptlen = n
-        req.iv = ivbuf
-        (alg.encrypt if encrypt else alg.decrypt)(req)
-        return bytes(out)
+        if out is None:
+            dst = bytearray(n)
+        else:
+            dst = as_byte_view(out, f"{self.alg.cra_driver_name}: out")
+            if dst.readonly or len(dst) != n:
+                raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: out must be a writable "
+                                          f"buffer of {n} bytes")
+        req = SkcipherRequest(self, [Scatterlist(src, 0, n)], [Scatterlist(memoryview(dst), 0, n)], n, ivbuf)
+        (self._enc if encrypt else self._dec)(req)
+        return bytes(dst) if out is None else out
 
-    def encrypt(self, data, iv=None) -> bytes:
-        """Encrypt a bytes-like object; returns new bytes (``iv`` is not changed)."""
-        return self._crypt(data, iv, True)
+    def encrypt(self, data, iv=None, out=None) -> bytes:
+        """Encrypt a bytes-like object; returns new bytes (``iv`` is not changed).
 
-    def decrypt(self, data, iv=None) -> bytes:
-        return self._crypt(data, iv, False)
+        ``out``: an optional writable buffer of the same length to write into
+        (it is returned instead of new bytes); no allocation on the hot path.
+        """
+        return self._crypt(data, iv, True, out)
 
-
-def _sg(mv, n: int) -> Scatterlist:
-    sg = Scatterlist()
-    sg.buf = mv if isinstance(mv, memoryview) else memoryview(mv)
-    sg.offset = 0
-    sg.length = n
-    return sg
+    def decrypt(self, data, iv=None, out=None) -> bytes:
+        return self._crypt(data, iv, False, out)
 
 
 class SkcipherRequest:
@@ -138,12 +147,12 @@ class SkcipherRequest:
 
     __slots__ = ("tfm", "src", "dst", "cryptlen", "iv", "flags", "complete", "data", "ctx")
 
-    def __init__(self, tfm: CryptoSkcipher) -> None:
+    def __init__(self, tfm: CryptoSkcipher, src=None, dst=None, cryptlen: int = 0, iv=None) -> None:
         self.tfm = tfm
-        self.src = None
-        self.dst = None
-        self.cryptlen = 0
-        self.iv = None
+        self.src = src
+        self.dst = dst
+        self.cryptlen = cryptlen
+        self.iv = iv
         self.flags = 0
         self.complete = None
         self.data = None

@@ -41,6 +41,7 @@ class _Impl:
 
     name = ""
     dosimd = None
+    dosimd_ptr = None      # the same routine as a chacha_crypt_fn for the C glue loop
     hchacha = None
 
 
@@ -61,7 +62,15 @@ def select_impl() -> str:
         from crypto_api.arch.x86._chacha_ssse3 import lib
         impl.name, impl.dosimd = "ssse3", lib.chacha_dosimd_ssse3
     impl.hchacha = lib.hchacha_block_ssse3
+    from crypto_api.arch.x86._chacha_glue import ffi as wffi
+    xffi = _ffi_of(impl.name)
+    impl.dosimd_ptr = wffi.cast("chacha_crypt_fn", xffi.cast("uintptr_t", xffi.addressof(lib, "chacha_dosimd_" + impl.name)))
     return impl.name
+
+
+def _ffi_of(isa: str):
+    import importlib
+    return importlib.import_module("crypto_api.arch.x86._chacha_" + isa).ffi
 
 
 def _simd_state(ctx, iv, xchacha: bool):
@@ -79,7 +88,37 @@ def _simd_state(ctx, iv, xchacha: bool):
     return state
 
 
+def _simd_linear(req, ctx, xchacha: bool, views) -> None:
+    """One contiguous src and dst: the glue loop runs in C (chacha_glue_walk.c)
+    and the FPU sections it made are replayed into the FPU model."""
+    from crypto_api.arch.x86._chacha_glue import ffi as wffi, lib as wlib
+    src, dst = views
+    s0, d0 = req.src[0], req.dst[0]
+    n = req.cryptlen
+    tracing = capi.fpu_tracing()
+    maxsec = n // FPU_YIELD_BYTES + 2
+    sections = wffi.new("uint32_t[]", maxsec) if tracing else wffi.NULL
+    capi.kernel_fpu_begin()
+    try:
+        state = _simd_state(ctx, req.iv, xchacha)
+        nsec = wlib.chacha_glue_walk_linear(
+            impl.dosimd_ptr, state, _from_buffer("uint8_t[]", dst), _from_buffer("uint8_t[]", src), n,
+            s0.offset, d0.offset, ctx.nrounds, sections, maxsec)
+        if tracing:
+            for i in range(nsec):
+                capi.fpu_account(sections[i])
+                if i + 1 < nsec:
+                    capi.kernel_fpu_yield()
+    finally:
+        if capi.in_kernel_fpu():
+            capi.kernel_fpu_end()
+
+
 def _simd_walk(req, ctx, xchacha: bool) -> None:
+    views = generic.linear_views(req)
+    if views is not None:
+        _simd_linear(req, ctx, xchacha, views)
+        return
     walk = capi.skcipher_walk_virt(req, atomic=True)
     capi.kernel_fpu_begin()
     try:

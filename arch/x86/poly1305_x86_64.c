@@ -119,10 +119,11 @@ void poly1305_x86_64_blocks(poly1305_core_state *state, const poly1305_core_key 
 		 * h * r with the 2^128 and 2^192 terms folded by s1:
 		 *   d0 = h0 r0 + h1 s1
 		 *   d1 = h0 r1 + h1 r0 + h2 s1
-		 *   d2 = h2 r0              (h2 < 8, fits in 64 bits)
+		 *   d2 = h2 r0
+		 * h2 < 8 here, so h2 s1 and h2 r0 are plain 64-bit products.
 		 */
 		d0 = ADD128(mul64(h0, r0), mul64(h1, s1));
-		d1 = ADD128(ADD128(mul64(h0, r1), mul64(h1, r0)), mul64(h2, s1));
+		d1 = ADD128_64(ADD128(mul64(h0, r1), mul64(h1, r0)), h2 * s1);
 		d2 = h2 * r0;
 
 		d1 = ADD128_64(d1, HI64(d0));

@@ -33,6 +33,7 @@ class HashTestvec:
     plaintext: bytes
     digest: bytes
     setkey_error: int = 0
+    digest_error: int = 0
 
 
 def _hex(s: Optional[str]) -> bytes:

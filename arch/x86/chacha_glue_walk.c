@@ -1,0 +1,67 @@
+/*
+ * The v5.0 x86 ChaCha glue loop (arch/x86/crypto/chacha_glue.c) for a request
+ * whose source and destination are each one contiguous buffer.
+ *
+ * The skcipher walk over such a request cuts a step at every page boundary of
+ * either buffer; a non-final step is rounded down to the 64-byte ChaCha block,
+ * and a step that would be shorter than one block (at a page boundary) is
+ * bounced through a block-sized buffer -- over contiguous memory that is the
+ * same as processing the 64 bytes in place.  Each non-final step uses up part
+ * of a 4096-byte budget; when it is gone the glue releases and retakes the
+ * FPU.  This loop makes exactly those steps, and records the bytes processed
+ * in each FPU section so that the Python side can replay them into the FPU
+ * trace.  The SIMD routine is passed in as a function pointer.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chacha_glue_walk.h"
+
+#define WALK_PAGE_SIZE 4096u
+#define CHACHA_BLOCK 64u
+#define FPU_YIELD_BYTES 4096
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
+			       const uint8_t *src, size_t total, size_t src_off,
+			       size_t dst_off, int nrounds, uint32_t *sections,
+			       size_t max_sections)
+{
+	long budget = FPU_YIELD_BYTES;
+	size_t nsec = 0;
+	uint32_t cur = 0;
+
+	while (total) {
+		size_t n = min_size(total, WALK_PAGE_SIZE - src_off % WALK_PAGE_SIZE);
+		size_t bsize = min_size(CHACHA_BLOCK, total);
+		size_t step;
+
+		n = min_size(n, WALK_PAGE_SIZE - dst_off % WALK_PAGE_SIZE);
+		step = n < bsize ? bsize : n;	/* a bounced step covers one block */
+		if (step < total) {
+			step -= step % CHACHA_BLOCK;
+			budget -= (long)step;
+		}
+		crypt(state, dst, src, step, nrounds);
+		cur += (uint32_t)step;
+		if (budget <= 0) {
+			if (sections && nsec < max_sections)
+				sections[nsec] = cur;
+			nsec++;
+			cur = 0;
+			budget = FPU_YIELD_BYTES;
+		}
+		src += step;
+		dst += step;
+		src_off += step;
+		dst_off += step;
+		total -= step;
+	}
+	if (sections && nsec < max_sections)
+		sections[nsec] = cur;
+	return nsec + 1;
+}

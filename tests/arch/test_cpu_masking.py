@@ -1,0 +1,66 @@
+"""Module init on a CPU without a feature registers nothing from that driver.
+
+The feature is masked with CRYPTO_API_CPU_MASK in a fresh interpreter (module
+state is per process), as the kernel's boot_cpu_has() would report it.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has, masked_features
+
+pytestmark = pytest.mark.skipif(not IS_X86, reason="x86 only")
+
+PROBE = r"""
+import json, crypto_api as capi
+from crypto_api.arch.x86 import chacha_glue
+res = capi.load_all()
+drivers = [a.cra_driver_name for a in capi.registry.snapshot()]
+print(json.dumps({"errors": {k: (v.errno if v else None) for k, v in res.items()},
+                  "drivers": drivers, "chacha_impl": chacha_glue.impl.name}))
+"""
+
+
+def probe(mask: str) -> dict:
+    env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off")
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_without_ssse3_no_chacha_simd():
+    r = probe("ssse3")
+    assert r["errors"]["chacha_x86_64"] == 19            # ENODEV
+    assert not any(d.endswith("-simd") for d in r["drivers"])
+    assert "xchacha12-generic" in r["drivers"]
+
+
+def test_without_avx2_no_nhpoly1305_avx2_and_chacha_uses_ssse3():
+    if not boot_cpu_has("ssse3"):
+        pytest.skip("CPU lacks SSSE3")
+    r = probe("avx2")
+    assert r["errors"]["nhpoly1305_avx2"] == 19
+    assert "nhpoly1305-avx2" not in r["drivers"]
+    assert "nhpoly1305-sse2" in r["drivers"]
+    assert r["chacha_impl"] == "ssse3"
+
+
+def test_without_avx512vl_chacha_uses_avx2():
+    if not boot_cpu_has("avx2"):
+        pytest.skip("CPU lacks AVX2")
+    assert probe("avx512vl")["chacha_impl"] == "avx2"
+
+
+def test_without_aesni_no_aes_aesni():
+    r = probe("aes")
+    assert r["errors"]["aesni_intel"] == 19
+    assert "aes-aesni" not in r["drivers"] and "aes-generic" in r["drivers"]
+
+
+def test_masked_features_context_manager():
+    with masked_features("sse2"):
+        assert not boot_cpu_has("sse2")
+    assert boot_cpu_has("sse2") == IS_X86

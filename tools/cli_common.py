@@ -1,0 +1,97 @@
+"""Helpers shared by the ``enc``/``dec`` and ``disk`` commands.
+
+Reading key material (from a file or an inherited file descriptor, never
+from the command line, as libkcapi's kcapi-enc and cryptsetup do) into a
+wipeable buffer, and the message-length rules of a skcipher: what lengths it
+can process as one message without padding.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from crypto_api.errors import EINVAL, CryptoError
+
+#: The most key material read from a file or descriptor (the largest key of any
+#: algorithm here is nhpoly1305's 1088 bytes; a bigger file is not a key).
+MAX_KEY_FILE = 4096
+
+#: Templates whose instances are length-preserving "wide-block" ciphers: any
+#: message of at least ``cra_blocksize`` bytes, no padding (Adiantum: >= 16).
+LENGTH_PRESERVING_TEMPLATES = ("adiantum",)
+
+
+def wipe(buf: bytearray) -> None:
+    """Overwrite key material held in a bytearray."""
+    buf[:] = bytes(len(buf))
+
+
+def _read_all(fd: int, what: str) -> bytearray:
+    out = bytearray()
+    while True:
+        chunk = os.read(fd, MAX_KEY_FILE + 1 - len(out))
+        if not chunk:
+            break
+        out += chunk
+        if len(out) > MAX_KEY_FILE:
+            wipe(out)
+            raise CryptoError(EINVAL, f"{what}: more than {MAX_KEY_FILE} bytes, not a key")
+    if not out:
+        raise CryptoError(EINVAL, f"{what}: empty, no key material")
+    return out
+
+
+def read_key_file(path: str) -> bytearray:
+    """The whole content of a key file (raw bytes, not hex, not hashed)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(21, "Is a directory", path)
+        return _read_all(fd, f"key file {path}")
+    finally:
+        os.close(fd)
+
+
+def read_key_fd(fd: int) -> bytearray:
+    """Everything readable from an inherited descriptor (read to EOF, then closed)."""
+    if fd < 0:
+        raise CryptoError(EINVAL, f"--keyfd {fd}: not a file descriptor")
+    try:
+        return _read_all(fd, f"key descriptor {fd}")
+    except OSError as e:
+        if isinstance(e, CryptoError):
+            raise
+        raise CryptoError(e.errno or EINVAL, f"--keyfd {fd}: cannot read: {e.strerror}") from None
+    finally:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def length_rule(tfm):
+    """``(minimum, multiple)`` message lengths ``tfm`` takes as one message.
+
+    A stream cipher (block size 1) takes any length; a length-preserving
+    wide-block cipher (Adiantum) any length of at least its block size; any
+    other block cipher only whole blocks (it would need padding otherwise).
+    """
+    bs = tfm.blocksize
+    if bs <= 1:
+        return 0, 1
+    template = tfm.alg.cra_name.split("(", 1)[0]
+    if "(" in tfm.alg.cra_name and template in LENGTH_PRESERVING_TEMPLATES:
+        return bs, 1
+    return bs, bs
+
+
+def check_length(tfm, n: int, what: str) -> None:
+    """Refuse a message length ``tfm`` cannot take without padding (EINVAL)."""
+    low, mult = length_rule(tfm)
+    name = tfm.alg.cra_name
+    if n < low:
+        raise CryptoError(EINVAL, f"{name}: {what} is {n} bytes, at least {low} are required")
+    if n % mult:
+        raise CryptoError(EINVAL, f"{name}: {what} is {n} bytes, not a multiple of its {mult}-byte "
+                                  "block; this tool does not pad (block cipher modes need padding)")

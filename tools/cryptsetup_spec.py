@@ -1,0 +1,93 @@
+"""cryptsetup / dm-crypt cipher specifications (``--cipher`` strings).
+
+Parses the two forms the dm-crypt target accepts (drivers/md/dm-crypt.c,
+Documentation/admin-guide/device-mapper/dm-crypt.rst) into a crypto API
+algorithm name and a dm-crypt IV mode:
+
+* the cryptsetup form ``cipher-chainmode-ivmode``, where ``cipher`` may be a
+  comma-separated list: ``xchacha12,aes-adiantum-plain64`` is the algorithm
+  ``adiantum(xchacha12,aes)`` with the ``plain64`` IV;
+* the kernel crypto API form ``capi:<algorithm>-ivmode``:
+  ``capi:adiantum(xchacha12,aes)-plain64`` (the IV mode follows the last
+  ``-``, so driver names such as ``xchacha12-generic`` may appear inside).
+
+Only the IV modes this project implements (:mod:`crypto_api.ivgen`:
+``plain`` and ``plain64``) are accepted; everything else (``essiv``,
+``benbi``, ``lmk``, key counts, IV options, AEAD ``authenc`` specs) is refused
+with EINVAL naming the unsupported part.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.ivgen import DM_CRYPT_IV_MODES
+from crypto_api.registry import check_name
+
+MAX_SPEC_LENGTH = 256
+
+
+@attrs.frozen
+class CipherSpec:
+    """A parsed ``--cipher``: the algorithm to allocate and the IV mode."""
+
+    spec: str
+    algorithm: str
+    ivmode: str
+
+    @property
+    def capi(self) -> str:
+        """The same specification in dm-crypt's ``capi:`` form."""
+        return f"capi:{self.algorithm}-{self.ivmode}"
+
+
+def _bad(spec: str, why: str) -> CryptoError:
+    return CryptoError(EINVAL, f"cipher specification {spec!r}: {why}")
+
+
+def _ivmode(spec: str, text: str) -> str:
+    mode, sep, opts = text.partition(":")
+    if mode not in DM_CRYPT_IV_MODES:
+        raise _bad(spec, f"IV mode {mode!r} is not supported (supported: {', '.join(DM_CRYPT_IV_MODES)})")
+    if sep:
+        raise _bad(spec, f"IV mode {mode!r} takes no options, got {opts!r}")
+    return mode
+
+
+def parse_cipher_spec(spec) -> CipherSpec:
+    """Parse a cryptsetup/dm-crypt cipher specification; CryptoError(EINVAL) if unusable."""
+    if not isinstance(spec, str):
+        raise TypeError(f"cipher specification must be str, not {type(spec).__name__}")
+    if not spec:
+        raise _bad(spec, "empty")
+    if len(spec) > MAX_SPEC_LENGTH:
+        raise _bad(spec[:40] + "...", f"{len(spec)} characters, at most {MAX_SPEC_LENGTH}")
+    if not spec.isprintable() or any(c.isspace() for c in spec):
+        raise _bad(spec, "contains spaces or control characters")
+    if spec.startswith("capi:"):
+        body = spec[5:]
+        algorithm, sep, iv = body.rpartition("-")
+        if not sep or not algorithm:
+            raise _bad(spec, "expected capi:<algorithm>-<ivmode>, e.g. capi:adiantum(xchacha12,aes)-plain64")
+        ivmode = _ivmode(spec, iv)
+    else:
+        parts = spec.split("-")
+        if len(parts) < 3:
+            raise _bad(spec, "expected <cipher>-<chainmode>-<ivmode>, e.g. xchacha12,aes-adiantum-plain64 "
+                             "(dm-crypt's defaults for a missing chain mode or IV mode are not applied)")
+        if len(parts) > 3:
+            raise _bad(spec, "too many '-' separated fields; use the capi: form for driver names")
+        cipher, chainmode, iv = parts
+        cipher, sep, keycount = cipher.partition(":")
+        if sep and keycount != "1":
+            raise _bad(spec, f"key count {keycount!r} is not supported (only one key)")
+        if not cipher or not chainmode:
+            raise _bad(spec, "empty cipher or chain mode")
+        ivmode = _ivmode(spec, iv)
+        algorithm = f"{chainmode}({cipher})"
+    try:
+        check_name(algorithm, "algorithm")
+    except CryptoError as e:
+        raise CryptoError(e.errno, f"cipher specification {spec!r}: {e.message}") from None
+    return CipherSpec(spec=spec, algorithm=algorithm, ivmode=ivmode)
