@@ -5,6 +5,7 @@ setup(
         "algs/build_chacha.py:ffibuilder",
         "algs/build_poly1305.py:ffibuilder",
         "algs/build_aes.py:ffibuilder",
+        "algs/build_adiantum.py:ffibuilder",
         "arch/x86/build_cpufeatures.py:ffibuilder",
         "arch/x86/build_chacha.py:ffi_ssse3",
         "arch/x86/build_chacha.py:ffi_avx2",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
+from crypto_api.cinterface import address
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.scatterlist import scatterwalk_map_and_copy, sg_init_one, sg_pieces
 
@@ -49,6 +50,7 @@ def adiantum_init_tfm(tfm) -> None:
         adiantum_exit_tfm(tfm)
         raise
     ctx.header_key = poly_ffi.new("uint8_t[16]")
+    ctx.fast = None
 
 
 def adiantum_exit_tfm(tfm) -> None:
@@ -83,6 +85,99 @@ def adiantum_setkey(tfm, key: bytes) -> None:
         ctx.hash.setkey(derived[48:])
     finally:
         derived[:] = bytes(DERIVED_KEY_SIZE)
+    ctx.fast = _fast_ops(ctx)
+
+
+# --------------------------------------------------------------------------
+# The one-call path (algs/adiantum_core.c)
+
+def _fast_ops(ctx):
+    """{simd: struct adiantum_fast} when every inner driver publishes C entry
+    points (crypto_api.cinterface), else None (the composed path is used)."""
+    from crypto_api.algs._adiantum import ffi
+    s, b, h = ctx.streamcipher.ctx, ctx.blockcipher.ctx, ctx.hash.ctx
+    if not all(hasattr(c, a) for c, a in ((s, "c_stream"), (b, "c_block"), (h, "c_nhpoly1305"))):
+        return None
+    small_crypt, small_hchacha = s.c_stream(False)
+    enc, dec, block_ctx = b.c_block()
+    out = {}
+    for simd in (False, True):
+        crypt, hchacha = s.c_stream(simd)
+        nh_bulk, nh_small, poly, key = h.c_nhpoly1305(simd)
+        f = ffi.new("struct adiantum_fast *")
+        f.stream_crypt = ffi.cast("adiantum_stream_fn", crypt)
+        f.stream_small = ffi.cast("adiantum_stream_fn", small_crypt)
+        f.hchacha = ffi.cast("adiantum_hchacha_fn", hchacha)
+        f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small_hchacha)
+        f.nrounds = s.nrounds
+        f.stream_key = ffi.cast("uint8_t *", address(poly_ffi, s.key))
+        f.block_encrypt = ffi.cast("adiantum_block_fn", enc)
+        f.block_decrypt = ffi.cast("adiantum_block_fn", dec)
+        f.block_ctx = ffi.cast("void *", block_ctx)
+        f.nh_bulk = ffi.cast("nh_fn_t", nh_bulk)
+        f.nh_small = ffi.cast("nh_fn_t", nh_small)
+        f.hash_poly = ffi.cast("poly1305_core_ops *", poly)
+        f.hash_key = ffi.cast("struct nhpoly1305_key *", key)
+        f.header_poly = ffi.cast("poly1305_core_ops *", address(poly_ffi, _GENERIC_POLY))
+        f.header_r = ffi.cast("uint8_t *", address(poly_ffi, ctx.header_key))
+        out[simd] = f
+    return out
+
+
+def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
+    """One C call over contiguous ``src``/``dst`` (memoryviews of ``n`` bytes),
+    unless an inner driver publishes no C entry points or an FPU trace is
+    recording (the composed path, which makes the real sections, then runs)."""
+    fast = tfm.ctx.fast
+    if fast is None or _fpu_tracing():
+        return False
+    simd = _simd_usable()
+    if simd:
+        _fpu_begin()
+    try:
+        rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
+                             _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
+    finally:
+        if simd:
+            _fpu_end()
+    if rc:
+        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: message is {n} bytes, at least "
+                                  f"{BLOCKCIPHER_BLOCK_SIZE} are required")
+    return True
+
+
+def _crypt_fast(tfm, req, enc: bool) -> bool:
+    """The request path's one-call case: one contiguous buffer on each side."""
+    src, dst = req.src, req.dst
+    if tfm.ctx.fast is None or len(src) != 1 or len(dst) != 1:
+        return False
+    n = req.cryptlen
+    s, d = src[0], dst[0]
+    if s.length < n or d.length < n:
+        return False
+    return _fused(tfm, s.buf[s.offset:s.offset + n], d.buf[d.offset:d.offset + n], n,
+                  bytes(req.iv[:TWEAK_SIZE]), enc)
+
+
+def adiantum_encrypt_linear(tfm, src, dst, n, iv) -> bool:
+    return _fused(tfm, src, dst, n, iv, True)
+
+
+def adiantum_decrypt_linear(tfm, src, dst, n, iv) -> bool:
+    return _fused(tfm, src, dst, n, iv, False)
+
+
+def _bind_fast_path() -> None:
+    global _adiantum_crypt, _fb
+    from crypto_api.algs._adiantum import ffi, lib
+    _adiantum_crypt, _fb = lib.adiantum_crypt, ffi.from_buffer
+
+
+_fpu_tracing = capi.fpu_tracing
+_simd_usable = capi.crypto_simd_usable
+_fpu_begin = capi.kernel_fpu_begin
+_fpu_end = capi.kernel_fpu_end
+_bind_fast_path()
 
 
 # --------------------------------------------------------------------------
@@ -162,11 +257,15 @@ def adiantum_crypt_sg(tfm, src, dst, nbytes: int, tweak: bytes, enc: bool) -> No
 
 def adiantum_encrypt_req(req) -> None:
     tfm = req.tfm
+    if _crypt_fast(tfm, req, True):
+        return
     adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), True)
 
 
 def adiantum_decrypt_req(req) -> None:
     tfm = req.tfm
+    if _crypt_fast(tfm, req, False):
+        return
     adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), False)
 
 
@@ -248,6 +347,7 @@ def adiantum_create(tmpl, tb) -> None:
         cra_alignmask=s.cra_alignmask | h.cra_alignmask,
         min_keysize=s.min_keysize, max_keysize=s.max_keysize, ivsize=TWEAK_SIZE,
         setkey=adiantum_setkey, encrypt=adiantum_encrypt_req, decrypt=adiantum_decrypt_req,
+        encrypt_linear=adiantum_encrypt_linear, decrypt_linear=adiantum_decrypt_linear,
         init=adiantum_init_tfm, exit=adiantum_exit_tfm)
     capi.skcipher_register_instance(tmpl, inst, [stream, block, hash_])
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
+from crypto_api.cinterface import address, function_address
 from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_NAME = "aes_generic"
@@ -28,6 +29,11 @@ def aes_setkey(tfm, key: bytes) -> None:
         lib.crypto_memzero(c, ffi.sizeof(c[0]))
     if lib.aes_expandkey_generic(c, key, len(key)):
         raise CryptoError(EINVAL, f"aes-generic: key is {len(key)} bytes, expected 16, 24 or 32")
+    ctx.c_block = lambda: (_ENC, _DEC, address(ffi, c))
+
+
+_ENC = function_address(ffi, lib, "aes_encrypt_generic")
+_DEC = function_address(ffi, lib, "aes_decrypt_generic")
 
 
 def aes_exit(tfm) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
+from crypto_api.cinterface import function_address
 
 MODULE_NAME = "chacha_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
@@ -105,9 +106,33 @@ def crypto_xchacha_crypt(req) -> None:
     chacha_walk(req, chacha_state(ctx, req.iv, True), ctx.nrounds)
 
 
+GENERIC_C_STREAM = (function_address(ffi, lib, "chacha_crypt_generic"),
+                    function_address(ffi, lib, "hchacha_block_generic"))
+
+
+def generic_c_stream(simd: bool):
+    """C entry points for fused templates (crypto_api.cinterface)."""
+    return GENERIC_C_STREAM
+
+
+def chacha_linear(tfm, src, dst, n, iv) -> bool:
+    """Linear entry point: the whole buffer in one call (same keystream as the walk)."""
+    if n:
+        ctx = tfm.ctx
+        state = chacha_state(ctx, iv, len(iv) == XCHACHA_IV_SIZE)
+        _crypt(state, _from_buffer("uint8_t[]", dst, require_writable=True), _from_buffer("uint8_t[]", src),
+               n, ctx.nrounds)
+    return True
+
+
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
-               encrypt, module: str = None) -> capi.SkcipherAlg:
+               encrypt, module: str = None, c_stream=generic_c_stream,
+               linear=chacha_linear) -> capi.SkcipherAlg:
     """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue)."""
+
+    def init(tfm):
+        tfm.ctx.c_stream = c_stream
+
     return capi.SkcipherAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=1, cra_module=module,
@@ -115,7 +140,8 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
         ivsize=XCHACHA_IV_SIZE if xchacha else CHACHA_IV_SIZE,
         chunksize=CHACHA_BLOCK_SIZE,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
-        encrypt=encrypt, decrypt=encrypt, exit=chacha_exit)
+        encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
+        init=init, exit=chacha_exit)
 
 
 ALGS = (

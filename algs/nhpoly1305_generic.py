@@ -13,6 +13,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
+from crypto_api.cinterface import address
 from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_NAME = "nhpoly1305"
@@ -47,6 +48,15 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         else:
             lib.crypto_memzero(k, ffi.sizeof(k[0]))
         lib.nhpoly1305_setkey(k, key, poly_ops)
+        ctx.c_nhpoly1305 = c_interface_for(tfm)
+
+    nh_small = address(ffi, NH_GENERIC)
+    poly_addr = address(ffi, poly_ops)
+    nh_bulk = address(ffi, nh_simd) if nh_simd is not None else nh_small
+
+    def c_interface_for(tfm):
+        key = address(ffi, tfm.ctx.key)
+        return lambda simd: (nh_bulk if simd else nh_small, nh_small, poly_addr, key)
 
     def exit_tfm(tfm):
         k = getattr(tfm.ctx, "key", None)

@@ -115,6 +115,13 @@ class SkcipherAlg(CryptoAlgBase):
     ``setkey(tfm, key)``, ``encrypt(req)``, ``decrypt(req)``; optional per-tfm
     ``init(tfm)`` / ``exit(tfm)``.  ``chunksize`` defaults to the block size
     and ``walksize`` to ``chunksize`` when the algorithm is registered.
+
+    Optional ``encrypt_linear`` / ``decrypt_linear(tfm, src, dst, nbytes, iv)
+    -> bool``: a linear-buffer entry point in the manner of the 6.7+ kernel's
+    lskcipher, used by ``tfm.encrypt``/``tfm.decrypt`` (one contiguous source
+    and destination, both page-aligned); it returns False to decline, and the
+    scatterlist request path then runs.  Its results (and FPU trace) must be
+    those of the request path.
     """
 
     TYPE = CRYPTO_ALG_TYPE_SKCIPHER
@@ -129,6 +136,8 @@ class SkcipherAlg(CryptoAlgBase):
     decrypt: Callback = None
     init: Callback = None
     exit: Callback = None
+    encrypt_linear: Callback = None
+    decrypt_linear: Callback = None
 
 
 @attrs.frozen(kw_only=True, eq=False)

@@ -39,22 +39,25 @@ class CryptoCipher(CryptoTfm):
 
     def setkey(self, key) -> None:
         alg = self.alg
+        self._check_live()
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         n = len(kv)
         if n < alg.min_keysize or n > alg.max_keysize:
-            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN
+            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
+            self.wipe_key()                 # a failed setkey leaves no old key usable
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected "
                                       f"{alg.min_keysize}..{alg.max_keysize}")
         try:
             alg.setkey(self, bytes(kv))
         except BaseException:
-            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            self.wipe_key()
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
 
     def _one(self, fn, dst, src) -> None:
         alg = self.alg
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
             raise CryptoError(ENOKEY, f"{alg.cra_driver_name}: no key set (setkey first)")
         bs = alg.cra_blocksize
         if len(src) != bs or len(dst) != bs:

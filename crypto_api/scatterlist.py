@@ -74,10 +74,15 @@ def sg_set_buf(sg: Scatterlist, buf, offset: int = 0, length: Optional[int] = No
     return sg
 
 
+SG_MAX_ENTRIES = 1 << 20
+
+
 def sg_init_table(n: int) -> List[Scatterlist]:
-    """A scatterlist of ``n`` empty entries."""
-    if not isinstance(n, int) or n < 0:
-        raise CryptoError(EINVAL, f"scatterlist: table size must be a non-negative int, got {n!r}")
+    """A scatterlist of ``n`` empty entries (at most SG_MAX_ENTRIES)."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"scatterlist: table size must be an int, not {type(n).__name__}")
+    if n < 0 or n > SG_MAX_ENTRIES:
+        raise CryptoError(EINVAL, f"scatterlist: table size {n} outside 0..{SG_MAX_ENTRIES}")
     return [Scatterlist() for _ in range(n)]
 
 
@@ -132,8 +137,14 @@ def check_sgl(sgl, what: str, cryptlen: int, algname: str, writable: bool) -> No
     for sg in entries:
         if not isinstance(sg, Scatterlist):
             raise TypeError(f"{algname}: {what} entries must be Scatterlist, not {type(sg).__name__}")
-        if sg.length and writable and sg.buf.readonly:
-            raise CryptoError(EINVAL, f"{algname}: {what} covers a read-only buffer")
+        if sg.length:
+            # entries edited by hand (not through sg_set_buf) are checked too
+            if not isinstance(sg.buf, memoryview) or not isinstance(sg.offset, int) \
+                    or not isinstance(sg.length, int) or sg.offset < 0 or sg.length < 0 \
+                    or sg.offset + sg.length > len(sg.buf):
+                raise CryptoError(EINVAL, f"{algname}: {what} entry {sg!r} does not describe bytes of its buffer")
+            if writable and sg.buf.readonly:
+                raise CryptoError(EINVAL, f"{algname}: {what} covers a read-only buffer")
         total += sg.length
     if total < cryptlen:
         raise CryptoError(EINVAL, f"{algname}: {what} covers {total} bytes, shorter than cryptlen {cryptlen}")

@@ -54,20 +54,24 @@ class CryptoShash(CryptoTfm):
         if alg.cra_exit is not None:
             alg.cra_exit(self)
 
+    def _keyed(self) -> bool:
+        return self.alg.setkey is not None and not self.alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY
+
     def _check_key(self) -> None:
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
             raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
 
     def setkey(self, key) -> None:
         alg = self.alg
+        self._check_live()
         if alg.setkey is None:
             raise CryptoError(ENOSYS, f"{alg.cra_driver_name}: this hash takes no key")
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         try:
             alg.setkey(self, bytes(kv))
         except BaseException:
-            if not alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY:
-                self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            self.wipe_key()                 # a failed setkey leaves no old key usable
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
 

@@ -28,7 +28,7 @@ class CryptoSkcipher(CryptoTfm):
     allocate one per thread.
     """
 
-    __slots__ = ("_enc", "_dec", "_ivsize")
+    __slots__ = ("_enc", "_dec", "_ivsize", "_lenc", "_ldec")
 
     # -- properties --------------------------------------------------------
     @property
@@ -61,6 +61,8 @@ class CryptoSkcipher(CryptoTfm):
         self._enc = alg.encrypt
         self._dec = alg.decrypt
         self._ivsize = alg.ivsize
+        self._lenc = alg.encrypt_linear
+        self._ldec = alg.decrypt_linear
         if alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
@@ -78,20 +80,19 @@ class CryptoSkcipher(CryptoTfm):
     # -- key -----------------------------------------------------------------
     def setkey(self, key) -> None:
         alg = self.alg
+        self._check_live()
         kv = _key_bytes(key, alg.cra_driver_name)
         n = len(kv)
         if n < alg.min_keysize or n > alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
-            if alg.max_keysize:
-                self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            self.wipe_key()                 # a failed setkey leaves no old key usable
             want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
                     else f"{alg.min_keysize}..{alg.max_keysize}")
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
         try:
             alg.setkey(self, bytes(kv))
         except BaseException:
-            if alg.max_keysize:
-                self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+            self.wipe_key()
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
 
@@ -110,14 +111,15 @@ class CryptoSkcipher(CryptoTfm):
 
     def _crypt(self, data, iv, encrypt: bool, out) -> bytes:
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
             raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
         t = type(data)
         src = memoryview(data) if t is bytes or t is bytearray else \
             as_byte_view(data, f"{self.alg.cra_driver_name}: data")
         if type(iv) is bytes and len(iv) == self._ivsize:
-            ivbuf = bytearray(iv)
+            ivbuf = iv
         else:
-            ivbuf = self._check_iv(iv)
+            ivbuf = bytes(self._check_iv(iv))
         n = len(src)
         if out is None:
             dst = bytearray(n)
@@ -126,6 +128,10 @@ class CryptoSkcipher(CryptoTfm):
             if dst.readonly or len(dst) != n:
                 raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: out must be a writable "
                                           f"buffer of {n} bytes")
+        lin = self._lenc if encrypt else self._ldec
+        if lin is not None and lin(self, src, dst, n, ivbuf):
+            return bytes(dst) if out is None else out
+        ivbuf = bytearray(ivbuf)
         req = SkcipherRequest(self, [Scatterlist(src, 0, n)], [Scatterlist(memoryview(dst), 0, n)], n, ivbuf)
         (self._enc if encrypt else self._dec)(req)
         return bytes(dst) if out is None else out
@@ -273,13 +279,18 @@ def _restore(saved) -> None:
 
 
 def _run(req: SkcipherRequest, encrypt: bool) -> int:
+    """Run the driver; if it raises, dst (and a writable IV) are put back as they were."""
     _validate(req)
     alg = req.tfm.alg
     saved = _snapshot(req.dst, req.cryptlen)
+    ivv = None if req.iv is None else as_byte_view(req.iv, "iv")
+    ivsaved = None if ivv is None or ivv.readonly else bytes(ivv)
     try:
         (alg.encrypt if encrypt else alg.decrypt)(req)
     except BaseException:
         _restore(saved)
+        if ivsaved is not None:
+            ivv[:] = ivsaved
         raise
     return 0
 

@@ -337,8 +337,11 @@ def cryptomgr_probe(name: str, type: int, mask: int, what: str) -> None:
     """Build an instance for ``name`` if it names a template; errors propagate."""
     try:
         tname, params = parse_template_name(name)
-    except ValueError:
-        return
+    except ValueError as e:
+        if "(" not in name:
+            return          # a plain name: the caller reports a plain ENOENT
+        raise CryptoError(ENOENT, f"{name}: no {what} of that name, and not a valid "
+                                  f"template instance name: {e}") from None
     rec = crypto_lookup_template(tname)
     if rec is None:
         return

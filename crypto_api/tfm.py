@@ -5,15 +5,52 @@ explicitly, by a ``with`` block, or when garbage-collected), its tfm flags
 (NEED_KEY, request flags) and a per-tfm context object for the driver.
 Allocation follows ``crypto_alloc_tfm``: look up, create, and retry the lookup
 when the algorithm died in between (EAGAIN).
+
+Threads: allocation, free, registration and lookup may run on any thread
+(the registry serialises them under one lock).  A tfm, like the kernel's, is
+used by one thread at a time: give each thread its own tfm (or hold your own
+lock around a shared one); tfms of the same algorithm share no state.
+
+Key hygiene: the driver context is wiped (:func:`wipe_ctx`) when the tfm is
+freed, after the driver's exit hook (the kernel frees a tfm with
+kfree_sensitive), and by the frontends when a setkey fails.
 """
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
+import cffi
+
 from . import alg as A
 from . import registry
-from .errors import EAGAIN, CryptoError
+from .errors import EAGAIN, EINVAL, CryptoError
+
+_ffi = cffi.FFI()
+_OWNING_CDATA = (type(_ffi.new("char[1]")),)
+
+
+def _zero(value) -> None:
+    if type(value) in _OWNING_CDATA:          # memory cffi allocated for the driver (ffi.new)
+        buf = _ffi.buffer(value)
+        buf[:] = bytes(len(buf))
+    elif isinstance(value, bytearray):
+        value[:] = bytes(len(value))
+    elif isinstance(value, CryptoTfm):        # a child tfm of a template instance
+        value.wipe_key()
+
+
+def wipe_ctx(ctx) -> None:
+    """Zero the key material a driver keeps in a tfm context.
+
+    Zeroes every buffer cffi allocated (``ffi.new``) and every bytearray held
+    directly as an attribute of ``ctx``, and wipes child transforms held there
+    (a template instance's spawned tfms).  Pointers into memory the driver does
+    not own (``ffi.from_buffer``, ``ffi.addressof``) are left alone.  Drivers
+    keep their key material in such buffers and rebuild it in setkey.
+    """
+    for value in list(vars(ctx).values()):
+        _zero(value)
 
 
 class TfmCtx(SimpleNamespace):
@@ -51,6 +88,24 @@ class CryptoTfm:
     def clear_flags(self, flags: int) -> None:
         self.crt_flags &= ~flags
 
+    # -- key hygiene --------------------------------------------------------
+    def wipe_key(self) -> None:
+        """Forget the key: zero the driver context and require a new setkey.
+
+        The frontends call it when a setkey fails; free() wipes the context too.
+        """
+        if self._keyed():
+            self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
+        wipe_ctx(self.ctx)
+
+    def _keyed(self) -> bool:
+        """Whether the algorithm needs a key before use (NEED_KEY applies)."""
+        return bool(getattr(self.alg, "max_keysize", 0))
+
+    def _check_live(self) -> None:
+        if not self._live:
+            raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: the transform was freed")
+
     # -- lifetime ---------------------------------------------------------
     def _exit(self) -> None:
         """Type-specific teardown (driver exit hooks); overridden."""
@@ -63,10 +118,14 @@ class CryptoTfm:
         if not self._live:
             return
         self._live = False
+        self.crt_flags |= A.CRYPTO_TFM_NEED_KEY     # every use now fails (the frontends say "freed")
         try:
             self._exit()
         finally:
-            registry.crypto_mod_put(self.alg)
+            try:
+                wipe_ctx(self.ctx)
+            finally:
+                registry.crypto_mod_put(self.alg)
 
     def __enter__(self):
         return self

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
+from crypto_api.cinterface import address, function_address
 from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_NAME = "aesni_intel"
@@ -17,6 +18,8 @@ ALGS = []
 def _make_alg() -> capi.CipherAlg:
     from crypto_api.arch.x86._aesni import ffi, lib
     from_buffer = ffi.from_buffer
+    enc_addr = function_address(ffi, lib, "aesni_encrypt")
+    dec_addr = function_address(ffi, lib, "aesni_decrypt")
 
     def setkey(tfm, key):
         ctx = tfm.ctx
@@ -27,6 +30,7 @@ def _make_alg() -> capi.CipherAlg:
             lib.crypto_memzero(c, ffi.sizeof(c[0]))
         if lib.aesni_setkey(c, key, len(key)):
             raise CryptoError(EINVAL, f"aes-aesni: key is {len(key)} bytes, expected 16, 24 or 32")
+        ctx.c_block = lambda: (enc_addr, dec_addr, address(ffi, c))
 
     def exit_(tfm):
         c = getattr(tfm.ctx, "aes", None)

@@ -17,6 +17,12 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
                                const uint8_t *src, size_t total, size_t src_off,
                                size_t dst_off, int nrounds, uint32_t *sections,
                                size_t max_sections);
+typedef void (*hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
+size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
+                                const uint8_t key[32], const uint8_t *iv, uint8_t *dst,
+                                const uint8_t *src, size_t total, size_t src_off,
+                                size_t dst_off, int nrounds, uint32_t *sections,
+                                size_t max_sections);
 """)
 ffibuilder.set_source(
     "crypto_api.arch.x86._chacha_glue",

@@ -198,7 +198,7 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
 	const __m256i ctr = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-	__m256i x[16], ks[16];
+	__m256i x[16], y[16], ks[16];
 	int i;
 
 	for (i = 0; i < 16; i++)
@@ -216,22 +216,24 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 		QR256(x[3], x[4], x[9], x[14]);
 	}
 
+	/* (the working copy x never has its address taken, so it can stay in
+	 * registers; the transposes below work on y) */
 	for (i = 0; i < 16; i++)
-		x[i] = _mm256_add_epi32(x[i], _mm256_set1_epi32((int)state[i]));
-	x[12] = _mm256_add_epi32(x[12], ctr);
+		y[i] = _mm256_add_epi32(x[i], _mm256_set1_epi32((int)state[i]));
+	y[12] = _mm256_add_epi32(y[12], ctr);
 
 	/*
-	 * After the in-lane transposes x[4g + k] = [block k | block k+4] words
+	 * After the in-lane transposes y[4g + k] = [block k | block k+4] words
 	 * 4g..4g+3; block k's first 32 bytes are groups 0,1, the last 32 bytes
 	 * groups 2,3.
 	 */
 	for (i = 0; i < 4; i++)
-		transpose4_256(&x[4 * i]);
+		transpose4_256(&y[4 * i]);
 	for (i = 0; i < 4; i++) {
-		ks[2 * i + 0] = _mm256_permute2x128_si256(x[i], x[4 + i], 0x20);
-		ks[2 * i + 1] = _mm256_permute2x128_si256(x[8 + i], x[12 + i], 0x20);
-		ks[2 * i + 8] = _mm256_permute2x128_si256(x[i], x[4 + i], 0x31);
-		ks[2 * i + 9] = _mm256_permute2x128_si256(x[8 + i], x[12 + i], 0x31);
+		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
+		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
+		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
+		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
 	}
 
 	if (len >= 512) {

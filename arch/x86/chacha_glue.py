@@ -25,8 +25,16 @@ from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import ffi as gffi
 from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from crypto_api.cinterface import function_address
 
 log = logging.getLogger("crypto_api")
+
+from crypto_api.arch.x86._chacha_glue import ffi as _wffi  # noqa: E402
+from crypto_api.arch.x86._chacha_glue import lib as _wlib  # noqa: E402
+
+_glue_crypt = _wlib.chacha_glue_crypt_linear
+_wfb = _wffi.from_buffer
+_fpu_begin = capi.kernel_fpu_begin
 
 MODULE_NAME = "chacha_x86_64"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
@@ -43,6 +51,7 @@ class _Impl:
     dosimd = None
     dosimd_ptr = None      # the same routine as a chacha_crypt_fn for the C glue loop
     hchacha = None
+    c_stream = None
 
 
 impl = _Impl()
@@ -65,12 +74,22 @@ def select_impl() -> str:
     from crypto_api.arch.x86._chacha_glue import ffi as wffi
     xffi = _ffi_of(impl.name)
     impl.dosimd_ptr = wffi.cast("chacha_crypt_fn", xffi.cast("uintptr_t", xffi.addressof(lib, "chacha_dosimd_" + impl.name)))
+    impl.c_stream = (function_address(xffi, lib, "chacha_dosimd_" + impl.name),
+                     function_address(xffi, lib, "hchacha_block_ssse3"))
+    impl.hchacha_ptr = wffi.cast("hchacha_fn", impl.c_stream[1])
     return impl.name
 
 
 def _ffi_of(isa: str):
     import importlib
     return importlib.import_module("crypto_api.arch.x86._chacha_" + isa).ffi
+
+
+def simd_c_stream(simd: bool):
+    """C entry points for fused templates: the SIMD code when usable, else generic."""
+    if not simd:
+        return generic.GENERIC_C_STREAM
+    return impl.c_stream
 
 
 def _simd_state(ctx, iv, xchacha: bool):
@@ -89,21 +108,22 @@ def _simd_state(ctx, iv, xchacha: bool):
 
 
 def _simd_linear(req, ctx, xchacha: bool, views) -> None:
-    """One contiguous src and dst: the glue loop runs in C (chacha_glue_walk.c)
-    and the FPU sections it made are replayed into the FPU model."""
-    from crypto_api.arch.x86._chacha_glue import ffi as wffi, lib as wlib
-    src, dst = views
     s0, d0 = req.src[0], req.dst[0]
-    n = req.cryptlen
+    _glue_loop(ctx, req.iv, xchacha, views[0], views[1], req.cryptlen, s0.offset, d0.offset)
+
+
+def _glue_loop(ctx, iv, xchacha: bool, src, dst, n: int, src_off: int, dst_off: int) -> None:
+    """One contiguous src and dst: state set-up (HChaCha with the SSSE3 code)
+    and the glue loop run in C (chacha_glue_walk.c) inside one FPU section,
+    and the sections the loop made are replayed into the FPU model."""
     tracing = capi.fpu_tracing()
     maxsec = n // FPU_YIELD_BYTES + 2
-    sections = wffi.new("uint32_t[]", maxsec) if tracing else wffi.NULL
-    capi.kernel_fpu_begin()
+    sections = _wffi.new("uint32_t[]", maxsec) if tracing else _wffi.NULL
+    _fpu_begin()
     try:
-        state = _simd_state(ctx, req.iv, xchacha)
-        nsec = wlib.chacha_glue_walk_linear(
-            impl.dosimd_ptr, state, _from_buffer("uint8_t[]", dst), _from_buffer("uint8_t[]", src), n,
-            s0.offset, d0.offset, ctx.nrounds, sections, maxsec)
+        nsec = _glue_crypt(impl.dosimd_ptr, impl.hchacha_ptr if xchacha else _wffi.NULL, ctx.key,
+                           _wfb("uint8_t[]", iv), _wfb("uint8_t[]", dst, require_writable=True),
+                           _wfb("uint8_t[]", src), n, src_off, dst_off, ctx.nrounds, sections, maxsec)
         if tracing:
             for i in range(nsec):
                 capi.fpu_account(sections[i])
@@ -156,10 +176,21 @@ def xchacha_simd(req) -> None:
     _simd_walk(req, req.tfm.ctx, True)
 
 
+def simd_linear(tfm, src, dst, n, iv) -> bool:
+    """Linear entry point with the request path's rules and trace."""
+    if n <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
+        return generic.chacha_linear(tfm, src, dst, n, iv)
+    _glue_loop(tfm.ctx, iv, len(iv) == generic.XCHACHA_IV_SIZE, src, dst, n, 0, 0)
+    return True
+
+
 ALGS = (
-    generic.chacha_alg("chacha20", "chacha20-simd", 300, False, 20, chacha_simd),
-    generic.chacha_alg("xchacha20", "xchacha20-simd", 300, True, 20, xchacha_simd),
-    generic.chacha_alg("xchacha12", "xchacha12-simd", 300, True, 12, xchacha_simd),
+    generic.chacha_alg("chacha20", "chacha20-simd", 300, False, 20, chacha_simd, c_stream=simd_c_stream,
+                       linear=simd_linear),
+    generic.chacha_alg("xchacha20", "xchacha20-simd", 300, True, 20, xchacha_simd, c_stream=simd_c_stream,
+                       linear=simd_linear),
+    generic.chacha_alg("xchacha12", "xchacha12-simd", 300, True, 12, xchacha_simd, c_stream=simd_c_stream,
+                       linear=simd_linear),
 )
 
 

@@ -14,6 +14,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "chacha_glue_walk.h"
 
@@ -64,4 +65,50 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
 	if (sections && nsec < max_sections)
 		sections[nsec] = cur;
 	return nsec + 1;
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+	       ((uint32_t)p[3] << 24);
+}
+
+size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
+				const uint8_t key[32], const uint8_t *iv, uint8_t *dst,
+				const uint8_t *src, size_t total, size_t src_off,
+				size_t dst_off, int nrounds, uint32_t *sections,
+				size_t max_sections)
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
+	uint32_t state[16], subkey[8];
+	size_t nsec;
+	int i;
+
+	memcpy(state, sigma, sizeof(sigma));
+	for (i = 0; i < 8; i++)
+		state[4 + i] = get_le32(key + 4 * i);
+	for (i = 0; i < 4; i++)
+		state[12 + i] = get_le32(iv + 4 * i);
+	if (hchacha) {
+		/* XChaCha: subkey from HChaCha over the first 16 nonce bytes, then
+		 * words 12-15 = stream position (iv[24:32]) || nonce tail (iv[16:24]) */
+		hchacha(state, subkey, nrounds);
+		memcpy(state + 4, subkey, sizeof(subkey));
+		state[12] = get_le32(iv + 24);
+		state[13] = get_le32(iv + 28);
+		state[14] = get_le32(iv + 16);
+		state[15] = get_le32(iv + 20);
+	}
+	nsec = chacha_glue_walk_linear(crypt, state, dst, src, total, src_off, dst_off,
+				       nrounds, sections, max_sections);
+	/* the key schedule must not outlive the request */
+	{
+		volatile uint32_t *w = state;
+		for (i = 0; i < 16; i++)
+			w[i] = 0;
+		w = subkey;
+		for (i = 0; i < 8; i++)
+			w[i] = 0;
+	}
+	return nsec;
 }

@@ -147,7 +147,7 @@ static inline void transpose4(__m128i *v)
 void chacha_4block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
 			     const uint8_t *src, size_t len, int nrounds)
 {
-	__m128i x[16], ks[16];
+	__m128i x[16], y[16], ks[16];
 	int i;
 
 	for (i = 0; i < 16; i++)
@@ -165,17 +165,18 @@ void chacha_4block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
 		QR128(x[3], x[4], x[9], x[14]);
 	}
 
+	/* x never has its address taken, so it can stay in registers */
 	for (i = 0; i < 16; i++)
-		x[i] = _mm_add_epi32(x[i], _mm_set1_epi32((int)state[i]));
-	x[12] = _mm_add_epi32(x[12], _mm_setr_epi32(0, 1, 2, 3));
+		y[i] = _mm_add_epi32(x[i], _mm_set1_epi32((int)state[i]));
+	y[12] = _mm_add_epi32(y[12], _mm_setr_epi32(0, 1, 2, 3));
 
 	/* group g (words 4g..4g+3) of block b becomes chunk 4b + g */
 	for (i = 0; i < 4; i++) {
-		transpose4(&x[4 * i]);
-		ks[0 + i] = x[4 * i + 0];
-		ks[4 + i] = x[4 * i + 1];
-		ks[8 + i] = x[4 * i + 2];
-		ks[12 + i] = x[4 * i + 3];
+		transpose4(&y[4 * i]);
+		ks[0 + i] = y[4 * i + 0];
+		ks[4 + i] = y[4 * i + 1];
+		ks[8 + i] = y[4 * i + 2];
+		ks[12 + i] = y[4 * i + 3];
 	}
 
 	if (len >= 256) {

@@ -5,7 +5,9 @@ name and for the driver name (both, when both exist) against the driver
 allocated by its driver name; a plain cipher is tested with the
 ``ecb(<name>)`` vectors.  It raises :class:`~crypto_api.CryptoError` on
 failure and logs the kernel's lines.  The registry calls it for every
-registration (unless the level is ``off``).
+registration (unless the level is ``off``).  At level ``full`` it also runs
+:mod:`.fuzz` (random configurations, comparison with the generic driver);
+``set_fuzz_iterations`` and ``set_fuzz_seed`` tune and replay those.
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ from .. import alg as A
 from .configs import (DEFAULT_CIPHER_TESTVEC_CONFIGS, DEFAULT_HASH_TESTVEC_CONFIGS,
                       DivSpec, TestvecConfig)
 from .descs import ALG_TEST_DESCS, AlgTestDesc, find_test, generic_driver_name
-from .level import LEVELS, get_level, set_level
+from .level import (DEFAULT_FUZZ_ITERATIONS, LEVELS, get_fuzz_iterations, get_fuzz_seed,
+                    get_level, set_fuzz_iterations, set_fuzz_seed, set_level)
 from .vectors import CipherTestvec, HashTestvec, suite
 
 log = logging.getLogger("crypto_api")
 
 __all__ = [
-    "alg_test", "get_level", "set_level", "LEVELS", "ALG_TEST_DESCS", "AlgTestDesc",
+    "alg_test", "get_level", "set_level", "LEVELS", "get_fuzz_iterations",
+    "set_fuzz_iterations", "get_fuzz_seed", "set_fuzz_seed", "DEFAULT_FUZZ_ITERATIONS", "ALG_TEST_DESCS", "AlgTestDesc",
     "find_test", "generic_driver_name", "TestvecConfig", "DivSpec", "CipherTestvec",
     "HashTestvec", "DEFAULT_CIPHER_TESTVEC_CONFIGS", "DEFAULT_HASH_TESTVEC_CONFIGS",
 ]

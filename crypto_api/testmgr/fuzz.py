@@ -11,7 +11,7 @@ Mirrors the CRYPTO_MANAGER_EXTRA_TESTS part of crypto/testmgr.c (5.2+):
   of the time of a random length, so wrong lengths are tried with the error
   the generic gives; random IV; random data length up to 2*4096-16, small ones
   preferred) and check the driver on it under a fresh random configuration,
-  encrypting and decrypting.
+  encrypting and decrypting (and through the one-buffer ``tfm.encrypt``).
 
 All randomness comes from one ``random.Random(seed)`` per test; the seed is
 the fixed one (``set_fuzz_seed``) or a fresh one, and every failure message
@@ -32,7 +32,7 @@ from .failure import fail, note
 from .hash_test import test_hash_vec_cfg
 from .level import DEFAULT_FUZZ_ITERATIONS, get_fuzz_iterations, get_fuzz_seed
 from .random_config import random_length, random_testvec_config
-from .skcipher_test import test_skcipher_vec_cfg
+from .skcipher_test import test_skcipher_linear, test_skcipher_vec_cfg
 from .vectors import CipherTestvec, HashTestvec
 
 log = logging.getLogger("crypto_api")
@@ -124,6 +124,8 @@ def skcipher_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, rng: rand
             cfg = random_testvec_config(rng)
             test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, True)
             test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, False)
+            test_skcipher_linear(tfm, vec, vec.id, True, cfg.nosimd)
+            test_skcipher_linear(tfm, vec, vec.id, False, cfg.nosimd)
 
 
 def test_skcipher_full(tfm, desc: Optional[AlgTestDesc], driver: str, vecs) -> None:

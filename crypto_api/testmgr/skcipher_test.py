@@ -3,7 +3,9 @@
 Every vector is run under every configuration, encryption then decryption:
 set the key, lay the input out as the config says, run the request, compare
 the output, check the poison around every piece and that the request itself
-was not changed.
+was not changed.  Each vector is also run through the one-buffer
+``tfm.encrypt``/``tfm.decrypt`` (a driver's optional ``encrypt_linear`` entry,
+our counterpart of the 6.7+ kernel's lskcipher, which test_lskcipher checks).
 """
 
 from __future__ import annotations
@@ -79,6 +81,40 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool)
         fail(f"alg: skcipher: {driver} {op} test failed (wrong result) {where}")
 
 
+LINEAR_CFG = "linear buffer (tfm.encrypt)"
+
+
+def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False) -> None:
+    """The vector through the one-buffer entry points (``encrypt_linear`` when the driver has one)."""
+    if vec.setkey_error:
+        return                      # covered by test_skcipher_vec_cfg
+    driver = tfm.alg.cra_driver_name
+    op = "encryption" if encrypt else "decryption"
+    name = LINEAR_CFG + (", nosimd" if nosimd else "")
+    where = f'on test vector {vec_name}, cfg="{name}"'
+    try:
+        tfm.setkey(vec.key)
+    except CryptoError as e:
+        fail(f"alg: skcipher: {driver} setkey failed on test vector {vec_name}; "
+             f"expected_error=0, actual_error={e.errno}", e.errno)
+    inp, expected = (vec.ptext, vec.ctext) if encrypt else (vec.ctext, vec.ptext)
+    iv = (vec.iv or bytes(tfm.ivsize)) if tfm.ivsize else None
+    try:
+        with simd_disabled() if nosimd else contextlib.nullcontext():
+            out = (tfm.encrypt if encrypt else tfm.decrypt)(inp, iv)
+    except CryptoError as e:
+        if e.errno == vec.crypt_error:
+            return
+        fail(f"alg: skcipher: {driver} {op} failed {where}; expected_error={vec.crypt_error}, "
+             f"actual_error={e.errno}: {e.message}", e.errno)
+    except Exception as e:
+        fail(f"alg: skcipher: {driver} {op} failed {where}: {type(e).__name__}: {e}")
+    if vec.crypt_error:
+        fail(f"alg: skcipher: {driver} {op} unexpectedly succeeded {where}")
+    if out != expected:
+        fail(f"alg: skcipher: {driver} {op} test failed (wrong result) {where}")
+
+
 def check_config(kind: str, driver: str, cfg: TestvecConfig) -> None:
     """A config that cannot be met fails the test, naming the config."""
     try:
@@ -93,3 +129,6 @@ def test_skcipher(tfm, vecs, configs) -> None:
         for i, vec in enumerate(vecs):
             test_skcipher_vec_cfg(tfm, vec, i, cfg, True)
             test_skcipher_vec_cfg(tfm, vec, i, cfg, False)
+    for i, vec in enumerate(vecs):
+        test_skcipher_linear(tfm, vec, i, True)
+        test_skcipher_linear(tfm, vec, i, False)

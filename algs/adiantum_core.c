@@ -1,0 +1,174 @@
+/*
+ * Adiantum in one call over a contiguous buffer: the algorithm of the kernel's
+ * crypto/adiantum.c (Linux v5.0) with the inner algorithms reached through
+ * the C entry points of whichever drivers the template spawned (generic,
+ * SIMD or another implementation exposing the same entry points).
+ *
+ * P = PL || PR, |PR| = 16.  Encryption:  PM = PR + H(T, PL);  CM = E(PM);
+ * CL = PL ^ XChaCha(nonce CM || 1, position 0);  CR = CM - H(T, CL).
+ * H(T, L) = Poly1305_KT(le128(8|L|) || T) + NHPoly1305(L), all mod 2^128.
+ * Decryption runs the same steps with D instead of E.
+ */
+#include <string.h>
+
+#include "adiantum_core.h"
+#include "memzero.h"
+
+#define BLOCK 16
+#define CHACHA_BLOCK 64
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+	       ((uint32_t)p[3] << 24);
+}
+
+/* r = a + b (sub = 0) or a - b (sub = 1), as 128-bit little-endian integers */
+static void le128_addsub(uint8_t r[16], const uint8_t a[16], const uint8_t b[16], int sub)
+{
+	uint64_t alo = get_le64(a), ahi = get_le64(a + 8);
+	uint64_t blo = get_le64(b), bhi = get_le64(b + 8);
+	uint64_t lo, hi;
+
+	if (sub) {
+		lo = alo - blo;
+		hi = ahi - bhi - (alo < blo);
+	} else {
+		lo = alo + blo;
+		hi = ahi + bhi + (lo < alo);
+	}
+	put_le64(r, lo);
+	put_le64(r + 8, hi);
+}
+
+/* Poly1305 (no "+ s") of le128(8 * bulk_len) || tweak, padding a partial tail. */
+static void header_hash(const struct adiantum_fast *f, size_t bulk_len,
+			const uint8_t *tweak, size_t tweak_len, uint8_t out[16])
+{
+	poly1305_core_key key;
+	poly1305_core_state st;
+	uint8_t block[BLOCK] = { 0 };
+	size_t full = tweak_len / BLOCK, tail = tweak_len % BLOCK;
+
+	f->header_poly->setkey(&key, f->header_r);
+	f->header_poly->init(&st);
+	put_le64(block, (uint64_t)bulk_len * 8);
+	f->header_poly->blocks(&st, &key, block, 1, 1);
+	if (full)
+		f->header_poly->blocks(&st, &key, tweak, full, 1);
+	if (tail) {
+		memset(block, 0, sizeof(block));
+		memcpy(block, tweak + full * BLOCK, tail);
+		block[tail] = 1;
+		f->header_poly->blocks(&st, &key, block, 1, 0);
+	}
+	f->header_poly->emit(&st, out);
+	memzero_explicit(&key, sizeof(key));
+	memzero_explicit(&st, sizeof(st));
+}
+
+/* NHPoly1305 of the bulk, one update (SIMD NH from 64 bytes on, as the glue). */
+static void message_hash(const struct adiantum_fast *f, const uint8_t *data, size_t len,
+			 uint8_t out[16])
+{
+	struct nhpoly1305_state st;
+
+	nhpoly1305_init(&st, f->hash_poly);
+	if (len)
+		nhpoly1305_update(&st, f->hash_key, data, len,
+				  len >= CHACHA_BLOCK ? f->nh_bulk : f->nh_small, f->hash_poly);
+	nhpoly1305_final(&st, f->hash_key, out, f->nh_small, f->hash_poly);
+	memzero_explicit(&st, sizeof(st));
+}
+
+static void hash_sum(const struct adiantum_fast *f, const uint8_t hdr[16],
+		     const uint8_t *bulk, size_t bulk_len, uint8_t out[16])
+{
+	uint8_t msg[16];
+
+	message_hash(f, bulk, bulk_len, msg);
+	le128_addsub(out, hdr, msg, 0);
+	memzero_explicit(msg, sizeof(msg));
+}
+
+/* XChaCha with nonce CM || 01 00 00 00 00 00 00 00 at stream position 0. */
+static void stream_xor(const struct adiantum_fast *f, const uint8_t cm[16], uint8_t *dst,
+		       const uint8_t *src, size_t len)
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
+	uint32_t state[16], subkey[8];
+	int small = len <= CHACHA_BLOCK;
+
+	memcpy(state, sigma, sizeof(sigma));
+	for (int i = 0; i < 8; i++)
+		state[4 + i] = get_le32(f->stream_key + 4 * i);
+	for (int i = 0; i < 4; i++)
+		state[12 + i] = get_le32(cm + 4 * i);
+	(small ? f->hchacha_small : f->hchacha)(state, subkey, f->nrounds);
+	memcpy(state + 4, subkey, sizeof(subkey));
+	state[12] = 0;		/* stream position (64-bit, little-endian) */
+	state[13] = 0;
+	state[14] = 1;		/* nonce bytes 16..23: 01 00 .. 00 */
+	state[15] = 0;
+	if (len)
+		(small ? f->stream_small : f->stream_crypt)(state, dst, src, len, f->nrounds);
+	memzero_explicit(state, sizeof(state));
+	memzero_explicit(subkey, sizeof(subkey));
+}
+
+int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		   size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc)
+{
+	uint8_t hdr[16], h[16], right[16], m[16], cm[16], out[16];
+	size_t bulk_len, stream_len;
+
+	if (nbytes < BLOCK)
+		return -22;
+	bulk_len = nbytes - BLOCK;
+	header_hash(f, bulk_len, tweak, tweak_len, hdr);
+	hash_sum(f, hdr, src, bulk_len, h);
+	memcpy(right, src + bulk_len, BLOCK);
+	le128_addsub(m, right, h, 0);
+	if (enc)
+		f->block_encrypt(f->block_ctx, cm, m);
+	else
+		memcpy(cm, m, BLOCK);
+
+	stream_len = bulk_len;
+	if (bulk_len % CHACHA_BLOCK) {
+		size_t up = bulk_len + CHACHA_BLOCK - bulk_len % CHACHA_BLOCK;
+		if (up <= nbytes)
+			stream_len = up;
+	}
+	stream_xor(f, cm, dst, src, stream_len);
+
+	if (!enc)
+		f->block_decrypt(f->block_ctx, m, cm);
+	else
+		memcpy(m, cm, BLOCK);
+	hash_sum(f, hdr, dst, bulk_len, h);
+	le128_addsub(out, m, h, 1);
+	memcpy(dst + bulk_len, out, BLOCK);
+
+	memzero_explicit(hdr, sizeof(hdr));
+	memzero_explicit(h, sizeof(h));
+	memzero_explicit(right, sizeof(right));
+	memzero_explicit(m, sizeof(m));
+	memzero_explicit(cm, sizeof(cm));
+	memzero_explicit(out, sizeof(out));
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * Adiantum over one contiguous buffer in one call (the algorithm of
+ * crypto/adiantum.c, Linux v5.0), driving the C entry points of the inner
+ * drivers that the template spawned.
+ */
+#ifndef CRYPTO_API_ADIANTUM_CORE_H
+#define CRYPTO_API_ADIANTUM_CORE_H
+
+#include "nhpoly1305.h"
+
+typedef void (*adiantum_stream_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
+				   size_t bytes, int nrounds);
+typedef void (*adiantum_hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
+typedef void (*adiantum_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
+
+struct adiantum_fast {
+	/* the stream cipher (XChaCha): bulk routine, routine for requests of
+	 * 64 bytes or less, HChaCha, rounds and the 32-byte key */
+	adiantum_stream_fn stream_crypt;
+	adiantum_stream_fn stream_small;
+	adiantum_hchacha_fn hchacha;
+	adiantum_hchacha_fn hchacha_small;
+	int nrounds;
+	const uint8_t *stream_key;
+	/* the block cipher (AES-256) */
+	adiantum_block_fn block_encrypt;
+	adiantum_block_fn block_decrypt;
+	const void *block_ctx;
+	/* the hash (NHPoly1305): NH for updates of 64 bytes or more, NH for the
+	 * rest and for final, its Poly1305 core and its key */
+	nh_fn_t nh_bulk;
+	nh_fn_t nh_small;
+	const poly1305_core_ops *hash_poly;
+	const struct nhpoly1305_key *hash_key;
+	/* the header hash: Poly1305 core and raw K_T */
+	const poly1305_core_ops *header_poly;
+	const uint8_t *header_r;
+};
+
+/* 0, or -EINVAL (-22) when nbytes < 16.  dst may equal src. */
+int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		   size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc);
+
+#endif

@@ -1,0 +1,30 @@
+"""Optional C entry points that a driver publishes on its tfm context.
+
+A template whose inner algorithms all publish C entry points can run a
+request over one contiguous buffer in a single C call (for Adiantum:
+algs/adiantum_core.c) instead of composing them through the Python API; the
+results are identical, and the composed path remains the reference and the
+fallback for any driver that publishes nothing (a plug-in, say).  The
+protocol, per kind of inner algorithm:
+
+* stream skcipher (XChaCha): ``ctx.c_stream(simd) -> (crypt, hchacha)``
+  addresses with the signatures of chacha_crypt_generic / hchacha_block_generic,
+  plus ``ctx.key`` (32 bytes) and ``ctx.nrounds``;
+* block cipher: ``ctx.c_block() -> (encrypt, decrypt, ctx)`` addresses, the
+  functions taking ``(const void *ctx, uint8_t *out, const uint8_t *in)``;
+* nhpoly1305 shash: ``ctx.c_nhpoly1305(simd) -> (nh_bulk, nh_small, poly_ops, key)``.
+
+``simd`` says whether the caller may use SIMD (crypto_simd_usable()).  All
+values are plain integers (addresses) so that they cross cffi extensions.
+"""
+
+from __future__ import annotations
+
+
+def address(ffi, cdata) -> int:
+    """The address of a cffi pointer, array or function as an int."""
+    return int(ffi.cast("uintptr_t", cdata))
+
+
+def function_address(ffi, lib, name: str) -> int:
+    return address(ffi, ffi.addressof(lib, name))

@@ -1,0 +1,3 @@
+from setuptools import setup
+
+setup(cffi_modules=["xchacha12_mine/build_core.py:ffibuilder"])

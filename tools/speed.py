@@ -1,0 +1,209 @@
+"""``crypto-api speed``: the speed test (crypto/tcrypt.c, libgcrypt bench-slope,
+Go benchmarks and benchstat, in one tool).
+
+    crypto-api speed                                  # default set, table + bench-slope
+    crypto-api speed --alg xchacha12 --peers          # with cryptography/pycryptodome
+    crypto-api speed --driver xchacha12-generic --driver xchacha12-simd
+    crypto-api speed --format go --json run.json      # Go lines for benchstat
+    crypto-api speed compare old.json new.json        # change per size, Mann-Whitney U
+    crypto-api speed --tcrypt 219                     # modprobe tcrypt mode=219
+
+See the modules speed_* next to this one for the method of each part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import sys
+from typing import List
+
+from crypto_api.errors import EINVAL, CryptoError
+
+from . import speed_compare, speed_formats, speed_peers, speed_run, speed_targets, speed_tcrypt
+from .speed_machine import cpu_mhz
+
+MAX_SIZE = 64 << 20
+_SIZE_RE = re.compile(r"^(\d+)([kKmM]?)$")
+
+
+def parse_size(text: str) -> int:
+    """A byte count: ``4096``, ``4k`` / ``4K`` (KiB), ``1m`` / ``1M`` (MiB)."""
+    m = _SIZE_RE.match(text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(f"size {text!r}: expected bytes such as 4096, 16K or 1M")
+    n = int(m.group(1)) << {"": 0, "k": 10, "m": 20}[m.group(2).lower()]
+    if not 1 <= n <= MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"size {text!r}: must be 1 byte to {MAX_SIZE >> 20} MiB")
+    return n
+
+
+def parse_sizes(text: str) -> List[int]:
+    """``--sizes 16,64,4K,1M`` (duplicates dropped, order kept)."""
+    out: List[int] = []
+    for part in text.split(","):
+        if not part.strip():
+            raise argparse.ArgumentTypeError(f"--sizes {text!r}: empty entry")
+        n = parse_size(part)
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def parse_range(text: str) -> List[int]:
+    """``--slope-sizes START:STOP:STEP`` (STOP included) or a list like ``--sizes``."""
+    if ":" not in text:
+        sizes = parse_sizes(text)
+    else:
+        parts = text.split(":")
+        if len(parts) != 3:
+            raise argparse.ArgumentTypeError(f"--slope-sizes {text!r}: expected START:STOP:STEP")
+        start, stop, step = (parse_size(p) for p in parts)
+        sizes = list(range(start, stop + 1, step))
+    if len(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"--slope-sizes {text!r}: a line needs at least two sizes")
+    return sizes
+
+
+def _positive_int(what: str, low: int = 1, high: int = 1000):
+    def conv(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} {text!r}: not an integer") from None
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"{what} {n}: must be {low}..{high}")
+        return n
+    return conv
+
+
+def _budget(text: str) -> float:
+    try:
+        ms = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--time-budget {text!r}: not a number") from None
+    if not 0.01 <= ms <= 10000:
+        raise argparse.ArgumentTypeError(f"--time-budget {ms:g}: must be 0.01..10000 ms")
+    return ms
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "speed", help="speed test: tcrypt, bench-slope, Go benchmark lines, compare",
+        description="Measure crypto_api algorithms through the public API (tfm.encrypt/decrypt, "
+                    "digest, encrypt_one), beside cryptography and pycryptodome with --peers. "
+                    "Times batches of calls with time.perf_counter_ns; cycles are ns times "
+                    "the stated CPU MHz, not a cycle counter.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="default algorithms: " + ", ".join(speed_targets.DEFAULT_ALGS))
+    p.add_argument("--alg", action="append", default=[], metavar="NAME",
+                   help="algorithm (or driver) name to measure; repeatable")
+    p.add_argument("--driver", action="append", default=[], metavar="NAME",
+                   help="pin one implementation by driver name; repeatable (side by side)")
+    p.add_argument("--sizes", type=parse_sizes, default=list(speed_run.DEFAULT_SIZES),
+                   metavar="LIST", help="message sizes, e.g. 16,512,4K,1M "
+                   "(default 16,64,256,512,1024,4096,16384,65536,1M)")
+    p.add_argument("--repeat", type=_positive_int("--repeat", 1, 1000), default=6, metavar="N",
+                   help="samples per point; the best is shown, the spread beside it (default 6)")
+    p.add_argument("--time-budget", type=_budget, default=20.0, metavar="MS",
+                   help="duration of one timed sample in ms; all phases scale with it (default 20)")
+    p.add_argument("--peers", action="store_true",
+                   help="also measure cryptography and pycryptodome at the same sizes; print ratios")
+    p.add_argument("--openssl", action="store_true",
+                   help="also run `openssl speed -evp chacha20` at the same sizes (native reference)")
+    p.add_argument("--threads", type=_positive_int("--threads", 1, 256), default=1, metavar="N",
+                   help="also run N threads at once (one transform each): aggregate and scaling")
+    p.add_argument("--format", choices=sorted(speed_formats.RENDERERS), default="table",
+                   help="table (sizes + bench-slope), slope, csv (bench-slope --csv), go (benchstat)")
+    p.add_argument("--json", metavar="FILE", help="write the full report (every sample) to FILE")
+    p.add_argument("--cpu-mhz", default="auto", metavar="MHZ",
+                   help="MHz for cycles: a number, auto (/proc/cpuinfo), none (default auto)")
+    p.add_argument("--slope-sizes", type=parse_range, default=list(speed_run.SLOPE_SIZES),
+                   metavar="START:STOP:STEP", help="bench-slope buffer sizes (default 16:4112:64)")
+    p.add_argument("--no-slope", action="store_true", help="skip the bench-slope sweep")
+    p.add_argument("--tcrypt", type=_positive_int("--tcrypt", 0, 10000), metavar="MODE",
+                   help="run tcrypt speed mode MODE with the kernel's lines (219: Adiantum)")
+    p.add_argument("--sec", type=_positive_int("--sec", 0, 3600), default=0, metavar="N",
+                   help="tcrypt: operations counted in N seconds instead of cycles")
+    p.set_defaults(func=main, speed_command=None)
+
+    sub = p.add_subparsers(dest="speed_command", metavar="compare")
+    c = sub.add_parser("compare", help="compare two --json reports (benchstat style)",
+                       description=speed_compare.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("old", metavar="OLD.json")
+    c.add_argument("new", metavar="NEW.json")
+    c.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    c.add_argument("--old-target", metavar="NAME", help="target of OLD to compare (with --new-target)")
+    c.add_argument("--new-target", metavar="NAME", help="target of NEW to compare with it")
+    c.set_defaults(func=main_compare)
+    return p
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def main_compare(args) -> int:
+    if not 0 < args.alpha < 1:
+        raise CryptoError(EINVAL, f"--alpha {args.alpha:g}: must be between 0 and 1")
+    old = speed_compare.load_report(args.old)
+    new = speed_compare.load_report(args.new)
+    result = speed_compare.compare(old, new, args.alpha, args.old_target, args.new_target)
+    old_label = args.old + (f" [{args.old_target}]" if args.old_target else "")
+    new_label = args.new + (f" [{args.new_target}]" if args.new_target else "")
+    _out(speed_compare.render(result, old_label, new_label))
+    return 0
+
+
+def _command_line() -> str:
+    argv = sys.argv[1:]
+    if argv[:1] != ["speed"]:
+        return ""
+    return "crypto-api " + " ".join(shlex.quote(a) for a in argv)
+
+
+def main(args) -> int:
+    mhz, mhz_source = cpu_mhz(args.cpu_mhz)
+    if args.tcrypt is not None:
+        extra = [o for o, v in (("--peers", args.peers), ("--openssl", args.openssl),
+                                ("--threads", args.threads > 1), ("--json", args.json),
+                                ("--alg", args.alg), ("--driver", args.driver)) if v]
+        if extra:
+            raise CryptoError(EINVAL, f"--tcrypt: {extra[0]} does not apply to a tcrypt mode")
+        if args.sec:
+            note = f"speed: tcrypt mode {args.tcrypt}: operations counted for {args.sec} s each"
+        else:
+            note = (f"speed: tcrypt mode {args.tcrypt}: cycles = time.perf_counter_ns x "
+                    f"{mhz or 0:g} MHz / 1000, MHz from {mhz_source}; no cycle counter is read")
+        print(note, file=sys.stderr, flush=True)
+        return speed_tcrypt.run_mode(args.tcrypt, args.sec, mhz,
+                                     lambda s: print(s, flush=True),
+                                     lambda s: print(s, file=sys.stderr, flush=True))
+    if args.sec:
+        raise CryptoError(EINVAL, "--sec: only for --tcrypt")
+    targets = speed_targets.resolve(args.alg, args.driver)
+    try:
+        peers = speed_peers.peers_for([t.cra_name for t in targets]) if args.peers else []
+        table = args.format in ("table", "go")
+        slope = args.format in ("table", "slope", "csv") and not args.no_slope
+        if not table and not slope:
+            raise CryptoError(EINVAL, f"--format {args.format} with --no-slope: nothing to measure")
+        settings = speed_run.Settings(
+            sizes=args.sizes, repeat=args.repeat, sample_ms=args.time_budget, threads=args.threads,
+            table=table, slope=slope, slope_sizes=args.slope_sizes, openssl=args.openssl,
+            mhz=mhz, mhz_source=mhz_source,
+            command=_command_line())
+        report = speed_run.run(targets, peers, settings)
+    finally:
+        for t in targets:
+            t.free()
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1)
+            f.write("\n")
+    _out(speed_formats.RENDERERS[args.format](report))
+    return 0

@@ -1,0 +1,238 @@
+"""Peers measured beside crypto_api: the ``cryptography`` and ``pycryptodome``
+packages, and optionally the native ``openssl speed -evp chacha20``.
+
+Each peer does per call what a user of that library does per message: a
+fresh encryptor with a new nonce or tweak for every message (ChaCha20,
+XChaCha20, AES-256-XTS), a one-shot Poly1305 tag, or one block through an
+ECB object keyed once (the single-block ``aes`` cipher).  A peer is shown
+beside the crypto_api algorithms it relates to: the same algorithm, or a
+*reference* (AES-256-XTS for Adiantum — the disk-encryption alternative the
+issue's goals compare with — and 20-round XChaCha20 beside XChaCha12).
+openssl keeps one context for all its calls: a native upper bound.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from typing import Callable, Dict, List, Optional, Tuple
+
+from .speed_targets import Skip, pattern
+
+
+class Peer:
+    """One peer implementation (``kind`` "peer")."""
+
+    kind = "peer"
+    block_only = False
+
+    def __init__(self, key: str, label: str, library: str, note: str, ops: Tuple[str, ...],
+                 relates: Dict[str, str], factory: Callable[[str, int], Callable[[], object]],
+                 block_size: int = 0) -> None:
+        self.key = key
+        self.label = label
+        self.library = library
+        self.note = note
+        self.ops = ops
+        self.relates = relates          # crypto_api cra_name -> "same" | "reference"
+        self._factory = factory
+        self.block_size = block_size
+        self.block_only = bool(block_size)
+
+    @property
+    def id(self) -> str:
+        return "peer:" + self.key
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    def describe(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "name": self.label, "library": self.library,
+                "note": self.note, "ops": list(self.ops), "relates": dict(self.relates)}
+
+    def sizes(self, sizes: List[int]) -> List[int]:
+        return [self.block_size] if self.block_only else list(sizes)
+
+    def op(self, opname: str, size: int, tfm=None) -> Callable[[], object]:
+        try:
+            fn = self._factory(opname, size)
+            fn()
+        except (ValueError, TypeError) as e:
+            raise Skip(f"{self.label}: {e}") from None
+        return fn
+
+    def free(self) -> None:
+        pass
+
+
+def _version(dist: str) -> Optional[str]:
+    try:
+        from importlib import metadata
+        return metadata.version(dist)
+    except Exception:
+        return None
+
+
+def _cryptography_peers() -> List[Peer]:
+    try:
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+        from cryptography.hazmat.primitives.poly1305 import Poly1305
+    except ImportError:
+        return []
+    lib = f"cryptography {_version('cryptography')}"
+    key32 = pattern(32, seed=1)
+    key64 = pattern(64, seed=2)          # AES-256-XTS: two different 256-bit keys
+    nonce16 = pattern(16, seed=3)
+
+    def chacha20(opname, size):
+        data = pattern(size, seed=size)
+
+        def one():
+            ctx = Cipher(algorithms.ChaCha20(key32, nonce16), None).encryptor()
+            return ctx.update(data) + ctx.finalize()
+        return one
+
+    def xts(opname, size):
+        data = pattern(size, seed=size)
+        decrypt = opname == "decrypt"
+
+        def one():
+            c = Cipher(algorithms.AES(key64), modes.XTS(nonce16))
+            ctx = c.decryptor() if decrypt else c.encryptor()
+            return ctx.update(data) + ctx.finalize()
+        return one
+
+    def poly1305(opname, size):
+        if size < 32:
+            raise ValueError(f"{size} bytes: fewer than the 32-byte one-time key that crypto_api's "
+                             "v5.0 poly1305 takes from the data")
+        data = pattern(size, seed=size)
+        k, m = data[:32], data[32:]
+        return lambda: Poly1305.generate_tag(k, m)
+
+    def aes_block(opname, size):
+        c = Cipher(algorithms.AES(key32), modes.ECB())
+        ctx = c.decryptor() if opname == "decrypt" else c.encryptor()
+        return lambda blk=pattern(16, seed=16): ctx.update(blk)
+
+    return [
+        Peer("cryptography-chacha20", "cryptography ChaCha20", lib,
+             "fresh encryptor per message (new 16-byte nonce)", ("encrypt", "decrypt"),
+             {"chacha20": "same", "xchacha20": "reference", "xchacha12": "reference"}, chacha20),
+        Peer("cryptography-aes-256-xts", "cryptography AES-256-XTS", lib,
+             "fresh encryptor per message (new tweak)", ("encrypt", "decrypt"),
+             {"adiantum(xchacha12,aes)": "reference", "adiantum(xchacha20,aes)": "reference"}, xts),
+        Peer("cryptography-poly1305", "cryptography Poly1305", lib,
+             "one-shot generate_tag(key = first 32 bytes, rest)", ("digest",),
+             {"poly1305": "same"}, poly1305),
+        Peer("cryptography-aes-block", "cryptography AES-256 block", lib,
+             "ECB context keyed once, one 16-byte block per call", ("encrypt", "decrypt"),
+             {"aes": "same"}, aes_block, block_size=16),
+    ]
+
+
+def _pycryptodome_peers() -> List[Peer]:
+    try:
+        from Crypto.Cipher import AES, ChaCha20
+    except ImportError:
+        return []
+    lib = f"pycryptodome {_version('pycryptodome') or _version('pycryptodomex')}"
+    key32 = pattern(32, seed=1)
+
+    def chacha(nonce_len):
+        nonce = pattern(nonce_len, seed=3)
+
+        def factory(opname, size):
+            data = pattern(size, seed=size)
+            if opname == "decrypt":
+                return lambda: ChaCha20.new(key=key32, nonce=nonce).decrypt(data)
+            return lambda: ChaCha20.new(key=key32, nonce=nonce).encrypt(data)
+        return factory
+
+    def aes_block(opname, size):
+        ecb = AES.new(key32, AES.MODE_ECB)
+        fn = ecb.decrypt if opname == "decrypt" else ecb.encrypt
+        blk = pattern(16, seed=16)
+        return lambda: fn(blk)
+
+    return [
+        Peer("pycryptodome-chacha20", "pycryptodome ChaCha20", lib,
+             "new cipher object per message (12-byte nonce)", ("encrypt", "decrypt"),
+             {"chacha20": "same"}, chacha(12)),
+        Peer("pycryptodome-xchacha20", "pycryptodome XChaCha20", lib,
+             "new cipher object per message (24-byte nonce); 20 rounds", ("encrypt", "decrypt"),
+             {"xchacha20": "same", "xchacha12": "reference"}, chacha(24)),
+        Peer("pycryptodome-aes-block", "pycryptodome AES-256 block", lib,
+             "ECB object keyed once, one 16-byte block per call", ("encrypt", "decrypt"),
+             {"aes": "same"}, aes_block, block_size=16),
+    ]
+
+
+def available_peers() -> List[Peer]:
+    """Every peer whose library imports."""
+    return _cryptography_peers() + _pycryptodome_peers()
+
+
+def peers_for(cra_names: List[str]) -> List[Peer]:
+    """The peers related to any of ``cra_names``, in a fixed order."""
+    wanted = set(cra_names)
+    return [p for p in available_peers() if wanted & set(p.relates)]
+
+
+# ---------------------------------------------------------------------------
+# openssl speed
+
+#: The crypto_api algorithms ``openssl speed -evp chacha20`` is a reference for.
+OPENSSL_RELATES = {"chacha20": "same", "xchacha20": "reference", "xchacha12": "reference"}
+
+
+def parse_openssl_mr(text: str) -> Dict[int, float]:
+    """Bytes per second by block size from ``openssl speed -mr`` output.
+
+    Uses the ``+H:<size>:...`` header and the ``+F:<n>:<alg>:<rate>:...``
+    line (rates in bytes per second, one per size).
+    """
+    sizes: List[int] = []
+    rates: List[float] = []
+    for line in text.splitlines():
+        if line.startswith("+H:"):
+            sizes = [int(x) for x in line[3:].split(":") if x.strip()]
+        elif line.startswith("+F:"):
+            parts = line.split(":")
+            rates = [float(x) for x in parts[3:] if x.strip()]
+    if not sizes or len(sizes) != len(rates):
+        raise ValueError("openssl speed -mr output without matching +H and +F lines")
+    return dict(zip(sizes, rates))
+
+
+def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = None) -> dict:
+    """Run ``openssl speed -mr -evp chacha20 -bytes N -seconds S`` for each size."""
+    exe = binary or shutil.which("openssl")
+    if not exe:
+        return {"available": False, "reason": "no openssl binary on PATH"}
+    try:
+        version = subprocess.run([exe, "version"], capture_output=True, text=True,
+                                 timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as e:
+        return {"available": False, "reason": f"{exe}: {e}"}
+    out = {"available": True, "binary": exe, "version": version, "evp": "chacha20",
+           "seconds": seconds, "relates": dict(OPENSSL_RELATES),
+           "note": "native, one EVP context reused for every call", "results": []}
+    for size in sizes:
+        cmd = [exe, "speed", "-mr", "-evp", "chacha20", "-bytes", str(size), "-seconds", str(seconds)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60 + 4 * seconds,
+                                  env=dict(os.environ, LC_ALL="C"))
+            rate = parse_openssl_mr(proc.stdout).get(size)
+        except (OSError, subprocess.SubprocessError, ValueError) as e:
+            out["results"].append({"size": size, "error": str(e)})
+            continue
+        if rate is None:
+            out["results"].append({"size": size, "error": "size not in the output"})
+        else:
+            out["results"].append({"size": size, "bytes_per_s": rate})
+    out["command"] = "openssl speed -mr -evp chacha20 -bytes N -seconds %d" % seconds
+    return out
+

@@ -1,0 +1,169 @@
+"""What the speed tool measures on crypto_api: a name resolved to a transform.
+
+A name is allocated as a skcipher, else a shash, else a single-block cipher
+(the first type that has it), through the public API as any user would.
+Each operation is one public call: ``tfm.encrypt(data, iv)`` /
+``tfm.decrypt(data, iv)`` for a skcipher, ``tfm.digest(data)`` for a shash
+and ``tfm.encrypt_one(block)`` / ``tfm.decrypt_one(block)`` for a cipher,
+which is measured at its block size only (one block per call, whatever the
+sizes asked for).
+
+A ``--driver`` name pins the implementation: it must resolve to that driver
+(or, for a template instance named with driver names, to an instance built
+on them), and an algorithm name given as ``--driver`` is refused.
+
+A size the algorithm refuses is skipped with the algorithm's own reason:
+Adiantum takes at least 16 bytes, and the v5.0 ``poly1305`` shash takes its
+one-time key r‖s from the first 32 bytes hashed, so a ``poly1305`` size N
+hashes N bytes of which the first 32 are that key (sizes below 32 skipped),
+as tcrypt's Poly1305 speed templates count the key in the block length.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable, List, Optional, Tuple
+
+import crypto_api as capi
+from crypto_api.errors import EINVAL, ENOENT, CryptoError
+
+#: The default set of ``speed`` (issue 4): Adiantum, its parts and chacha20.
+DEFAULT_ALGS = ("adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)", "xchacha12", "xchacha20",
+                "chacha20", "nhpoly1305", "poly1305", "aes")
+
+#: Key lengths tried, in order, on a keyed shash (which declares no key size).
+SHASH_KEY_SIZES = {"nhpoly1305": 1088}
+SHASH_KEY_PROBE = (32, 16, 64, 1088, 24, 48)
+
+
+class Skip(Exception):
+    """This size cannot be measured on this target (the reason is the message)."""
+
+
+def pattern(n: int, seed: int = 0) -> bytes:
+    """``n`` bytes of a fixed, non-constant pattern (contents do not change speed)."""
+    base = bytes((i * 167 + 13 + seed) & 0xFF for i in range(256))
+    return (base * (n // 256 + 1))[:n]
+
+
+def _alloc_any(name: str):
+    """(tfm, type) for the first of skcipher, shash, cipher that has ``name``."""
+    for alloc, kind in ((capi.crypto_alloc_skcipher, "skcipher"),
+                        (capi.crypto_alloc_shash, "shash"),
+                        (capi.crypto_alloc_cipher, "cipher")):
+        try:
+            return alloc(name), kind
+        except CryptoError as e:
+            if e.errno != ENOENT:
+                raise
+    raise CryptoError(ENOENT, f"{name}: no skcipher, shash or cipher of that name "
+                              "(`crypto-api list` shows what is registered)")
+
+
+class Target:
+    """One crypto_api transform under test (``kind`` "ours")."""
+
+    kind = "ours"
+
+    def __init__(self, name: str, pinned: bool = False) -> None:
+        self.name = name
+        self.pinned = pinned
+        self.tfm, self.type = _alloc_any(name)
+        alg = self.tfm.alg
+        self.driver = self.tfm.driver_name
+        self.cra_name = alg.cra_name
+        self.priority = alg.cra_priority
+        if pinned and name == self.cra_name and name != self.driver:
+            self.tfm.free()
+            raise CryptoError(EINVAL, f"--driver {name}: that is an algorithm name (it resolves to "
+                                      f"{self.driver}); give a driver name such as {self.driver}")
+        self.key = self._key(self.tfm)
+        self.ops: Tuple[str, ...] = ("digest",) if self.type == "shash" else ("encrypt", "decrypt")
+        self.iv = pattern(getattr(self.tfm, "ivsize", 0), seed=7)
+
+    @property
+    def id(self) -> str:
+        return self.name
+
+    @property
+    def block_only(self) -> bool:
+        return self.type == "cipher"
+
+    def describe(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "name": self.name, "driver": self.driver,
+                "cra_name": self.cra_name, "type": self.type, "priority": self.priority,
+                "pinned": self.pinned, "ops": list(self.ops)}
+
+    def _key(self, tfm) -> Optional[bytes]:
+        if self.type in ("skcipher", "cipher"):
+            key = pattern(tfm.max_keysize, seed=1)
+            tfm.setkey(key)
+            return key
+        if tfm.alg.setkey is None:
+            return None
+        sizes = (SHASH_KEY_SIZES[self.cra_name],) if self.cra_name in SHASH_KEY_SIZES else SHASH_KEY_PROBE
+        last = None
+        for n in sizes:
+            try:
+                tfm.setkey(pattern(n, seed=1))
+                return pattern(n, seed=1)
+            except CryptoError as e:
+                if e.errno != EINVAL:
+                    raise
+                last = e
+        raise CryptoError(EINVAL, f"{self.driver}: no key length among {list(sizes)} accepted ({last})")
+
+    def sizes(self, sizes: List[int]) -> List[int]:
+        """The sizes this target is measured at (a cipher: its block size only)."""
+        return [self.tfm.blocksize] if self.block_only else list(sizes)
+
+    def new_tfm(self):
+        """Another transform of the same driver, keyed the same (one per thread)."""
+        if self.type == "skcipher":
+            tfm = capi.crypto_alloc_skcipher(self.driver)
+        elif self.type == "shash":
+            tfm = capi.crypto_alloc_shash(self.driver)
+        else:
+            tfm = capi.crypto_alloc_cipher(self.driver)
+        if self.key is not None:
+            tfm.setkey(self.key)
+        return tfm
+
+    def op(self, opname: str, size: int, tfm=None) -> Callable[[], object]:
+        """A no-argument callable doing one ``opname`` of ``size`` bytes (tried once)."""
+        tfm = self.tfm if tfm is None else tfm
+        data = pattern(size, seed=size)
+        if self.type == "skcipher":
+            fn = partial(tfm.encrypt if opname == "encrypt" else tfm.decrypt, data, self.iv)
+        elif self.type == "shash":
+            fn = partial(tfm.digest, data)
+        else:
+            fn = partial(tfm.encrypt_one if opname == "encrypt" else tfm.decrypt_one, data)
+        try:
+            fn()
+        except CryptoError as e:
+            raise Skip(e.message) from None
+        return fn
+
+    def free(self) -> None:
+        self.tfm.free()
+
+
+def resolve(algs: List[str], drivers: List[str]) -> List[Target]:
+    """Targets for ``--alg`` names then ``--driver`` names (default set if none)."""
+    names = [(n, False) for n in algs] + [(n, True) for n in drivers]
+    if not names:
+        names = [(n, False) for n in DEFAULT_ALGS]
+    seen = set()
+    out = []
+    try:
+        for name, pinned in names:
+            if name in seen:
+                raise CryptoError(EINVAL, f"{name}: given twice")
+            seen.add(name)
+            out.append(Target(name, pinned))
+    except BaseException:
+        for t in out:
+            t.free()
+        raise
+    return out
