@@ -13,29 +13,10 @@
 
 #include "adiantum_core.h"
 #include "memzero.h"
+#include "byteorder.h"
 
 #define BLOCK 16
 #define CHACHA_BLOCK 64
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
-}
 
 /* r = a + b (sub = 0) or a - b (sub = 1), as 128-bit little-endian integers */
 static void le128_addsub(uint8_t r[16], const uint8_t a[16], const uint8_t b[16], int sub)

@@ -18,6 +18,7 @@
 
 #include "aes_generic.h"
 #include "memzero.h"
+#include "byteorder.h"
 
 #define AES_SBOX_LIST(X) \
 	X(0x63) X(0x7c) X(0x77) X(0x7b) X(0xf2) X(0x6b) X(0x6f) X(0xc5) \
@@ -130,20 +131,6 @@ static const uint32_t td3[256] = { AES_INV_SBOX_LIST(TD3) };
 #define B1(w) (((w) >> 8) & 0xff)
 #define B2(w) (((w) >> 16) & 0xff)
 #define B3(w) ((w) >> 24)
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-	       ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 static inline uint32_t sub_word(uint32_t w)
 {

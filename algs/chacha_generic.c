@@ -18,6 +18,7 @@
 
 #include "chacha_generic.h"
 #include "memzero.h"
+#include "byteorder.h"
 
 /* "expand 32-byte k" as four little-endian words */
 #define CHACHA_C0 0x61707865u
@@ -28,20 +29,6 @@
 static inline uint32_t rotl32(uint32_t v, unsigned int n)
 {
 	return (v << n) | (v >> (32 - n));
-}
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-	       ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
 }
 
 /* One quarter round on four named words. */

@@ -14,20 +14,7 @@
  * passes &key[byte_offset / 4], since NH is additive over units.
  */
 #include "nhpoly1305.h"
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-	       ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
+#include "byteorder.h"
 
 /* One pass's contribution of a unit, with key window k (4 words). */
 #define NH_TERM(k)                                                         \

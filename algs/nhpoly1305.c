@@ -19,35 +19,7 @@
 
 #include "nhpoly1305.h"
 #include "memzero.h"
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-	       ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static inline uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static size_t min_size(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
+#include "byteorder.h"
 
 /* Push the finished NH value through Poly1305 (two blocks, hibit 1). */
 static void absorb_nh_value(struct nhpoly1305_state *state,

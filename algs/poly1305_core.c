@@ -16,6 +16,7 @@
 #include "poly1305_core.h"
 #include "poly1305_desc.h"
 #include "memzero.h"
+#include "byteorder.h"
 
 /* Clamped r as 26-bit limbs, plus 5*r[1..4] for the wrap-around terms. */
 struct p26_key {
@@ -34,20 +35,6 @@ _Static_assert(sizeof(struct p26_state) <= sizeof(poly1305_core_state),
 	       "poly1305_core_state too small for the 26-bit accumulator");
 
 #define MASK26 0x3ffffffu
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-	       ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 void poly1305_generic_setkey(poly1305_core_key *key, const uint8_t raw_r[16])
 {

@@ -12,11 +12,7 @@
 
 #include "poly1305_desc.h"
 #include "memzero.h"
-
-static size_t min_size(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
+#include "byteorder.h"
 
 /*
  * Consume whole 16-byte blocks of src: the key blocks first (while the key is

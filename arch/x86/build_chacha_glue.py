@@ -29,7 +29,7 @@ ffibuilder.set_source(
     '#include "chacha_glue_walk.h"\n',
     sources=[os.path.join(HERE, "chacha_glue_walk.c")],
     depends=[os.path.join(HERE, "chacha_glue_walk.h")],
-    include_dirs=[HERE],
+    include_dirs=[HERE, os.path.join(os.path.dirname(os.path.dirname(HERE)), "algs", "include")],
     extra_compile_args=["-O2"],
 )
 

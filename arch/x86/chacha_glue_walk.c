@@ -17,15 +17,11 @@
 #include <string.h>
 
 #include "chacha_glue_walk.h"
+#include "byteorder.h"
 
 #define WALK_PAGE_SIZE 4096u
 #define CHACHA_BLOCK 64u
 #define FPU_YIELD_BYTES 4096
-
-static size_t min_size(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
 
 size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
 			       const uint8_t *src, size_t total, size_t src_off,
@@ -65,12 +61,6 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
 	if (sections && nsec < max_sections)
 		sections[nsec] = cur;
 	return nsec + 1;
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
 }
 
 size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,

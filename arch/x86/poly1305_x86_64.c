@@ -14,6 +14,7 @@
  * emit() fully reduces mod 2^130 - 5 and writes the low 128 bits (no "+ s").
  */
 #include "x86_common.h"
+#include "byteorder.h"
 #include "poly1305_x86_64.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -63,19 +64,6 @@ static inline u128 add128_64(u128 x, uint64_t y)
 #define ADD128(x, y) add128((x), (y))
 #define ADD128_64(x, y) add128_64((x), (y))
 #endif
-
-static inline uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));	/* x86 is little-endian */
-	return v;
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
 
 void poly1305_x86_64_setkey(poly1305_core_key *key, const uint8_t raw_r[16])
 {
