@@ -15,7 +15,8 @@ from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
 
 
 class CryptoCipher(CryptoTfm):
-    """A single-block cipher transform."""
+    """A single-block cipher transform (used by one thread at a time, as in
+    the kernel: allocate one per thread)."""
 
     __slots__ = ()
 
@@ -94,13 +95,20 @@ def crypto_cipher_setkey(tfm: CryptoCipher, key) -> int:
     return 0
 
 
+def _writable(tfm: CryptoCipher, dst) -> memoryview:
+    dv = as_byte_view(dst, f"{tfm.alg.cra_driver_name}: dst")
+    if dv.readonly:
+        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: dst is a read-only buffer")
+    return dv
+
+
 def crypto_cipher_encrypt_one(tfm: CryptoCipher, dst, src) -> None:
     """Encrypt one block from ``src`` into the writable buffer ``dst``."""
-    tfm._one(tfm.alg.encrypt, as_byte_view(dst, "dst"), as_byte_view(src, "src"))
+    tfm._one(tfm.alg.encrypt, _writable(tfm, dst), as_byte_view(src, "src"))
 
 
 def crypto_cipher_decrypt_one(tfm: CryptoCipher, dst, src) -> None:
-    tfm._one(tfm.alg.decrypt, as_byte_view(dst, "dst"), as_byte_view(src, "src"))
+    tfm._one(tfm.alg.decrypt, _writable(tfm, dst), as_byte_view(src, "src"))
 
 
 def crypto_cipher_ctx(tfm: CryptoCipher):

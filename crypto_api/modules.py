@@ -13,7 +13,10 @@ with it.  A crypto_api module is a Python module that defines
 
 Modules are found through the entry-point group ``crypto_api.modules`` (this
 project's own modules are listed there too) and are imported only to read
-their aliases; ``import crypto_api`` itself loads none of them.
+their aliases; ``import crypto_api`` itself loads none of them.  Loading
+runs under the registry lock, so a module is loaded once however many
+threads ask for it at the same time; a module whose init fails is reported
+and the lookup goes on without it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import logging
 import os
 import sys
 import threading
+from errno import ENOEXEC
 from importlib import metadata
 from types import ModuleType
 from typing import Dict, List, Optional, Tuple
@@ -122,6 +126,8 @@ def rescan() -> None:
 
 def request_module(alias: str) -> int:
     """Load every module declaring ``alias``; failures are ignored. Returns how many loaded."""
+    if not isinstance(alias, str):
+        raise TypeError(f"request_module: alias must be str, not {type(alias).__name__}")
     count = 0
     with registry.lock:
         for name in alias_index().get(alias, ()):
@@ -132,6 +138,9 @@ def request_module(alias: str) -> int:
                 count += 1
             except CryptoError as e:
                 log.debug("request_module(%s): module %s not loaded: %s", alias, name, e)
+            except Exception as e:  # a broken module must not break every lookup
+                log.warning("request_module(%s): module %s failed to load: %s: %s",
+                            alias, name, type(e).__name__, e)
     return count
 
 
@@ -177,7 +186,12 @@ def insmod(target, name: Optional[str] = None) -> str:
             if name is None:       # named after its file, as insmod foo.ko gives "foo"
                 name = module_name_of(mod, os.path.splitext(os.path.basename(path))[0])
         elif isinstance(target, str):
-            mod = _import(available_modules().get(target, target))
+            try:
+                mod = _import(available_modules().get(target, target))
+            except ModuleNotFoundError as e:
+                if e.name is None or not target.startswith(e.name):
+                    raise               # the module exists but one of its imports does not
+                raise CryptoError(ENOENT, f"insmod: no module {target!r}") from None
             source = target
             if name is None and target in available_modules():
                 name = target
@@ -194,6 +208,8 @@ def insmod(target, name: Optional[str] = None) -> str:
 
 def rmmod(name: str) -> None:
     """Unload a module: refused with EBUSY while its algorithms are in use."""
+    if not isinstance(name, str):
+        raise TypeError(f"rmmod: module name must be str, not {type(name).__name__}")
     with registry.lock:
         lm = _loaded.get(name)
         if lm is None:
@@ -237,6 +253,8 @@ def load_all(only=None) -> Dict[str, Optional[CryptoError]]:
                 result[name] = None
             except CryptoError as e:
                 result[name] = e
+            except Exception as e:  # its module_init crashed: report it, load the others
+                result[name] = CryptoError(ENOEXEC, f"module {name}: init failed: {type(e).__name__}: {e}")
     return result
 
 

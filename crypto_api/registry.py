@@ -206,23 +206,24 @@ def _prepare(desc):
     return attrs.evolve(desc, **changes)
 
 
-def _conflict(new: CryptoAlg) -> Optional[str]:
+def _conflict(new: CryptoAlg):
+    """(reason, conflicting entry) for an EEXIST, or (None, None)."""
     for q in alg_list:
         if q.is_moribund:
             continue
         if q.origin is not None and q.origin is new.origin:
-            return "this descriptor is already registered"
+            return "this descriptor is already registered", q
         if q.is_larval:
             if q.cra_driver_name and q.cra_driver_name == new.cra_driver_name:
-                return f"driver {q.cra_driver_name} is being tested right now"
+                return f"driver {q.cra_driver_name} is being tested right now", q
             continue
         if q.cra_driver_name == new.cra_name:
-            return f"its cra_name {new.cra_name!r} is the driver name of a registered algorithm"
+            return f"its cra_name {new.cra_name!r} is the driver name of a registered algorithm", q
         if q.cra_name == new.cra_driver_name:
-            return f"its driver name {new.cra_driver_name!r} is the cra_name of a registered algorithm"
+            return f"its driver name {new.cra_driver_name!r} is the cra_name of a registered algorithm", q
         if q.cra_driver_name == new.cra_driver_name:
-            return f"driver name {new.cra_driver_name!r} is already registered"
-    return None
+            return f"driver name {new.cra_driver_name!r} is already registered", q
+    return None, None
 
 
 def register(desc, module: Optional[str] = None, extra_flags: int = 0,
@@ -236,9 +237,11 @@ def register(desc, module: Optional[str] = None, extra_flags: int = 0,
     with lock:
         alg = CryptoAlg(prepared, desc, prepared.cra_flags | extra_flags, module)
         alg.instance = instance
-        why = _conflict(alg)
+        why, other = _conflict(alg)
         if why:
-            raise CryptoError(EEXIST, f"{alg.cra_driver_name}: cannot register: {why}")
+            err = CryptoError(EEXIST, f"{alg.cra_driver_name}: cannot register: {why}")
+            err.existing = other
+            raise err
         alg_list.insert(0, alg)
         if instance is not None:
             instance.attach(alg)
@@ -281,12 +284,20 @@ def _run_selftest(alg: CryptoAlg) -> None:
 
 
 def _finish_registration(alg: CryptoAlg) -> None:
-    """Fulfil lookup larvals; kill instances built on weaker same-name algs."""
+    """Fulfil lookup larvals; kill instances built on weaker same-name algs.
+
+    A lookup larval is not fulfilled while a better implementation of the same
+    cra_name is still under test (the 5.5+ "best" rule): e.g. the generic
+    reference instance that a full self-test builds must not answer the lookup
+    that is instantiating the better one; the caller looks up again instead.
+    """
+    better_under_test = any(t.is_test_larval and not t.is_moribund and t.cra_name == alg.cra_name
+                            and t.cra_priority > alg.cra_priority for t in alg_list)
     for q in list(alg_list):
         if q is alg or q.is_moribund:
             continue
         if q.is_larval:
-            if (not q.is_test_larval and q.adult is None
+            if (not q.is_test_larval and q.adult is None and not better_under_test
                     and q.cra_name in (alg.cra_name, alg.cra_driver_name)
                     and not (q.cra_flags ^ alg.cra_flags) & q.larval_mask):
                 q.adult = alg
@@ -419,7 +430,7 @@ def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorith
         alg_list.insert(0, larval)
         _probe_depth.n = depth + 1
         try:
-            template.cryptomgr_probe(name, type, mask, what)
+            made = template.cryptomgr_probe(name, type, mask, what)
         finally:
             _probe_depth.n = depth
             larval.cra_flags |= A.CRYPTO_ALG_DEAD
@@ -429,6 +440,12 @@ def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorith
         alg = crypto_alg_lookup(name, type, mask)
         if alg is not None and not alg.is_larval:
             return crypto_mod_get(alg)
+        # The template built (or already had) an instance whose names differ
+        # from the request, e.g. adiantum(xchacha12-generic,aes-generic):
+        # hand out that instance rather than a confusing ENOENT.
+        if (made is not None and made.tested and not made.is_moribund
+                and not (made.cra_flags ^ type) & mask & ~A.CRYPTO_ALG_TESTED):
+            return crypto_mod_get(made)
         raise CryptoError(ENOENT, f"{name}: no {what} of that name")
 
 

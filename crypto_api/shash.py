@@ -18,7 +18,8 @@ from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
 
 
 class CryptoShash(CryptoTfm):
-    """A synchronous hash transform."""
+    """A synchronous hash transform (used by one thread at a time, as in the
+    kernel; each thread allocates its own, or each computation its own desc)."""
 
     __slots__ = ()
 

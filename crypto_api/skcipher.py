@@ -268,7 +268,8 @@ def _snapshot(sgl, n: int):
         if n <= 0:
             break
         take = min(sg.length, n)
-        saved.append((sg, bytes(sg.buf[sg.offset:sg.offset + take])))
+        if take:                    # unused (empty) entries of sg_init_table have no buffer
+            saved.append((sg, bytes(sg.buf[sg.offset:sg.offset + take])))
         n -= take
     return saved
 

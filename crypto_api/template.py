@@ -13,6 +13,7 @@ instance.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, List, Optional, Tuple, Union
 
 import attrs
@@ -51,12 +52,13 @@ Attr = Union[CryptoAttrType, CryptoAttrAlg, CryptoAttrU32]
 
 
 def _number(text: str) -> int:
-    # strtol(text, NULL, 0) on an all-digit string: a leading 0 means octal.
+    # strtol(text, NULL, 0) on an all-digit string: a leading 0 means octal,
+    # and the conversion stops at the first digit that is not octal ("0129" -> 012).
     if len(text) > 1 and text[0] == "0":
-        try:
-            return int(text, 8)
-        except ValueError:
-            return 0
+        end = 1
+        while end < len(text) and text[end] in "01234567":
+            end += 1
+        return int(text[:end], 8)
     return int(text, 10)
 
 
@@ -66,6 +68,8 @@ def parse_template_name(name: str) -> Tuple[str, List[Attr]]:
     Nested parentheses form one parameter; all-digit parameters become
     numbers; text after the closing parenthesis is ignored.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"template name must be str, not {type(name).__name__}")
     n = len(name)
     i = 0
     while i < n and name[i] in _TOKEN:
@@ -325,16 +329,25 @@ def crypto_register_instance(tmpl: Template, desc, spawns: List[CryptoSpawn]) ->
         rec = next((r for r in _templates if r.tmpl is tmpl), None)
         if rec is None:
             raise CryptoError(ENOENT, f"template {tmpl.name}: not registered")
-        return registry.register(desc, module=rec.module, extra_flags=A.CRYPTO_ALG_INSTANCE,
-                                 instance=InstanceInfo(rec, list(spawns)))
+        alg = registry.register(desc, module=rec.module, extra_flags=A.CRYPTO_ALG_INSTANCE,
+                                instance=InstanceInfo(rec, list(spawns)))
+        _probe_state.made = alg
+        return alg
 
 
 skcipher_register_instance = crypto_register_instance
 shash_register_instance = crypto_register_instance
 
 
-def cryptomgr_probe(name: str, type: int, mask: int, what: str) -> None:
-    """Build an instance for ``name`` if it names a template; errors propagate."""
+_probe_state = threading.local()
+
+
+def cryptomgr_probe(name: str, type: int, mask: int, what: str):
+    """Build an instance for ``name`` if it names a template; errors propagate.
+
+    Returns the instance the template registered (or the live instance of the
+    same template it collided with), or None when ``name`` is no template name.
+    """
     try:
         tname, params = parse_template_name(name)
     except ValueError as e:
@@ -347,11 +360,20 @@ def cryptomgr_probe(name: str, type: int, mask: int, what: str) -> None:
         return
     tb: List[Attr] = [CryptoAttrType(type & ~A.CRYPTO_ALG_TESTED, mask & ~A.CRYPTO_ALG_TESTED)]
     tb += params
-    for _ in range(16):
-        try:
-            rec.tmpl.create(rec.tmpl, tb)
-            return
-        except CryptoError as e:
-            if e.errno != EAGAIN:
-                raise
+    outer = getattr(_probe_state, "made", None)
+    try:
+        for _ in range(16):
+            _probe_state.made = None
+            try:
+                rec.tmpl.create(rec.tmpl, tb)
+                return _probe_state.made
+            except CryptoError as e:
+                existing = getattr(e, "existing", None)
+                if (e.errno == EEXIST and existing is not None and existing.instance is not None
+                        and existing.instance.record is rec):
+                    return existing
+                if e.errno != EAGAIN:
+                    raise
+    finally:
+        _probe_state.made = outer
     raise CryptoError(EAGAIN, f"{name}: template {tname} kept failing with EAGAIN")

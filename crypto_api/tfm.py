@@ -164,8 +164,11 @@ class Frontend:
 
 
 def crypto_alloc_tfm(name: str, frontend: Frontend, type: int = 0, mask: int = 0) -> CryptoTfm:
-    if not isinstance(type, int) or not isinstance(mask, int):
+    if not isinstance(type, int) or not isinstance(mask, int) or isinstance(type, bool) \
+            or isinstance(mask, bool):
         raise TypeError("type and mask must be int")
+    if not (0 <= type <= 0xFFFFFFFF and 0 <= mask <= 0xFFFFFFFF):
+        raise CryptoError(EINVAL, f"{name!r}: type {type:#x} / mask {mask:#x} outside the 32-bit flag range")
     type = (type & ~A.CRYPTO_ALG_TYPE_MASK) | frontend.TYPE
     mask = (mask & ~A.CRYPTO_ALG_TYPE_MASK) | frontend.MASKSET
     last = None

@@ -96,6 +96,9 @@ def skcipher_walk_virt(req, atomic: bool = False) -> SkcipherWalk:
     ``atomic=True`` forbids sleeping between steps (needed inside an FPU
     section).  Raises EINVAL when the request is shorter than one block.
     """
+    from .skcipher import SkcipherRequest
+    if not isinstance(req, SkcipherRequest):
+        raise TypeError(f"skcipher_walk_virt needs a SkcipherRequest, not {type(req).__name__}")
     tfm = req.tfm
     alg = tfm.alg
     w = SkcipherWalk()
@@ -157,6 +160,10 @@ def skcipher_walk_done(w: SkcipherWalk, res: int) -> int:
     A negative ``res`` aborts the walk and is returned.  A bounced (slow) step
     must be consumed whole, else EINVAL.  Returns 0.
     """
+    if not isinstance(w, SkcipherWalk):
+        raise TypeError(f"skcipher_walk_done needs a SkcipherWalk, not {type(w).__name__}")
+    if not isinstance(res, int) or isinstance(res, bool):
+        raise TypeError(f"{w.algname}: skcipher_walk_done: res must be an int, not {type(res).__name__}")
     if res < 0:
         w.total = 0
         w.nbytes = 0

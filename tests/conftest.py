@@ -1,8 +1,10 @@
-"""Shared pytest fixtures: vector loading and registrations undone at teardown.
+"""Shared pytest fixtures: vectors, registrations undone at teardown, the
+self-test level for one test, /proc/crypto parsed into records.
 
 The registry is process-global (as the kernel's is): a test that registers a
 driver or a template must take it out again, so the fixtures here record what
 a test registered and unregister it, newest first, when the test ends.
+(Parametrized tests read vector files at module level with load_json.)
 """
 
 import gc

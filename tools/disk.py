@@ -39,6 +39,7 @@ write atomic across a power failure is the same question dm-crypt has.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import stat
@@ -47,7 +48,7 @@ import threading
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.ivgen import DM_CRYPT_IV_MODES, SECTOR_SIZE, dm_crypt_iv_sector
+from crypto_api.ivgen import DM_CRYPT_IV_MODES, SECTOR_SIZE, dm_crypt_iv_packer, dm_crypt_iv_sector
 
 from .cli_common import check_length, read_key_file, wipe
 from .cryptsetup_spec import parse_cipher_spec
@@ -63,9 +64,10 @@ gets the IV number
     i * (sector_size / 512) + iv_offset               by default, or
     i + iv_offset / (sector_size / 512)               with --iv-large-sectors,
 and plain64 = le64(number) || zeros, plain = le32(number mod 2^32) || zeros.
-The dmsetup table for the same mapping is
-    0 <size/512> crypt capi:<algorithm>-<ivmode> <hex key> <iv-offset> <device> <offset/512>
+The same image opens with the dmsetup table (whole image, key file in hex)
+    0 <image size/512> crypt capi:<algorithm>-<ivmode> <hex key> <iv-offset> <device> 0
       [<n> sector_size:<sector size> iv_large_sectors]
+or cryptsetup open --type plain --hash plain --key-file KEY --key-size 256 ...
 Interrupting (Ctrl-C) stops between batches of whole sectors and prints the
 --offset/--size that finish the job; no sector is ever half written."""
 
@@ -150,6 +152,7 @@ class SectorCipher:
         self.iv_offset = iv_offset
         self.iv_large_sectors = iv_large_sectors
         self._gen = gen
+        self._pack = dm_crypt_iv_packer(ivmode, tfm.ivsize)
         self._ivsize = tfm.ivsize
         # iv number of sector i = i * step + base
         self._step = 1 if iv_large_sectors else per
@@ -169,12 +172,14 @@ class SectorCipher:
         ss = self.sector_size
         if len(buf) % ss:
             raise CryptoError(EINVAL, f"buffer of {len(buf)} bytes is not whole {ss}-byte sectors")
+        count = len(buf) // ss
+        self.check_range(first, count)        # every IV number of the batch fits the IV mode
         fn = self.tfm.encrypt if encrypt else self.tfm.decrypt
-        iv = self.iv
+        pack, step, base = self._pack, self._step, self._base
         mv = memoryview(buf)
-        for k in range(len(buf) // ss):
+        for k in range(count):
             o = k * ss
-            mv[o:o + ss] = fn(mv[o:o + ss], iv(first + k))
+            mv[o:o + ss] = fn(mv[o:o + ss], pack((first + k) * step + base))
 
 
 def _pread_full(fd: int, buf: bytearray, pos: int) -> None:
@@ -196,7 +201,10 @@ def _pwrite_full(fd: int, data, pos: int) -> None:
     mv = memoryview(data)
     done = 0
     while done < len(mv):
-        done += os.pwrite(fd, mv[done:], pos + done)
+        n = os.pwrite(fd, mv[done:], pos + done)
+        if n <= 0:
+            raise OSError(errno.EIO, f"write of {len(mv) - done} bytes at {pos + done} made no progress")
+        done += n
 
 
 class _HoldSignals:

@@ -54,7 +54,8 @@ def _parse_iv(text, tfm) -> bytes:
     except ValueError:
         raise CryptoError(EINVAL, f"--iv {text[:40]!r}: not a hex string") from None
     if len(iv) != tfm.ivsize:
-        raise CryptoError(EINVAL, f"{name}: --iv is {len(iv)} bytes, the IV is {tfm.ivsize} bytes")
+        raise CryptoError(EINVAL, f"{name}: --iv gives {len(iv)} byte{'' if len(iv) == 1 else 's'}, "
+                                  f"the IV is {tfm.ivsize} bytes")
     return iv
 
 

@@ -175,6 +175,10 @@ def format_table(rows: List[Tuple[str, str, str, float]]) -> str:
 
 
 def run(args) -> int:
+    if not args.full and (args.iterations is not None or args.seed is not None):
+        print("crypto-api selftest: error: --iterations and --seed apply to --full only "
+              "(see crypto-api selftest --help)", file=sys.stderr)
+        return 2
     out = _Output()
     saved = (log.propagate, log.level, testmgr.get_level(), testmgr.get_fuzz_iterations(),
              testmgr.get_fuzz_seed())

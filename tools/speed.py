@@ -6,6 +6,7 @@ Go benchmarks and benchstat, in one tool).
     crypto-api speed --driver xchacha12-generic --driver xchacha12-simd
     crypto-api speed --format go --json run.json      # Go lines for benchstat
     crypto-api speed compare old.json new.json        # change per size, Mann-Whitney U
+    crypto-api speed show run.json --format go        # a saved report in another format
     crypto-api speed --tcrypt 219                     # modprobe tcrypt mode=219
 
 See the modules speed_* next to this one for the method of each part.
@@ -14,12 +15,17 @@ See the modules speed_* next to this one for the method of each part.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import re
 import shlex
 import sys
+import tempfile
 from typing import List
 
+import crypto_api as capi
+from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
 from . import speed_compare, speed_formats, speed_peers, speed_run, speed_targets, speed_tcrypt
@@ -121,7 +127,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--cpu-mhz", default="auto", metavar="MHZ",
                    help="MHz for cycles: a number, auto (/proc/cpuinfo), none (default auto)")
     p.add_argument("--slope-sizes", type=parse_range, default=list(speed_run.SLOPE_SIZES),
-                   metavar="START:STOP:STEP", help="bench-slope buffer sizes (default 16:4112:64)")
+                   metavar="START:STOP:STEP", help="bench-slope buffer sizes (default 16:65552:1024; bench-slope's own "
+                   "grid is 16:4112:64)")
     p.add_argument("--no-slope", action="store_true", help="skip the bench-slope sweep")
     p.add_argument("--tcrypt", type=_positive_int("--tcrypt", 0, 10000), metavar="MODE",
                    help="run tcrypt speed mode MODE with the kernel's lines (219: Adiantum)")
@@ -129,7 +136,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="tcrypt: operations counted in N seconds instead of cycles")
     p.set_defaults(func=main, speed_command=None)
 
-    sub = p.add_subparsers(dest="speed_command", metavar="compare")
+    sub = p.add_subparsers(dest="speed_command", metavar="{compare,show}")
     c = sub.add_parser("compare", help="compare two --json reports (benchstat style)",
                        description=speed_compare.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -139,7 +146,17 @@ def register(subparsers) -> argparse.ArgumentParser:
     c.add_argument("--old-target", metavar="NAME", help="target of OLD to compare (with --new-target)")
     c.add_argument("--new-target", metavar="NAME", help="target of NEW to compare with it")
     c.set_defaults(func=main_compare)
+    sh = sub.add_parser("show", help="print a --json report in any format",
+                        description="Render a saved --json report as a live run prints it.")
+    sh.add_argument("report", metavar="RUN.json")
+    sh.add_argument("--format", choices=sorted(speed_formats.RENDERERS), default="table")
+    sh.set_defaults(func=main_show)
     return p
+
+
+def main_show(args) -> int:
+    _out(speed_formats.RENDERERS[args.format](speed_compare.load_report(args.report)))
+    return 0
 
 
 def _out(text: str) -> None:
@@ -166,14 +183,50 @@ def _command_line() -> str:
     return "crypto-api " + " ".join(shlex.quote(a) for a in argv)
 
 
+def _load_modules() -> None:
+    """modprobe every available module, as a booted system has them for its CPU, so a
+    name resolves to the best driver whatever else was allocated before it.  A module
+    that cannot even be imported (a broken plug-in) is reported and skipped."""
+    for name in capi_modules.available_modules():
+        if capi_modules.is_loaded(name):
+            continue
+        try:
+            capi.insmod(name)
+        except CryptoError:
+            pass                         # ENODEV: the CPU lacks a feature; EEXIST: loaded meanwhile
+        except Exception as e:
+            print(f"crypto-api speed: module {name} not loaded: {type(e).__name__}: {e}",
+                  file=sys.stderr)
+
+
+def _measure(args, mhz, mhz_source) -> dict:
+    targets = speed_targets.resolve(args.alg, args.driver)
+    try:
+        peers = speed_peers.peers_for([t.cra_name for t in targets]) if args.peers else []
+        table = args.format in ("table", "go")
+        slope = args.format in ("table", "slope", "csv") and not args.no_slope
+        if not table and not slope:
+            raise CryptoError(EINVAL, f"--format {args.format} with --no-slope: nothing to measure")
+        settings = speed_run.Settings(
+            sizes=args.sizes, repeat=args.repeat, sample_ms=args.time_budget, threads=args.threads,
+            table=table, slope=slope, slope_sizes=args.slope_sizes, openssl=args.openssl,
+            mhz=mhz, mhz_source=mhz_source, command=_command_line())
+        return speed_run.run(targets, peers, settings)
+    finally:
+        for t in targets:
+            t.free()
+
+
 def main(args) -> int:
     mhz, mhz_source = cpu_mhz(args.cpu_mhz)
+    _load_modules()
     if args.tcrypt is not None:
         extra = [o for o, v in (("--peers", args.peers), ("--openssl", args.openssl),
                                 ("--threads", args.threads > 1), ("--json", args.json),
                                 ("--alg", args.alg), ("--driver", args.driver)) if v]
         if extra:
             raise CryptoError(EINVAL, f"--tcrypt: {extra[0]} does not apply to a tcrypt mode")
+        speed_tcrypt.check_mode(args.tcrypt, args.sec, mhz)
         if args.sec:
             note = f"speed: tcrypt mode {args.tcrypt}: operations counted for {args.sec} s each"
         else:
@@ -185,25 +238,30 @@ def main(args) -> int:
                                      lambda s: print(s, file=sys.stderr, flush=True))
     if args.sec:
         raise CryptoError(EINVAL, "--sec: only for --tcrypt")
-    targets = speed_targets.resolve(args.alg, args.driver)
-    try:
-        peers = speed_peers.peers_for([t.cra_name for t in targets]) if args.peers else []
-        table = args.format in ("table", "go")
-        slope = args.format in ("table", "slope", "csv") and not args.no_slope
-        if not table and not slope:
-            raise CryptoError(EINVAL, f"--format {args.format} with --no-slope: nothing to measure")
-        settings = speed_run.Settings(
-            sizes=args.sizes, repeat=args.repeat, sample_ms=args.time_budget, threads=args.threads,
-            table=table, slope=slope, slope_sizes=args.slope_sizes, openssl=args.openssl,
-            mhz=mhz, mhz_source=mhz_source,
-            command=_command_line())
-        report = speed_run.run(targets, peers, settings)
-    finally:
-        for t in targets:
-            t.free()
+    # create the report file's temporary first: a path that cannot be written fails now,
+    # not after the run; the file itself is replaced only once the run has finished
+    tmp = None
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=1)
-            f.write("\n")
+        target = os.path.abspath(args.json)
+        if os.path.isdir(target):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", args.json)
+        try:
+            tmp = tempfile.NamedTemporaryFile("w", encoding="utf-8", delete=False, suffix=".tmp",
+                                              dir=os.path.dirname(target),
+                                              prefix="." + os.path.basename(target) + ".")
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, args.json) from None
+    try:
+        report = _measure(args, mhz, mhz_source)
+        if tmp is not None:
+            json.dump(report, tmp, indent=1)
+            tmp.write("\n")
+            tmp.close()
+            os.replace(tmp.name, target)
+            tmp = None
+    finally:
+        if tmp is not None:
+            tmp.close()
+            os.unlink(tmp.name)
     _out(speed_formats.RENDERERS[args.format](report))
     return 0

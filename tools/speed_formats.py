@@ -78,9 +78,13 @@ def title_of(t: dict) -> str:
 def header_lines(report: dict) -> List[str]:
     s = report["settings"]
     lines = [machine_line(report["machine"]), clock_line(report["clock"])]
-    lines.append(f"method: best of {s['repeat']} samples per point, each a batch of calls timed "
-                 f"together (~{s['sample_ms']:g} ms) after calibration and a warm-up batch; "
-                 f"the timing loop costs {report['loop_overhead_ns']:.1f} ns per call (included)")
+    measured = [r for r in report["results"] if "samples_ns" in r]
+    if measured:
+        retaken = sum(r.get("retaken", 0) for r in measured)
+        lines.append(f"method: best of {s['repeat']} samples per point, each a batch of calls timed "
+                     f"together (~{s['sample_ms']:g} ms) after calibration and a warm-up batch; "
+                     f"the timing loop costs {report['loop_overhead_ns']:.1f} ns per call (included); "
+                     f"{retaken} samples descheduled by other processes were retaken")
     return lines
 
 
@@ -234,7 +238,7 @@ def slope_lines(report: dict) -> List[str]:
     width = max([15] + [len(title_of(t)) + 1 for t, _ in rows])
     sizes = report["settings"]["slope_sizes"]
     span = f"{sizes[0]}..{sizes[-1]} bytes" if sizes else "-"
-    lines = [f"bench-slope: least-squares line of time against buffer size ({span}, median of "
+    lines = [f"bench-slope: least-squares line of time against buffer size ({span}, best of "
              f"{report['settings']['slope_repeat']} samples each); slope = ns/B, intercept = "
              "per-call overhead; MiB/s = 2^20 bytes/s"]
     notes = []
@@ -320,8 +324,8 @@ def render_go(report: dict) -> str:
         names.append((go_name(ix.targets[r["target"]], r["op"], r["size"], r["threads"], procs), r))
     width = max([len(n) for n, _ in names] + [0])
     for name, r in names:
-        for ns in r["samples_ns"]:
-            line = f"{name:<{width}}\t{r['iterations'] * r['threads']:8d}\t{go_pretty(ns, 'ns/op')}"
+        for k, ns in zip(r["iterations"], r["samples_ns"]):
+            line = f"{name:<{width}}\t{k * r['threads']:8d}\t{go_pretty(ns, 'ns/op')}"
             line += f"\t{r['size'] * 1e3 / ns:7.2f} MB/s"
             out.append(line)
     return "\n".join(out) + "\n"

@@ -1,12 +1,25 @@
 """Timing engine of the speed tool: batches of calls timed with perf_counter_ns.
 
-One *sample* is a batch of ``iterations`` calls timed together, so the
-timer's own cost and resolution are spread over many calls.  The batch size
-is calibrated first (those runs also warm up caches and branch predictors),
-so that a sample lasts about ``sample_ns``; one more untimed batch warms up,
-then ``repeat`` samples are taken.  The garbage collector is paused while a
-batch runs (as ``timeit`` does).  The cost of the timing loop itself is
-measured separately (:func:`loop_overhead_ns`) and reported, not subtracted.
+One *sample* is a batch of calls timed together, so the timer's own cost
+and resolution are spread over many calls.  A :class:`Cell` (one operation
+at one size) first calibrates its batch size so that a sample lasts about
+``sample_ns`` (those runs also warm up caches and branch predictors) and
+runs one more untimed batch; then samples are taken one at a time, each
+after one untimed call.  The speed run takes the samples of all its cells
+in rounds (every cell once, then again ...), so a slow spell of the machine
+lasting a fraction of a second spoils one sample of many cells rather than
+every sample of one.  The garbage collector is paused while a batch runs (as
+``timeit`` does).  The cost of the timing loop itself is measured separately
+(:func:`loop_overhead_ns`) and reported, not subtracted.
+
+On a shared machine another process can take the CPU in the middle of a
+sample.  Each sample therefore also reads this thread's CPU time
+(``time.thread_time_ns``); a sample whose CPU time is under ``BUSY_RATIO``
+of its wall time was descheduled, and is taken again; every second retake
+halves the batch (down to about ``MIN_SAMPLE_NS``), as short batches slip
+between other processes' time slices.  After ``RETAKES`` retakes per sample
+asked for, samples are kept as they come.  The count is reported as
+``retaken``; on a quiet machine it is 0.
 
 ``measure_threads`` runs the same batch on N threads at once, one callable
 (one transform) per thread, and times the wall clock from a common start to
@@ -20,31 +33,37 @@ import itertools
 import math
 import threading
 from functools import partial
-from time import perf_counter_ns
-from typing import Callable, List, Sequence
+from time import perf_counter_ns, thread_time_ns
+from typing import Callable, List, Sequence, Tuple
 
 #: Upper bound on one batch, so a no-op cannot make calibration run forever.
 MAX_ITERATIONS = 1 << 26
+#: A sample that ran on the CPU for less than this share of its wall time is retaken ...
+BUSY_RATIO = 0.9
+#: ... at most RETAKES times per sample asked for, halving the batch down to about this.
+RETAKES = 4
+MIN_SAMPLE_NS = 500_000
 
 
 class Measurement:
-    """``repeat`` samples of ``iterations`` calls each (wall nanoseconds per sample)."""
+    """Samples of one point: wall nanoseconds of each batch and its number of calls."""
 
-    __slots__ = ("iterations", "sample_ns", "threads")
+    __slots__ = ("iterations", "sample_ns", "threads", "retaken")
 
-    def __init__(self, iterations: int, sample_ns: List[int], threads: int = 1) -> None:
-        self.iterations = iterations
+    def __init__(self, iterations: List[int], sample_ns: List[int], threads: int = 1,
+                 retaken: int = 0) -> None:
+        self.iterations = iterations        # calls per thread in each sample
         self.sample_ns = sample_ns
         self.threads = threads
+        self.retaken = retaken
 
     @property
     def per_call_ns(self) -> List[float]:
         """Nanoseconds per call of each sample (aggregate over the threads)."""
-        calls = self.iterations * self.threads
-        return [s / calls for s in self.sample_ns]
+        return [s / (k * self.threads) for s, k in zip(self.sample_ns, self.iterations)]
 
     def __repr__(self) -> str:
-        return f"<Measurement {self.iterations}x{self.threads} {self.per_call_ns}>"
+        return f"<Measurement x{self.threads} {self.per_call_ns}>"
 
 
 def time_batch(op: Callable[[], object], iterations: int) -> int:
@@ -62,6 +81,24 @@ def time_batch(op: Callable[[], object], iterations: int) -> int:
             gc.enable()
 
 
+def time_sample(op: Callable[[], object], iterations: int) -> Tuple[int, int]:
+    """(wall ns, this thread's CPU ns) of ``iterations`` calls of ``op`` (GC paused)."""
+    loop = itertools.repeat(None, iterations)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        c0 = thread_time_ns()
+        t0 = perf_counter_ns()
+        for _ in loop:
+            op()
+        t1 = perf_counter_ns()
+        c1 = thread_time_ns()
+        return t1 - t0, c1 - c0
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def calibrate(op: Callable[[], object], sample_ns: float) -> int:
     """Calls per batch so that one batch takes about ``sample_ns``."""
     k = 1
@@ -72,11 +109,41 @@ def calibrate(op: Callable[[], object], sample_ns: float) -> int:
         k = min(MAX_ITERATIONS, k * min(100, max(2, math.ceil(sample_ns / 8 / t))))
 
 
+class Cell:
+    """One operation at one size, sampled one batch at a time."""
+
+    def __init__(self, op: Callable[[], object], sample_ns: float, repeat: int) -> None:
+        self.op = op
+        self.k = calibrate(op, sample_ns)
+        time_batch(op, self.k)                      # warm-up batch
+        self.budget = RETAKES * repeat
+        self.iterations: List[int] = []
+        self.samples: List[int] = []
+        self.retaken = 0
+
+    def sample(self) -> None:
+        """Take one sample (after one untimed call), retaking it if descheduled."""
+        self.op()
+        while True:
+            wall, cpu = time_sample(self.op, self.k)
+            if cpu >= BUSY_RATIO * wall or self.retaken >= self.budget:
+                break
+            self.retaken += 1
+            if self.retaken % 2 == 0 and self.k > 1 and wall > 2 * MIN_SAMPLE_NS:
+                self.k //= 2
+        self.iterations.append(self.k)
+        self.samples.append(wall)
+
+    def result(self) -> Measurement:
+        return Measurement(self.iterations, self.samples, retaken=self.retaken)
+
+
 def measure(op: Callable[[], object], sample_ns: float, repeat: int) -> Measurement:
-    """Calibrate, warm up with one batch, then time ``repeat`` batches."""
-    k = calibrate(op, sample_ns)
-    time_batch(op, k)
-    return Measurement(k, [time_batch(op, k) for _ in range(repeat)])
+    """All ``repeat`` samples of one point in a row (see :class:`Cell`)."""
+    cell = Cell(op, sample_ns, repeat)
+    for _ in range(repeat):
+        cell.sample()
+    return cell.result()
 
 
 def loop_overhead_ns(sample_ns: float = 5e6, repeat: int = 3) -> float:
@@ -119,4 +186,4 @@ def measure_threads(ops: Sequence[Callable[[], object]], iterations: int, repeat
         if errors:
             raise errors[0]
         samples.append(elapsed)
-    return Measurement(iterations, samples[1:], threads=n)
+    return Measurement([iterations] * repeat, samples[1:], threads=n)

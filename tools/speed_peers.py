@@ -214,7 +214,7 @@ def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = No
         return {"available": False, "reason": "no openssl binary on PATH"}
     try:
         version = subprocess.run([exe, "version"], capture_output=True, text=True,
-                                 timeout=10).stdout.strip()
+                                 timeout=10).stdout.strip().split(" (Library:")[0]
     except (OSError, subprocess.SubprocessError) as e:
         return {"available": False, "reason": f"{exe}: {e}"}
     out = {"available": True, "binary": exe, "version": version, "evp": "chacha20",

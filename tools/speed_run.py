@@ -6,29 +6,40 @@ so a saved ``--json`` file renders and compares exactly like a live run.
 
 Phases, each optional: the size table (best of ``repeat`` samples per
 target, operation and size), the same on N threads at once (``--threads``),
-libgcrypt bench-slope's sweep (buffers of 16..4112 bytes in 64-byte steps by
-default, median of a few short samples per size, then a least-squares line:
-slope = ns/byte, intercept = per-call overhead) and ``openssl speed``.
+libgcrypt bench-slope's sweep and ``openssl speed``.  Within a phase every
+point is set up (calibrated, warmed up) first, then sampled in rounds, so a
+slow spell of the machine touches one sample of many points.
+
+The sweep fits a least-squares line to the best of 3 short samples per
+buffer size: slope = ns/byte, intercept = per-call overhead.  bench-slope
+takes the median of 64 runs at 16..4112 bytes in 64-byte steps on a quiet
+machine; here a Python call costs microseconds with jitter of the same
+order, which would hide a slope of a fraction of a ns/byte over 4 KiB, so
+the default sweep is 16..65552 bytes in 1024-byte steps (65 sizes, as
+bench-slope's), and the best of 3 resists other processes taking the CPU,
+which only ever adds time.
 """
 
 from __future__ import annotations
 
 import datetime
 import sys
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
+
+import crypto_api as capi
 
 from . import speed_measure as M
 from .speed_machine import clock_info, machine_info
 from .speed_peers import openssl_speed
-from .speed_stats import linear_fit, median
+from .speed_stats import linear_fit
 from .speed_targets import Skip
 
 SCHEMA = "crypto_api-speed/1"
 DEFAULT_SIZES = (16, 64, 256, 512, 1024, 4096, 16384, 65536, 1 << 20)
-#: bench-slope's buffer sizes: 16 to 4112 bytes in steps of 64.
-SLOPE_SIZES = tuple(range(16, 4113, 64))
+#: 65 buffer sizes like bench-slope's, in 1024-byte steps instead of its 64 (see above).
+SLOPE_SIZES = tuple(range(16, 65553, 1024))
 SLOPE_REPEAT = 3
 SLOPE_SAMPLE_FRACTION = 8        # a sweep sample lasts sample_ms / 8
 
@@ -55,7 +66,8 @@ class Settings:
     def as_dict(self) -> dict:
         return {"sizes": self.sizes, "repeat": self.repeat, "sample_ms": self.sample_ms,
                 "threads": self.threads, "slope_sizes": self.slope_sizes if self.slope else [],
-                "slope_repeat": SLOPE_REPEAT, "slope_sample_ms": self.sample_ms / SLOPE_SAMPLE_FRACTION}
+                "slope_repeat": SLOPE_REPEAT, "slope_statistic": "min",
+                "slope_sample_ms": self.sample_ms / SLOPE_SAMPLE_FRACTION}
 
 
 def _result(target, op: str, size: int, threads: int = 1, m: Optional[M.Measurement] = None,
@@ -64,17 +76,11 @@ def _result(target, op: str, size: int, threads: int = 1, m: Optional[M.Measurem
     if skipped is not None:
         r["skipped"] = skipped
     else:
-        r["iterations"] = m.iterations
+        r["iterations"] = list(m.iterations)
         r["samples_ns"] = [round(x, 3) for x in m.per_call_ns]
+        if threads == 1:
+            r["retaken"] = m.retaken
     return r
-
-
-def _measure_cell(target, op: str, size: int, sample_ns: float, repeat: int) -> dict:
-    try:
-        fn = target.op(op, size)
-    except Skip as e:
-        return _result(target, op, size, skipped=str(e))
-    return _result(target, op, size, m=M.measure(fn, sample_ns, repeat))
 
 
 def _measure_threads(target, op: str, size: int, n: int, iterations: int, repeat: int) -> dict:
@@ -89,18 +95,7 @@ def _measure_threads(target, op: str, size: int, n: int, iterations: int, repeat
             t.free()
 
 
-def _slope(target, op: str, sizes: Sequence[int], sample_ns: float) -> dict:
-    points = []
-    skipped = []
-    for size in target.sizes(sizes):
-        try:
-            fn = target.op(op, size)
-        except Skip as e:
-            skipped.append(size)
-            reason = str(e)
-            continue
-        m = M.measure(fn, sample_ns, SLOPE_REPEAT)
-        points.append([size, round(median(m.per_call_ns), 3)])
+def _slope_line(target, op: str, points: List[list], skipped: List[int], reason: str) -> dict:
     out = {"target": target.id, "op": op, "points": points}
     if skipped:
         out["skipped_sizes"] = skipped
@@ -117,22 +112,47 @@ def _slope(target, op: str, sizes: Sequence[int], sample_ns: float) -> dict:
     return out
 
 
+class _Points:
+    """Cells of one phase, set up one by one, then sampled in rounds."""
+
+    def __init__(self, bar) -> None:
+        self.cells: List[Tuple[tuple, object]] = []
+        self.skipped: Dict[tuple, str] = {}
+        self.bar = bar
+
+    def add(self, key: tuple, target, op: str, size: int, sample_ns: float, repeat: int) -> None:
+        self.bar.set_postfix_str(f"{target.name} {op} {size}", refresh=False)
+        try:
+            fn = target.op(op, size)
+        except Skip as e:
+            self.skipped[key] = str(e)
+        else:
+            self.cells.append((key, M.Cell(fn, sample_ns, repeat)))
+        self.bar.update()
+
+    def rounds(self, repeat: int) -> Dict[tuple, M.Measurement]:
+        for _ in range(repeat):
+            for _key, cell in self.cells:
+                cell.sample()
+                self.bar.update()
+        return {key: cell.result() for key, cell in self.cells}
+
+
 def run(targets: List, peers: List, settings: Settings,
         progress: Optional[bool] = None) -> dict:
     """Measure ``targets`` (crypto_api) and ``peers`` as ``settings`` say; return the report."""
     if progress is None:
         progress = sys.stderr.isatty()
     sample_ns = settings.sample_ms * 1e6
+    slope_ns = sample_ns / SLOPE_SAMPLE_FRACTION
     everyone = list(targets) + list(peers)
-    plan = []
-    if settings.table:
-        for t in everyone:
-            plan += [("table", t, op, size) for op in t.ops for size in t.sizes(settings.sizes)]
-        if settings.threads > 1:
-            plan += [("threads", t, op, size) for t in targets for op in t.ops
-                     for size in t.sizes(settings.sizes)]
-    if settings.slope:
-        plan += [("slope", t, op, None) for t in everyone for op in t.ops]
+    table = [(t, op, size) for t in everyone for op in t.ops for size in t.sizes(settings.sizes)] \
+        if settings.table else []
+    threads = [(t, op, size) for t in targets for op in t.ops for size in t.sizes(settings.sizes)] \
+        if settings.table and settings.threads > 1 else []
+    slope = [(t, op, size) for t in everyone for op in t.ops for size in t.sizes(settings.slope_sizes)] \
+        if settings.slope else []
+    total = len(table) * (settings.repeat + 1) + len(threads) + len(slope) * (SLOPE_REPEAT + 1)
 
     report = {
         "schema": SCHEMA,
@@ -142,30 +162,46 @@ def run(targets: List, peers: List, settings: Settings,
         "clock": clock_info(settings.mhz, settings.mhz_source),
         "settings": settings.as_dict(),
         "loop_overhead_ns": round(M.loop_overhead_ns(min(sample_ns, 5e6)), 3),
+        "modules": capi.loaded_modules(),
         "targets": [t.describe() for t in everyone],
         "results": [],
         "slope": [],
         "openssl": None,
     }
-    single: Dict[tuple, dict] = {}
-    bar = tqdm(plan, desc="speed", unit="point", disable=not progress, leave=False, file=sys.stderr)
-    for phase, t, op, size in bar:
-        bar.set_postfix_str(f"{t.name} {op} {size or ''}".strip(), refresh=False)
-        if phase == "table":
-            r = _measure_cell(t, op, size, sample_ns, settings.repeat)
-            single[(t.id, op, size)] = r
-        elif phase == "threads":
-            base = single.get((t.id, op, size), {})
-            if "skipped" in base:
-                r = dict(base, threads=settings.threads)
-            else:
-                r = _measure_threads(t, op, size, settings.threads, base.get("iterations", 1),
-                                     settings.repeat)
-        else:
-            report["slope"].append(_slope(t, op, settings.slope_sizes, sample_ns / SLOPE_SAMPLE_FRACTION))
-            continue
-        report["results"].append(r)
-    bar.close()
+    with tqdm(total=total, desc="speed", unit="sample", disable=not progress, leave=False,
+              file=sys.stderr) as bar:
+        if table:
+            points = _Points(bar)
+            for t, op, size in table:
+                points.add((t.id, op, size), t, op, size, sample_ns, settings.repeat)
+            measured = points.rounds(settings.repeat)
+            for t, op, size in table:
+                key = (t.id, op, size)
+                report["results"].append(_result(t, op, size, m=measured.get(key),
+                                                 skipped=points.skipped.get(key)))
+            for t, op, size in threads:
+                bar.set_postfix_str(f"{t.name} {op} {size} x{settings.threads}", refresh=False)
+                key = (t.id, op, size)
+                if key in points.skipped:
+                    r = _result(t, op, size, threads=settings.threads, skipped=points.skipped[key])
+                else:
+                    r = _measure_threads(t, op, size, settings.threads, max(measured[key].iterations),
+                                         settings.repeat)
+                report["results"].append(r)
+                bar.update()
+        if slope:
+            points = _Points(bar)
+            for t, op, size in slope:
+                points.add((t.id, op, size), t, op, size, slope_ns, SLOPE_REPEAT)
+            measured = points.rounds(SLOPE_REPEAT)
+            for t in everyone:
+                for op in t.ops:
+                    sizes = t.sizes(settings.slope_sizes)
+                    got = [[size, round(min(measured[(t.id, op, size)].per_call_ns), 3)]
+                           for size in sizes if (t.id, op, size) in measured]
+                    skipped = [size for size in sizes if (t.id, op, size) in points.skipped]
+                    reason = points.skipped[(t.id, op, skipped[0])] if skipped else ""
+                    report["slope"].append(_slope_line(t, op, got, skipped, reason))
     if settings.openssl:
         report["openssl"] = openssl_speed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)))
     return report

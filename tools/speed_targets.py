@@ -73,11 +73,14 @@ class Target:
         self.driver = self.tfm.driver_name
         self.cra_name = alg.cra_name
         self.priority = alg.cra_priority
-        if pinned and name == self.cra_name and name != self.driver:
+        try:
+            if pinned and name == self.cra_name and name != self.driver:
+                raise CryptoError(EINVAL, f"--driver {name}: that is an algorithm name (it resolves "
+                                          f"to {self.driver}); give a driver name such as {self.driver}")
+            self.key = self._key(self.tfm)
+        except BaseException:
             self.tfm.free()
-            raise CryptoError(EINVAL, f"--driver {name}: that is an algorithm name (it resolves to "
-                                      f"{self.driver}); give a driver name such as {self.driver}")
-        self.key = self._key(self.tfm)
+            raise
         self.ops: Tuple[str, ...] = ("digest",) if self.type == "shash" else ("encrypt", "decrypt")
         self.iv = pattern(getattr(self.tfm, "ivsize", 0), seed=7)
 

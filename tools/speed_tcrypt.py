@@ -40,6 +40,9 @@ MODES: Dict[int, List[Tuple[str, int, Tuple[int, ...]]]] = {
           ("adiantum(xchacha20,aes)", DECRYPT, SPEED_TEMPLATE_32)],
 }
 
+#: Length of tcrypt's second (``sec`` mode counts operations for ``sec`` of these).
+SECOND_NS = 1_000_000_000
+
 LOAD_FAILURE = f"modprobe: ERROR: could not insert 'tcrypt': {os.strerror(errno.EAGAIN)}"
 
 
@@ -75,7 +78,7 @@ def _cycles(run: Callable[[], int], mhz: float) -> str:
 
 
 def _jiffies(run: Callable[[], int], secs: int) -> int:
-    end = perf_counter_ns() + secs * 1_000_000_000
+    end = perf_counter_ns() + secs * SECOND_NS
     count = 0
     while perf_counter_ns() < end:
         run()
@@ -133,14 +136,19 @@ def test_skcipher_speed(algo: str, enc: int, secs: int, keysizes, mhz: float,
         tfm.free()
 
 
-def run_mode(mode: int, secs: int, mhz, out: Callable[[str], None], err: Callable[[str], None]) -> int:
-    """Run a tcrypt speed mode; the load-failure line goes to ``err``. Returns 0."""
+def check_mode(mode: int, secs: int, mhz) -> None:
+    """Refuse (EINVAL) a mode that is not implemented, or cycles without a clock rate."""
     if mode not in MODES:
         raise CryptoError(EINVAL, f"--tcrypt {mode}: mode not implemented (implemented: "
                                   f"{', '.join(str(m) for m in sorted(MODES))})")
     if not secs and not mhz:
         raise CryptoError(EINVAL, "--tcrypt: cycles mode needs a CPU frequency "
                                   "(--cpu-mhz N), or use --sec N")
+
+
+def run_mode(mode: int, secs: int, mhz, out: Callable[[str], None], err: Callable[[str], None]) -> int:
+    """Run a tcrypt speed mode; the load-failure line goes to ``err``. Returns 0."""
+    check_mode(mode, secs, mhz)
     for algo, enc, keysizes in MODES[mode]:
         test_skcipher_speed(algo, enc, secs, keysizes, mhz, out)
     err(LOAD_FAILURE)

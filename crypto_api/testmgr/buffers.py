@@ -39,6 +39,8 @@ def piece_lengths(total: int, divs: Sequence[DivSpec]) -> List[Tuple[DivSpec, in
 class TestSgl:
     """A scatterlist over poisoned buffers, one buffer per piece."""
 
+    __test__ = False          # not a pytest test class
+
     def __init__(self, total: int, divs: Sequence[DivSpec], alignmask: int, data: bytes = b"") -> None:
         self.pieces: List[Tuple[bytearray, int, int, DivSpec]] = []
         self.sgl: List[Scatterlist] = []

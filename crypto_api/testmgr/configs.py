@@ -29,6 +29,7 @@ class DivSpec:
 
 @attrs.frozen
 class TestvecConfig:
+    __test__ = False          # not a pytest test class
     name: str
     inplace: bool = False
     may_sleep: bool = False

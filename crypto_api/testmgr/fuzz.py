@@ -49,7 +49,7 @@ def _start(driver: str):
     iterations = get_fuzz_iterations()
     text = f"seed {seed}"
     if iterations != DEFAULT_FUZZ_ITERATIONS:
-        text += f", {iterations} iterations"
+        text += f", fuzz_iterations={iterations}"
     log.debug("alg: full self-tests for %s: %s", driver, text)
     return random.Random(seed), iterations, text
 
@@ -106,8 +106,8 @@ def skcipher_random_configs(tfm, vecs, rng: random.Random, iterations: int) -> N
     """Every vector under ``iterations`` random configs, encryption then decryption."""
     for encrypt in (True, False):
         for i, vec in enumerate(vecs):
-            for _ in range(iterations):
-                test_skcipher_vec_cfg(tfm, vec, i, random_testvec_config(rng), encrypt)
+            for k in range(iterations):
+                test_skcipher_vec_cfg(tfm, vec, i, random_testvec_config(rng), encrypt, set_key=k == 0)
 
 
 def skcipher_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, rng: random.Random,
@@ -123,9 +123,9 @@ def skcipher_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, rng: rand
             vec = random_cipher_testvec(gtfm, rng, tfm.max_keysize, MAX_DATA_SIZE)
             cfg = random_testvec_config(rng)
             test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, True)
-            test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, False)
-            test_skcipher_linear(tfm, vec, vec.id, True, cfg.nosimd)
-            test_skcipher_linear(tfm, vec, vec.id, False, cfg.nosimd)
+            test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, False, set_key=False)
+            test_skcipher_linear(tfm, vec, vec.id, True, cfg.nosimd, set_key=False)
+            test_skcipher_linear(tfm, vec, vec.id, False, cfg.nosimd, set_key=False)
 
 
 def test_skcipher_full(tfm, desc: Optional[AlgTestDesc], driver: str, vecs) -> None:

@@ -334,3 +334,24 @@ def test_asking_for_another_type_is_refused(alloc):
     with pytest.raises(capi.CryptoError) as e:
         alloc("adiantum(xchacha12,aes)")
     assert e.value.errno == EINVAL and "adiantum" in str(e.value)
+
+
+def test_unused_scatterlist_slots_are_skipped(tfms):
+    tfm = tfms["xchacha12", "generic"]
+    tfm.setkey(KEY)
+    data = bytes(range(256)) * 2
+    expected = tfm.encrypt(data, TWEAK)
+    buf = bytearray(data)
+    sgl = capi.sg_init_table(4)                  # slots 1 and 3 stay empty
+    capi.sg_set_buf(sgl[0], buf, 0, 200)
+    capi.sg_set_buf(sgl[2], buf, 200, 312)
+    out = capi.sg_init_table(3)
+    dst = bytearray(512)
+    capi.sg_set_buf(out[1], dst)
+    req = capi.skcipher_request_alloc(tfm)
+    capi.skcipher_request_set_crypt(req, sgl, out, 512, bytearray(TWEAK))
+    capi.crypto_skcipher_encrypt(req)
+    assert dst == expected
+    capi.skcipher_request_set_crypt(req, sgl, sgl, 512, bytearray(TWEAK))
+    capi.crypto_skcipher_encrypt(req)
+    assert buf == expected

@@ -262,3 +262,18 @@ def test_a_layout_with_tiny_entries_crossing_a_page(generic):
     check_layout(generic["xchacha12"], data, bytes(32), bytes(range(32)), layout, None, True)
     check_layout(generic["chacha20"], data, bytes(32), bytes(16), layout,
                  [(4096 - 64, 64), (1, len(data) - 64)], False)
+
+
+def test_unused_scatterlist_slots_are_skipped(generic):
+    tfm = generic["xchacha20"]
+    tfm.setkey(bytes(32))
+    data = bytes(range(256)) * 2
+    expected = tfm.encrypt(data, bytes(32))
+    buf = bytearray(data)
+    sgl = capi.sg_init_table(4)                  # slots 0 and 2 stay empty
+    capi.sg_set_buf(sgl[1], buf, 0, 100)
+    capi.sg_set_buf(sgl[3], buf, 100, 412)
+    req = capi.skcipher_request_alloc(tfm)
+    capi.skcipher_request_set_crypt(req, sgl, sgl, 512, bytearray(32))
+    capi.crypto_skcipher_encrypt(req)
+    assert buf == expected

@@ -142,6 +142,15 @@ def test_the_all_alias_is_requested_unless_need_fallback_is_forbidden(plugins):
     assert events == [("init", "regplug_all")]
 
 
+def test_asking_for_need_fallback_still_requests_the_all_alias(plugins):
+    events = plugins({"regplug_all2": (("crypto-regplugalg8-all",), "regplugalg8", "regplugalg8-drv")})
+    NF = capi.CRYPTO_ALG_NEED_FALLBACK
+    with pytest.raises(capi.CryptoError) as e:
+        capi.crypto_alloc_skcipher("regplugalg8", NF, NF)   # requires the flag: loads, finds none
+    assert e.value.errno == ENOENT
+    assert events == [("init", "regplug_all2")]
+
+
 def test_crypto_name_is_requested_before_crypto_name_all(plugins):
     events = plugins({
         "regplug_order_all": (("crypto-regplugalg4-all",), "regplugalg4", "regplugalg4-fallback"),

@@ -281,10 +281,19 @@ def test_a_better_inner_algorithm_kills_instances_and_live_tfms_keep_working(reg
 
 # ---------------------------------------------------------------- module autoload
 
-def test_the_template_module_loads_through_crypto_adiantum(proc_records):
+def drop_adiantum_instances():
+    """Unload the template module, which takes every adiantum instance with it.
+
+    An existing instance answers its cra_name whatever inner drivers it was
+    built on (as in the kernel), so naming tests start from none.
+    """
     gc.collect()
     if "adiantum" in capi.loaded_modules():
-        capi.rmmod("adiantum")               # takes its instances with it
+        capi.rmmod("adiantum")
+
+
+def test_the_template_module_loads_through_crypto_adiantum(proc_records):
+    drop_adiantum_instances()
     assert not [r for r in proc_records() if r["name"].startswith("adiantum(")]
     assert capi.request_module("crypto-adiantum(xchacha12,aes)") == 0
     with capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)") as tfm:
@@ -369,6 +378,7 @@ def test_adiantum_three_parameter_form_keeps_the_two_parameter_cra_name():
 
 @pytest.mark.parametrize("stream", ["xchacha12", "xchacha20"])
 def test_adiantum_two_parameter_form_names_the_best_inner_drivers(stream):
+    drop_adiantum_instances()
     s, sp = best(capi.crypto_alloc_skcipher, stream)
     b, bp = best(capi.crypto_alloc_cipher, "aes")
     h, hp = best(capi.crypto_alloc_shash, "nhpoly1305")
@@ -426,3 +436,19 @@ def test_adiantum_upgrade_kills_the_old_instance_and_live_tfms_keep_working(regi
         assert again.encrypt(data, TWEAK) == expected
     assert old.decrypt(expected, TWEAK) == data
     old.free()
+
+
+def test_a_weaker_instance_built_during_a_self_test_does_not_answer_the_lookup(
+        register, selftest_level):
+    # At the full level the self-test of a new adiantum instance builds the
+    # all-generic reference instance (same cra_name, lower priority) while the
+    # new one is still under test.  The lookup must still get the better one
+    # (the kernel's "best" rule for lookup larvals, 5.5+).
+    register(xchacha12_wrapper("regtest-xchacha12-best", 4000))   # kills existing instances
+    selftest_level("full")
+    saved = capi.testmgr.set_fuzz_iterations(1)
+    try:
+        with capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)") as tfm:
+            assert tfm.driver_name.startswith("adiantum(regtest-xchacha12-best,")
+    finally:
+        capi.testmgr.set_fuzz_iterations(saved)
