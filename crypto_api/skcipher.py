@@ -133,8 +133,16 @@ class CryptoSkcipher(CryptoTfm):
             return bytes(dst) if out is None else out
         ivbuf = bytearray(ivbuf)
         req = SkcipherRequest(self, [Scatterlist(src, 0, n)], [Scatterlist(memoryview(dst), 0, n)], n, ivbuf)
-        (self._enc if encrypt else self._dec)(req)
-        return bytes(dst) if out is None else out
+        if out is None:
+            (self._enc if encrypt else self._dec)(req)
+            return bytes(dst)
+        saved = bytes(dst)                  # a driver failing mid-walk leaves the caller's out untouched
+        try:
+            (self._enc if encrypt else self._dec)(req)
+        except BaseException:
+            dst[:] = saved
+            raise
+        return out
 
     def encrypt(self, data, iv=None, out=None) -> bytes:
         """Encrypt a bytes-like object; returns new bytes (``iv`` is not changed).

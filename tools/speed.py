@@ -111,10 +111,10 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--sizes", type=parse_sizes, default=list(speed_run.DEFAULT_SIZES),
                    metavar="LIST", help="message sizes, e.g. 16,512,4K,1M "
                    "(default 16,64,256,512,1024,4096,16384,65536,1M)")
-    p.add_argument("--repeat", type=_positive_int("--repeat", 1, 1000), default=6, metavar="N",
-                   help="samples per point; the best is shown, the spread beside it (default 6)")
-    p.add_argument("--time-budget", type=_budget, default=20.0, metavar="MS",
-                   help="duration of one timed sample in ms; all phases scale with it (default 20)")
+    p.add_argument("--repeat", type=_positive_int("--repeat", 1, 1000), default=10, metavar="N",
+                   help="samples per point; the best is shown, the spread beside it (default 10)")
+    p.add_argument("--time-budget", type=_budget, default=10.0, metavar="MS",
+                   help="duration of one timed sample in ms; all phases scale with it (default 10)")
     p.add_argument("--peers", action="store_true",
                    help="also measure cryptography and pycryptodome at the same sizes; print ratios")
     p.add_argument("--openssl", action="store_true",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Optional, Tuple
 
-from .speed_machine import clock_line, machine_line
+from .speed_machine import clock_line, load_line, machine_line
 from .speed_stats import median
 
 OP_SHORT = {"encrypt": "enc", "decrypt": "dec", "digest": "hash"}
@@ -78,6 +78,9 @@ def title_of(t: dict) -> str:
 def header_lines(report: dict) -> List[str]:
     s = report["settings"]
     lines = [machine_line(report["machine"]), clock_line(report["clock"])]
+    load = load_line(report.get("load"), report["machine"].get("cpu_count"))
+    if load:
+        lines.append(load)
     measured = [r for r in report["results"] if "samples_ns" in r]
     if measured:
         retaken = sum(r.get("retaken", 0) for r in measured)

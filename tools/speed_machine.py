@@ -122,6 +122,25 @@ def machine_info() -> Dict[str, object]:
     }
 
 
+def loadavg() -> Optional[float]:
+    """The 1-minute load average (/proc/loadavg), or None."""
+    text = _read("/proc/loadavg")
+    try:
+        return float(text.split()[0]) if text else None
+    except ValueError:
+        return None
+
+
+def load_line(load: Dict[str, Optional[float]], cpus: Optional[int]) -> Optional[str]:
+    """How busy the machine was: other work slows samples even when it does not deschedule them."""
+    if not load or load.get("start") is None:
+        return None
+    end = load.get("end")
+    return (f"load: 1-minute load average {load['start']:.2f} at the start"
+            + (f", {end:.2f} at the end" if end is not None else "")
+            + f", on {cpus} CPUs (this run counts for about 1)")
+
+
 def clock_line(clock: Dict[str, object]) -> str:
     """One sentence stating the clock source and the cycle conversion."""
     res = clock["resolution_ns"]

@@ -31,7 +31,7 @@ from tqdm import tqdm
 import crypto_api as capi
 
 from . import speed_measure as M
-from .speed_machine import clock_info, machine_info
+from .speed_machine import clock_info, loadavg, machine_info
 from .speed_peers import openssl_speed
 from .speed_stats import linear_fit
 from .speed_targets import Skip
@@ -47,7 +47,7 @@ SLOPE_SAMPLE_FRACTION = 8        # a sweep sample lasts sample_ms / 8
 class Settings:
     """What ``speed`` was asked to do (everything measured is in the report)."""
 
-    def __init__(self, sizes: Sequence[int] = DEFAULT_SIZES, repeat: int = 6, sample_ms: float = 20.0,
+    def __init__(self, sizes: Sequence[int] = DEFAULT_SIZES, repeat: int = 10, sample_ms: float = 10.0,
                  threads: int = 1, table: bool = True, slope: bool = True,
                  slope_sizes: Sequence[int] = SLOPE_SIZES, openssl: bool = False,
                  mhz: Optional[float] = None, mhz_source: str = "", command: str = "") -> None:
@@ -163,6 +163,7 @@ def run(targets: List, peers: List, settings: Settings,
         "settings": settings.as_dict(),
         "loop_overhead_ns": round(M.loop_overhead_ns(min(sample_ns, 5e6)), 3),
         "modules": capi.loaded_modules(),
+        "load": {"start": loadavg()},
         "targets": [t.describe() for t in everyone],
         "results": [],
         "slope": [],
@@ -202,6 +203,7 @@ def run(targets: List, peers: List, settings: Settings,
                     skipped = [size for size in sizes if (t.id, op, size) in points.skipped]
                     reason = points.skipped[(t.id, op, skipped[0])] if skipped else ""
                     report["slope"].append(_slope_line(t, op, got, skipped, reason))
+    report["load"]["end"] = loadavg()
     if settings.openssl:
         report["openssl"] = openssl_speed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)))
     return report

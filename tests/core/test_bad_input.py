@@ -297,3 +297,39 @@ def test_broken_module_does_not_break_lookups(tmp_path, monkeypatch):
     res = modules.load_all(only=["broken_mod_xyz"])
     assert res["broken_mod_xyz"].errno == errno.ENOEXEC and "boom" in res["broken_mod_xyz"].message
     assert not modules.is_loaded("broken_mod_xyz")
+
+
+def test_driver_failing_mid_walk_leaves_out_buffer_and_request_untouched(register):
+    """A driver that writes part of its output and then raises: the errno
+    reaches the caller, and neither ``tfm.encrypt(..., out=buf)`` nor the
+    request path leaves the destination (or the IV) half written."""
+    from errno import EIO
+
+    def crypt(req):
+        walk = capi.skcipher_walk_virt(req)
+        done = 0
+        while walk.nbytes:
+            n = min(walk.nbytes, 64)
+            walk.dst[:n] = b"\xee" * n
+            req.iv[0] ^= 0xFF
+            done += n
+            if done >= 128:
+                raise CryptoError(EIO, "midfail-drv: device error after 128 bytes")
+            capi.skcipher_walk_done(walk, walk.nbytes - n)
+
+    register(capi.SkcipherAlg(cra_name="midfail", cra_driver_name="midfail-drv", cra_priority=1,
+                              min_keysize=0, max_keysize=0, ivsize=16, chunksize=64,
+                              setkey=lambda t, k: None, encrypt=crypt, decrypt=crypt))
+    with capi.crypto_alloc_skcipher("midfail") as tfm:
+        out = bytearray(b"\x11" * 300)
+        with pytest.raises(CryptoError) as e:
+            tfm.encrypt(bytes(300), bytes(16), out=out)
+        assert e.value.errno == EIO and "after 128 bytes" in e.value.message
+        assert out == bytearray(b"\x11" * 300)
+        buf, iv = bytearray(b"\x22" * 300), bytearray(range(16))
+        r = capi.skcipher_request_alloc(tfm)
+        capi.skcipher_request_set_crypt(r, capi.sg_init_one(buf), capi.sg_init_one(buf), 300, iv)
+        with pytest.raises(CryptoError) as e:
+            capi.crypto_skcipher_decrypt(r)
+        assert e.value.errno == EIO
+        assert buf == bytearray(b"\x22" * 300) and iv == bytearray(range(16))

@@ -8,18 +8,14 @@ with the result of a single-threaded run made before the threads start, and
 the registry must end as it began.
 """
 
-import os
 import sys
 import threading
 import traceback
 import types
 
-import pytest
-
 import crypto_api as capi
 from crypto_api import registry
 from crypto_api.algs import chacha_generic as cg
-from crypto_api.errors import EINVAL, CryptoError
 
 THREADS = 8
 ROUNDS = 2
