@@ -131,9 +131,7 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     fast = tfm.ctx.fast
     if fast is None or _fpu_tracing():
         return False
-    simd = _simd_usable()
-    if simd:
-        _fpu_begin()
+    simd = _simd_fpu_begin()
     try:
         rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
                              _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
@@ -174,8 +172,7 @@ def _bind_fast_path() -> None:
 
 
 _fpu_tracing = capi.fpu_tracing
-_simd_usable = capi.crypto_simd_usable
-_fpu_begin = capi.kernel_fpu_begin
+_simd_fpu_begin = capi.simd_fpu_begin
 _fpu_end = capi.kernel_fpu_end
 _bind_fast_path()
 

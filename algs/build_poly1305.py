@@ -69,6 +69,8 @@ void poly1305_desc_update(struct poly1305_desc *d, const uint8_t *src, size_t le
                           const poly1305_core_ops *ops);
 int poly1305_desc_final(struct poly1305_desc *d, uint8_t digest[16],
                         const poly1305_core_ops *ops);
+int poly1305_desc_digest(const uint8_t *src, size_t len, uint8_t digest[16],
+                         const poly1305_core_ops *ops);
 
 typedef void (*nh_fn_t)(const uint32_t *key, const uint8_t *message,
                         size_t message_len, uint8_t hash[32]);
@@ -97,6 +99,9 @@ void nhpoly1305_update(struct nhpoly1305_state *state, const struct nhpoly1305_k
                        const poly1305_core_ops *poly);
 void nhpoly1305_final(struct nhpoly1305_state *state, const struct nhpoly1305_key *key,
                       uint8_t digest[16], nh_fn_t nh, const poly1305_core_ops *poly);
+void nhpoly1305_digest(const struct nhpoly1305_key *key, const uint8_t *src, size_t len,
+                       uint8_t digest[16], nh_fn_t nh_bulk, nh_fn_t nh_small,
+                       const poly1305_core_ops *poly);
 
 void crypto_memzero(void *p, size_t n);
 """

@@ -135,3 +135,16 @@ void nhpoly1305_final(struct nhpoly1305_state *state, const struct nhpoly1305_ke
 	}
 	poly->emit(&state->poly_state, digest);
 }
+
+void nhpoly1305_digest(const struct nhpoly1305_key *key, const uint8_t *src, size_t len,
+		       uint8_t digest[NHPOLY1305_DIGEST_SIZE], nh_fn_t nh_bulk, nh_fn_t nh_small,
+		       const poly1305_core_ops *poly)
+{
+	struct nhpoly1305_state state;
+
+	nhpoly1305_init(&state, poly);
+	if (len)
+		nhpoly1305_update(&state, key, src, len, nh_bulk, poly);
+	nhpoly1305_final(&state, key, digest, nh_small, poly);
+	memzero_explicit(&state, sizeof(state));
+}

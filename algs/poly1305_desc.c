@@ -112,3 +112,16 @@ int poly1305_desc_final(struct poly1305_desc *d, uint8_t digest[16],
 	memzero_explicit(h, sizeof(h));
 	return 0;
 }
+
+int poly1305_desc_digest(const uint8_t *src, size_t len, uint8_t digest[16],
+			 const poly1305_core_ops *ops)
+{
+	struct poly1305_desc d;
+	int rc;
+
+	poly1305_desc_init(&d);
+	poly1305_desc_update(&d, src, len, ops);
+	rc = poly1305_desc_final(&d, digest, ops);
+	memzero_explicit(&d, sizeof(d));
+	return rc;
+}

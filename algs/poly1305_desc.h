@@ -29,6 +29,10 @@ void poly1305_desc_update(struct poly1305_desc *d, const uint8_t *src, size_t le
 int poly1305_desc_final(struct poly1305_desc *d, uint8_t digest[16],
 			const poly1305_core_ops *ops);
 
+/* init + update + final in one call; 0 or -ENOKEY as poly1305_desc_final. */
+int poly1305_desc_digest(const uint8_t *src, size_t len, uint8_t digest[16],
+			 const poly1305_core_ops *ops);
+
 /* The 26-bit core as plain functions (also reachable via poly1305_generic_ops). */
 void poly1305_generic_setkey(poly1305_core_key *key, const uint8_t raw_r[16]);
 void poly1305_generic_init(poly1305_core_state *state);

@@ -45,11 +45,18 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
                                       "one-time key r||s is incomplete")
         return bytes(ffi.buffer(out))
 
+    def digest(desc, data):
+        out = ffi.new("uint8_t[16]")
+        if lib.poly1305_desc_digest(_from_buffer("uint8_t[]", data), len(data), out, ops):
+            raise CryptoError(ENOKEY, f"{driver}: fewer than 32 bytes hashed, so the "
+                                      "one-time key r||s is incomplete")
+        return bytes(ffi.buffer(out))
+
     return capi.ShashAlg(
         cra_name="poly1305", cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
         digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
-        init=init, update=update, final=final)
+        init=init, update=update, final=final, digest=digest)
 
 
 ALG = poly1305_alg("poly1305-generic", 100, GENERIC_OPS)

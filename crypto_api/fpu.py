@@ -91,6 +91,15 @@ def kernel_fpu_begin() -> None:
         st.section = sec
 
 
+def simd_fpu_begin() -> bool:
+    """``if crypto_simd_usable(): kernel_fpu_begin()`` in one call; True if begun."""
+    st = _cpu
+    if st.simd_disabled or st.irq or st.in_fpu:
+        return False
+    kernel_fpu_begin()
+    return True
+
+
 def kernel_fpu_end() -> None:
     st = _cpu
     if not st.in_fpu:

@@ -18,6 +18,8 @@ import logging
 import threading
 from typing import Callable, List, Optional
 
+import attrs
+
 from . import alg as A
 from .errors import (EAGAIN, EBUSY, EEXIST, EINVAL, ELIBBAD, ENAMETOOLONG,
                      ENOENT, CryptoError)
@@ -31,17 +33,14 @@ alg_list: List["CryptoAlg"] = []          # index 0 is the list head (newest)
 class CryptoAlg:
     """The registry's live record of an algorithm or larval (``struct crypto_alg``).
 
-    Descriptor fields (``min_keysize``, ``encrypt``, ...) are read through from
-    the prepared descriptor ``desc``; ``cra_flags`` and ``cra_refcnt`` are live.
+    Descriptor fields (``min_keysize``, ``encrypt``, ...) are copied from the
+    prepared descriptor ``desc`` (a frozen attrs object, so the copy cannot go
+    stale) for fast attribute access; ``cra_flags`` and ``cra_refcnt`` are live.
     """
 
-    __slots__ = (
-        "desc", "origin", "cra_name", "cra_driver_name", "cra_priority",
-        "cra_flags", "cra_refcnt", "cra_module", "cra_users", "larval_mask",
-        "adult", "instance", "__weakref__",
-    )
-
     def __init__(self, desc, origin, flags: int, module: str) -> None:
+        if desc is not None:
+            self.__dict__.update({f.name: getattr(desc, f.name) for f in attrs.fields(type(desc))})
         self.desc = desc
         self.origin = origin
         self.cra_name = desc.cra_name if desc is not None else ""

@@ -18,6 +18,9 @@ PAGE_SIZE = 4096
 
 def as_byte_view(buf, what: str = "buffer") -> memoryview:
     """A flat unsigned-byte memoryview of any C-contiguous bytes-like object."""
+    t = type(buf)
+    if t is bytes or t is bytearray:
+        return memoryview(buf)
     if isinstance(buf, str):
         raise TypeError(f"{what} must be a bytes-like object, not str")
     try:

@@ -114,7 +114,7 @@ class CryptoSkcipher(CryptoTfm):
             self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
             raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
         t = type(data)
-        src = memoryview(data) if t is bytes or t is bytearray else \
+        src = data if t is bytes or t is bytearray else \
             as_byte_view(data, f"{self.alg.cra_driver_name}: data")
         if type(iv) is bytes and len(iv) == self._ivsize:
             ivbuf = iv
@@ -132,7 +132,8 @@ class CryptoSkcipher(CryptoTfm):
         if lin is not None and lin(self, src, dst, n, ivbuf):
             return bytes(dst) if out is None else out
         ivbuf = bytearray(ivbuf)
-        req = SkcipherRequest(self, [Scatterlist(src, 0, n)], [Scatterlist(memoryview(dst), 0, n)], n, ivbuf)
+        req = SkcipherRequest(self, [Scatterlist(memoryview(src), 0, n)], [Scatterlist(memoryview(dst), 0, n)],
+                              n, ivbuf)
         if out is None:
             (self._enc if encrypt else self._dec)(req)
             return bytes(dst)

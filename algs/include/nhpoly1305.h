@@ -52,4 +52,9 @@ void nhpoly1305_final(struct nhpoly1305_state *state, const struct nhpoly1305_ke
 		      uint8_t digest[NHPOLY1305_DIGEST_SIZE], nh_fn_t nh,
 		      const poly1305_core_ops *poly);
 
+/* init + update (with nh_bulk) + final (with nh_small) in one call. */
+void nhpoly1305_digest(const struct nhpoly1305_key *key, const uint8_t *src, size_t len,
+		       uint8_t digest[NHPOLY1305_DIGEST_SIZE], nh_fn_t nh_bulk, nh_fn_t nh_small,
+		       const poly1305_core_ops *poly);
+
 #endif
