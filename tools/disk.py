@@ -179,7 +179,8 @@ class SectorCipher:
         mv = memoryview(buf)
         for k in range(count):
             o = k * ss
-            mv[o:o + ss] = fn(mv[o:o + ss], pack((first + k) * step + base))
+            sector = mv[o:o + ss]
+            fn(sector, pack((first + k) * step + base), sector)     # in place, no allocation
 
 
 def _pread_full(fd: int, buf: bytearray, pos: int) -> None:
