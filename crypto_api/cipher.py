@@ -39,21 +39,8 @@ class CryptoCipher(CryptoTfm):
             self.alg.cra_init(self)
 
     def setkey(self, key) -> None:
-        alg = self.alg
-        self._check_live()
-        kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
-        n = len(kv)
-        if n < alg.min_keysize or n > alg.max_keysize:
-            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
-            self.wipe_key()                 # a failed setkey leaves no old key usable
-            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected "
-                                      f"{alg.min_keysize}..{alg.max_keysize}")
-        try:
-            alg.setkey(self, bytes(kv))
-        except BaseException:
-            self.wipe_key()
-            raise
-        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
+        """Set the key (EINVAL naming the expected length if it is wrong)."""
+        self._setkey_checked(key)
 
     def _one(self, fn, dst, src) -> None:
         alg = self.alg

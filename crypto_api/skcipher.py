@@ -17,10 +17,6 @@ from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
 
 
-def _key_bytes(key, who: str) -> memoryview:
-    return as_byte_view(key, f"{who}: key")
-
-
 class CryptoSkcipher(CryptoTfm):
     """A symmetric-key cipher transform.
 
@@ -79,22 +75,8 @@ class CryptoSkcipher(CryptoTfm):
 
     # -- key -----------------------------------------------------------------
     def setkey(self, key) -> None:
-        alg = self.alg
-        self._check_live()
-        kv = _key_bytes(key, alg.cra_driver_name)
-        n = len(kv)
-        if n < alg.min_keysize or n > alg.max_keysize:
-            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
-            self.wipe_key()                 # a failed setkey leaves no old key usable
-            want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
-                    else f"{alg.min_keysize}..{alg.max_keysize}")
-            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
-        try:
-            alg.setkey(self, bytes(kv))
-        except BaseException:
-            self.wipe_key()
-            raise
-        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
+        """Set the key (EINVAL naming the expected length if it is wrong)."""
+        self._setkey_checked(key)
 
     # -- one-buffer convenience ---------------------------------------------
     def _check_iv(self, iv) -> bytearray:

@@ -136,22 +136,21 @@ def crypto_check_attr_type(tb: List[Attr], type: int, tname: str = "template") -
     return algt
 
 
-def crypto_attr_alg_name(tb: List[Attr], i: int, tname: str = "template") -> str:
+def _attr(tb: List[Attr], i: int, kind, what: str, tname: str):
     if i >= len(tb):
         raise CryptoError(ENOENT, f"{tname}: parameter {i} missing")
     a = tb[i]
-    if not isinstance(a, CryptoAttrAlg):
-        raise CryptoError(EINVAL, f"{tname}: parameter {i} must be an algorithm name, got {a!r}")
-    return a.name
+    if not isinstance(a, kind):
+        raise CryptoError(EINVAL, f"{tname}: parameter {i} must be {what}, got {a!r}")
+    return a
+
+
+def crypto_attr_alg_name(tb: List[Attr], i: int, tname: str = "template") -> str:
+    return _attr(tb, i, CryptoAttrAlg, "an algorithm name", tname).name
 
 
 def crypto_attr_u32(tb: List[Attr], i: int, tname: str = "template") -> int:
-    if i >= len(tb):
-        raise CryptoError(ENOENT, f"{tname}: parameter {i} missing")
-    a = tb[i]
-    if not isinstance(a, CryptoAttrU32):
-        raise CryptoError(EINVAL, f"{tname}: parameter {i} must be a number, got {a!r}")
-    return a.num
+    return _attr(tb, i, CryptoAttrU32, "a number", tname).num
 
 
 def crypto_requires_sync(type: int, mask: int) -> int:

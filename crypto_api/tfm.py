@@ -24,6 +24,7 @@ import cffi
 
 from . import alg as A
 from . import registry
+from .scatterlist import as_byte_view
 from .errors import EAGAIN, EINVAL, CryptoError
 
 _ffi = cffi.FFI()
@@ -101,6 +102,27 @@ class CryptoTfm:
     def _keyed(self) -> bool:
         """Whether the algorithm needs a key before use (NEED_KEY applies)."""
         return bool(getattr(self.alg, "max_keysize", 0))
+
+    def _setkey_checked(self, key) -> None:
+        """The setkey of the keysize-bounded types (skcipher, cipher): the
+        length is checked against min/max_keysize before the driver sees the
+        key; any failure wipes the context and re-arms NEED_KEY."""
+        alg = self.alg
+        self._check_live()
+        kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
+        n = len(kv)
+        if n < alg.min_keysize or n > alg.max_keysize:
+            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
+            self.wipe_key()                 # a failed setkey leaves no old key usable
+            want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
+                    else f"{alg.min_keysize}..{alg.max_keysize}")
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
+        try:
+            alg.setkey(self, bytes(kv))
+        except BaseException:
+            self.wipe_key()
+            raise
+        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
 
     def _check_live(self) -> None:
         if not self._live:
