@@ -134,7 +134,7 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     simd = _simd_fpu_begin()
     try:
         rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
-                             _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
+                             src if type(src) is bytes else _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
     finally:
         if simd:
             _fpu_end()

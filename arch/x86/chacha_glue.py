@@ -35,6 +35,10 @@ from crypto_api.arch.x86._chacha_glue import lib as _wlib  # noqa: E402
 _glue_crypt = _wlib.chacha_glue_crypt_linear
 _wfb = _wffi.from_buffer
 _fpu_begin = capi.kernel_fpu_begin
+_fpu_end = capi.kernel_fpu_end
+_fpu_tracing = capi.fpu_tracing
+_simd_fpu_begin = capi.simd_fpu_begin
+_NULL = _wffi.NULL
 
 MODULE_NAME = "chacha_x86_64"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
@@ -178,6 +182,19 @@ def xchacha_simd(req) -> None:
 
 def simd_linear(tfm, src, dst, n, iv) -> bool:
     """Linear entry point with the request path's rules and trace."""
+    if n > generic.CHACHA_BLOCK_SIZE and not _fpu_tracing():
+        if _simd_fpu_begin():           # crypto_simd_usable(), then kernel_fpu_begin()
+            ctx = tfm.ctx
+            try:
+                # bytes go to C as they are (const pointers); other buffers through from_buffer
+                _glue_crypt(impl.dosimd_ptr, impl.hchacha_ptr if len(iv) == generic.XCHACHA_IV_SIZE else _NULL,
+                            ctx.key, iv if type(iv) is bytes else _wfb("uint8_t[]", iv),
+                            _wfb("uint8_t[]", dst, require_writable=True),
+                            src if type(src) is bytes else _wfb("uint8_t[]", src), n, 0, 0, ctx.nrounds, _NULL, 0)
+            finally:
+                _fpu_end()
+            return True
+        return generic.chacha_linear(tfm, src, dst, n, iv)
     if n <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
         return generic.chacha_linear(tfm, src, dst, n, iv)
     _glue_loop(tfm.ctx, iv, len(iv) == generic.XCHACHA_IV_SIZE, src, dst, n, 0, 0)
