@@ -20,8 +20,8 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import address
-from crypto_api.errors import EINVAL, ENOENT, CryptoError
-from crypto_api.scatterlist import scatterwalk_map_and_copy, sg_init_one, sg_pieces
+from crypto_api.errors import EINVAL, ENOENT, ENOKEY, CryptoError
+from crypto_api.scatterlist import as_byte_view, scatterwalk_map_and_copy, sg_init_one, sg_pieces
 
 MODULE_NAME = "adiantum"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("adiantum")
@@ -209,7 +209,7 @@ def header_hash(ctx, bulk_len: int, tweak: bytes) -> int:
 
 
 def message_hash(ctx, sgl, bulk_len: int) -> int:
-    """NHPoly1305 of the bulk, fed entry by entry through the hash tfm."""
+    """NHPoly1305 of the bulk, fed through the hash tfm one page piece at a time (sg_miter)."""
     desc = ctx.hash.desc().init()
     for piece in sg_pieces(sgl, bulk_len):
         desc.update(piece)
@@ -270,10 +270,10 @@ def _any_tweak(tfm, data, tweak, enc: bool) -> bytes:
     if not isinstance(tfm, capi.CryptoSkcipher) or not tfm.alg.cra_name.startswith("adiantum("):
         raise TypeError("expected a transform of an adiantum(...) algorithm")
     if tfm.crt_flags & capi.CRYPTO_TFM_NEED_KEY:
-        from crypto_api.errors import ENOKEY
+        tfm._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
         raise CryptoError(ENOKEY, f"{tfm.driver_name}: no key set (setkey first)")
-    src = bytes(memoryview(data).cast("B"))
-    tw = bytes(memoryview(tweak).cast("B"))
+    src = bytes(as_byte_view(data, f"{tfm.driver_name}: data"))
+    tw = bytes(as_byte_view(tweak, f"{tfm.driver_name}: tweak"))
     out = bytearray(len(src))
     adiantum_crypt_sg(tfm, sg_init_one(src), sg_init_one(out), len(src), tw, enc)
     return bytes(out)
@@ -296,16 +296,17 @@ def adiantum_decrypt(tfm, data, tweak) -> bytes:
 # --------------------------------------------------------------------------
 # The template
 
-def _supported(stream, block, hash_) -> bool:
-    if stream.cra_name not in ("xchacha12", "xchacha20"):
-        return False
-    if stream.ivsize != XCHACHA_IV_SIZE or stream.min_keysize > 32 or stream.max_keysize < 32:
-        return False
-    if block.cra_blocksize != BLOCKCIPHER_BLOCK_SIZE:
-        return False
-    if not block.min_keysize <= BLOCKCIPHER_KEY_SIZE <= block.max_keysize:
-        return False
-    return hash_.cra_name == "nhpoly1305" and hash_.digestsize == 16
+def _unsupported(stream, block, hash_):
+    """The first inner algorithm Adiantum cannot use, or None."""
+    if (stream.cra_name not in ("xchacha12", "xchacha20") or stream.ivsize != XCHACHA_IV_SIZE
+            or stream.min_keysize > 32 or stream.max_keysize < 32):
+        return stream
+    if (block.cra_blocksize != BLOCKCIPHER_BLOCK_SIZE
+            or not block.min_keysize <= BLOCKCIPHER_KEY_SIZE <= block.max_keysize):
+        return block
+    if hash_.cra_name != "nhpoly1305" or hash_.digestsize != 16:
+        return hash_
+    return None
 
 
 def adiantum_create(tmpl, tb) -> None:
@@ -327,13 +328,13 @@ def adiantum_create(tmpl, tb) -> None:
     block = capi.crypto_grab_cipher(block_name)
     hash_ = capi.crypto_grab_shash(hash_name)
     s, b, h = stream.alg, block.alg, hash_.alg
-    if not _supported(s, b, h):
-        bad = (s.cra_driver_name if s.cra_name not in ("xchacha12", "xchacha20") else
-               h.cra_driver_name if h.cra_name != "nhpoly1305" else b.cra_driver_name)
+    bad = _unsupported(s, b, h)
+    if bad is not None:
         raise CryptoError(EINVAL, f"adiantum: unsupported instantiation ({s.cra_driver_name},"
-                                  f"{b.cra_driver_name},{h.cra_driver_name}): {bad} cannot be used "
-                                  "(needs xchacha12 or xchacha20, a 16-byte block cipher taking a "
-                                  "32-byte key, and nhpoly1305)")
+                                  f"{b.cra_driver_name},{h.cra_driver_name}): "
+                                  f"{bad.cra_driver_name} cannot be used (needs xchacha12 or "
+                                  "xchacha20, a 16-byte block cipher taking a 32-byte key, "
+                                  "and nhpoly1305)")
     cra_name = capi.crypto_inst_name("adiantum", s.cra_name, b.cra_name)
     driver = capi.crypto_inst_name("adiantum", s.cra_driver_name, b.cra_driver_name, h.cra_driver_name)
     inst = capi.SkcipherAlg(

@@ -9,7 +9,9 @@ boot, list, selftest, speed, enc/dec and disk.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 from typing import List, Optional
@@ -54,7 +56,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _ClosedStdout(io.RawIOBase):
+    """Stands in for a stdout the shell closed (``>&-``): writing is EBADF."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    if sys.stdout is None:           # started with fd 1 closed: a one-line error when written
+        sys.stdout = io.TextIOWrapper(_ClosedStdout(), write_through=True)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -228,8 +228,9 @@ def _conflict(new: CryptoAlg):
 def register(desc, module: Optional[str] = None, extra_flags: int = 0,
              instance=None) -> CryptoAlg:
     """Register a descriptor: checks, conflicts, self-test, finish-registration."""
-    from . import modules
+    from . import modules, testmgr
     _check_alg(desc)
+    testmgr.get_level()        # a bad CRYPTO_API_SELFTESTS refuses before anything is listed
     prepared = _prepare(desc)
     if module is None:
         module = desc.cra_module or modules.current_module() or "kernel"
@@ -403,8 +404,9 @@ MAX_TEMPLATE_DEPTH = 16
 
 def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorithm") -> CryptoAlg:
     """Find (loading modules or building an instance if needed) and get a reference."""
-    from . import modules, template
+    from . import modules, template, testmgr
     check_name(name)
+    testmgr.get_level()        # a bad CRYPTO_API_SELFTESTS: say so, not a bare ENOENT
     if not (type | mask) & A.CRYPTO_ALG_INTERNAL:
         mask |= A.CRYPTO_ALG_INTERNAL
     type &= ~(A.CRYPTO_ALG_LARVAL | A.CRYPTO_ALG_DEAD)

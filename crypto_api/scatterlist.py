@@ -178,13 +178,16 @@ def scatterwalk_map_and_copy(buf, sgl: Sequence[Scatterlist], start: int, nbytes
 
 
 def sg_pieces(sgl: Sequence[Scatterlist], nbytes: int):
-    """Yield memoryviews of the first ``nbytes`` covered by ``sgl``, entry by entry."""
+    """Yield memoryviews of the first ``nbytes`` covered by ``sgl``, one page
+    at a time, as an atomic ``sg_miter`` maps them (a piece ends at the end of
+    its entry or of its page, whichever comes first)."""
     left = nbytes
     for sg in sgl:
+        pos, end = sg.offset, sg.offset + min(sg.length, max(left, 0))
+        left -= end - pos
+        while pos < end:
+            cut = min(end, (pos // PAGE_SIZE + 1) * PAGE_SIZE)
+            yield sg.buf[pos:cut]
+            pos = cut
         if left <= 0:
             break
-        if not sg.length:
-            continue
-        take = min(sg.length, left)
-        yield sg.buf[sg.offset:sg.offset + take]
-        left -= take

@@ -111,8 +111,19 @@ class CryptoSkcipher(CryptoTfm):
                 raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: out must be a writable "
                                           f"buffer of {n} bytes")
         lin = self._lenc if encrypt else self._ldec
-        if lin is not None and lin(self, src, dst, n, ivbuf):
-            return bytes(dst) if out is None else out
+        if lin is not None:
+            if out is None:
+                if lin(self, src, dst, n, ivbuf):
+                    return bytes(dst)
+            else:
+                saved = bytes(dst)          # a driver failing part-way leaves out untouched
+                try:
+                    done = lin(self, src, dst, n, ivbuf)
+                except BaseException:
+                    dst[:] = saved
+                    raise
+                if done:
+                    return out
         ivbuf = bytearray(ivbuf)
         req = SkcipherRequest(self, [Scatterlist(memoryview(src), 0, n)], [Scatterlist(memoryview(dst), 0, n)],
                               n, ivbuf)

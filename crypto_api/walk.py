@@ -110,12 +110,17 @@ def skcipher_walk_virt(req, atomic: bool = False) -> SkcipherWalk:
     w.src = w.dst = None
     w._mode = _FAST
     w._bounce = None
-    if w.total == 0:
-        return w
     w.blocksize = alg.cra_blocksize
     w.stride = alg.walksize
     w.ivsize = alg.ivsize
     w.alignmask = alg.cra_alignmask
+    if w.total == 0:
+        return w
+    if w.alignmask and w.ivsize and w.iv is not None:
+        # An algorithm with an alignment mask gets the IV in an aligned copy
+        # (Python gives no addresses, so it always gets one); it is copied
+        # back to the caller's IV when the walk ends.
+        w.iv = bytearray(bytes(memoryview(req.iv)[:w.ivsize]))
     w._in = _Cursor(req.src)
     w._out = _Cursor(req.dst)
     _next_step(w)
@@ -190,4 +195,6 @@ def skcipher_walk_done(w: SkcipherWalk, res: int) -> int:
     else:
         w.nbytes = 0
         w.src = w.dst = None
+        if w.iv is not w.oiv:
+            memoryview(w.oiv)[:w.ivsize] = w.iv
     return 0

@@ -55,7 +55,7 @@ def read_key_file(path: str) -> bytearray:
 
 def read_key_fd(fd: int) -> bytearray:
     """Everything readable from an inherited descriptor (read to EOF, then closed)."""
-    if fd < 0:
+    if not 0 <= fd < 2 ** 31:          # os.read/os.close take a C int
         raise CryptoError(EINVAL, f"--keyfd {fd}: not a file descriptor")
     try:
         return _read_all(fd, f"key descriptor {fd}")

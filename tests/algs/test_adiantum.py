@@ -289,10 +289,16 @@ def test_the_any_tweak_functions_check_their_arguments(tfms):
             adiantum_encrypt(other, bytes(32), b"")
     tfm = tfms["xchacha12", "generic"]
     tfm.setkey(KEY)
-    with pytest.raises(TypeError):
-        adiantum_encrypt(tfm, "thirty-two characters of text!!!", b"")
-    with pytest.raises(TypeError):
-        adiantum_encrypt(tfm, bytes(32), 17)
+    for data, tweak, what in (("thirty-two characters of text!!!", b"", "data"),
+                              (bytes(32), 17, "tweak"), (bytes(32), None, "tweak")):
+        with pytest.raises(TypeError) as e:
+            adiantum_encrypt(tfm, data, tweak)
+        assert tfm.driver_name in str(e.value) and what in str(e.value)
+    with capi.crypto_alloc_skcipher(FORMS["generic"].format("xchacha12")) as freed:
+        freed.setkey(KEY)
+    with pytest.raises(capi.CryptoError) as e:
+        adiantum_encrypt(freed, bytes(32), b"")
+    assert e.value.errno == EINVAL and "freed" in str(e.value)
 
 
 @pytest.mark.parametrize("name, errno, culprit", [
@@ -327,6 +333,21 @@ def test_a_block_cipher_without_32_byte_keys_is_refused_naming_it(register):
     with pytest.raises(capi.CryptoError) as e:
         capi.crypto_alloc_skcipher("adiantum(xchacha12,regtest-aes128)")
     assert e.value.errno == EINVAL and "regtest-aes128-drv" in str(e.value)
+
+
+def test_an_xchacha12_with_another_iv_size_is_the_one_named(register, selftest_level):
+    # A plug-in "xchacha12" with a 24-byte IV (untested: level off) is the
+    # culprit, not the block cipher or the hash that are fine.
+    selftest_level("off")
+    crypt = lambda req: None
+    register(capi.SkcipherAlg(
+        cra_name="xchacha12", cra_driver_name="regtest-xchacha12-iv24", cra_blocksize=1,
+        min_keysize=32, max_keysize=32, ivsize=24, chunksize=64,
+        setkey=lambda tfm, key: None, encrypt=crypt, decrypt=crypt))
+    with pytest.raises(capi.CryptoError) as e:
+        capi.crypto_alloc_skcipher("adiantum(regtest-xchacha12-iv24,aes-generic)")
+    assert e.value.errno == EINVAL
+    assert "regtest-xchacha12-iv24 cannot be used" in str(e.value)
 
 
 @pytest.mark.parametrize("alloc", [capi.crypto_alloc_shash, capi.crypto_alloc_cipher])

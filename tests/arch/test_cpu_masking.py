@@ -5,6 +5,7 @@ state is per process), as the kernel's boot_cpu_has() would report it.
 """
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import sys
 import pytest
 
 from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has, masked_features
+from crypto_api.errors import ENODEV, CryptoError
 
 pytestmark = pytest.mark.skipif(not IS_X86, reason="x86 only")
 
@@ -20,8 +22,10 @@ import json, crypto_api as capi
 from crypto_api.arch.x86 import chacha_glue
 res = capi.load_all()
 drivers = [a.cra_driver_name for a in capi.registry.snapshot()]
+with capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)") as t:
+    adiantum = [t.driver_name, t.alg.cra_priority]
 print(json.dumps({"errors": {k: (v.errno if v else None) for k, v in res.items()},
-                  "drivers": drivers, "chacha_impl": chacha_glue.impl.name}))
+                  "drivers": drivers, "chacha_impl": chacha_glue.impl.name, "adiantum": adiantum}))
 """
 
 
@@ -46,12 +50,17 @@ def test_without_avx2_no_nhpoly1305_avx2_and_chacha_uses_ssse3():
     assert "nhpoly1305-avx2" not in r["drivers"]
     assert "nhpoly1305-sse2" in r["drivers"]
     assert r["chacha_impl"] == "ssse3"
+    if boot_cpu_has("aes"):                   # the reference's example: (1200 + 400 + 300) // 7
+        assert r["adiantum"] == ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-sse2)", 271]
 
 
 def test_without_avx512vl_chacha_uses_avx2():
     if not boot_cpu_has("avx2"):
         pytest.skip("CPU lacks AVX2")
-    assert probe("avx512vl")["chacha_impl"] == "avx2"
+    r = probe("avx512vl")
+    assert r["chacha_impl"] == "avx2"
+    if boot_cpu_has("aes"):                   # the name users ask for gets the full SIMD stack
+        assert r["adiantum"] == ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)", 300]
 
 
 def test_without_aesni_no_aes_aesni():
@@ -64,3 +73,20 @@ def test_masked_features_context_manager():
     with masked_features("sse2"):
         assert not boot_cpu_has("sse2")
     assert boot_cpu_has("sse2") == IS_X86
+
+
+@pytest.mark.parametrize("module, feature, words", [
+    ("chacha_glue", "ssse3", ["chacha_x86_64: not registered", "SSSE3"]),
+    ("nhpoly1305_avx2_glue", "avx2", ["nhpoly1305-avx2: not registered", "AVX2"]),
+    ("aesni_glue", "aes", ["aes-aesni: not registered", "AES-NI"]),
+])
+def test_missing_feature_says_why_at_debug_level(caplog, module, feature, words):
+    """module_init refuses (ENODEV) before registering anything, and logs why."""
+    import importlib
+    mod = importlib.import_module("crypto_api.arch.x86." + module)
+    with masked_features(feature), caplog.at_level(logging.DEBUG, logger="crypto_api"):
+        with pytest.raises(CryptoError) as e:
+            mod.module_init()
+    assert e.value.errno == ENODEV
+    debug = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG]
+    assert any(all(w in m for w in words) for m in debug), debug

@@ -4,7 +4,10 @@ One kernel_fpu_begin/end around the walk; a 4096-byte budget used by the
 non-final steps, with an end+begin (preemption point) each time it runs out;
 no FPU at all for requests of 64 bytes or less or when SIMD is unusable.
 The contiguous fast path (the glue loop in C) must record exactly the
-sections of the step-by-step walk.
+sections of the step-by-step walk.  The NHPoly1305 SIMD update (one section
+per piece of at most 4096 bytes, none below 64 bytes) and Adiantum on the
+SIMD drivers (hash pieces as sg_miter maps them, page by page) are checked
+against the same kind of independent model.
 """
 
 import os
@@ -119,3 +122,71 @@ def test_contiguous_fast_path_matches_walk_and_model(tfm):
             capi.crypto_skcipher_encrypt(req2)
         assert one == two
         assert fast.nbytes == walked.nbytes == model_sections(off, off, total)
+
+
+def nh_sections(n):
+    """nhpoly1305-sse2/-avx2 update (§6.4): generic below 64 bytes, else one
+    section per piece of at most 4096 bytes."""
+    return [] if n < 64 else [min(4096, n - p) for p in range(0, n, 4096)]
+
+
+def nh_driver():
+    return "nhpoly1305-avx2" if boot_cpu_has("avx2") else "nhpoly1305-sse2"
+
+
+def test_nhpoly1305_simd_sections():
+    with capi.crypto_alloc_shash(nh_driver()) as h:
+        h.setkey(os.urandom(1088))
+        for n in (0, 63, 64, 4096, 4097, 10000):
+            data = os.urandom(n)
+            untraced = h.digest(data)            # one C call; traced: the real pieces
+            with capi.fpu_trace() as tr:
+                assert h.digest(data) == untraced
+            assert tr.nbytes == nh_sections(n), n
+            with capi.simd_disabled(), capi.fpu_trace() as tr:
+                assert h.digest(data) == untraced
+            assert tr.sections == []
+        d = h.desc().init()
+        with capi.fpu_trace() as tr:
+            for n in (100, 40, 9000, 63):
+                d.update(bytes(n))
+            d.final()
+        assert tr.nbytes == nh_sections(100) + nh_sections(9000)
+
+
+def page_pieces(off, n):
+    """What an atomic sg_miter maps of ``n`` bytes at ``off``: one page at a time."""
+    out = []
+    while n:
+        k = min(n, 4096 - off % 4096)
+        out.append(k)
+        off += k
+        n -= k
+    return out
+
+
+@pytest.mark.parametrize("n, off", [(64, 0), (65, 0), (512, 0), (4096, 0), (12345, 0), (8000, 100),
+                                    (5000, 4000), (33, 4090)])
+def test_adiantum_on_simd_drivers_sections(n, off):
+    """Kernel order (§5.4): NH over the src bulk, the stream over stream_len,
+    NH over the dst bulk; each hash update is one sg_miter page piece."""
+    name = f"adiantum(xchacha12-simd,aes-generic,{nh_driver()})"
+    with capi.crypto_alloc_skcipher(name) as t:
+        t.setkey(os.urandom(32))
+        bulk = n - 16
+        stream = -(-bulk // 64) * 64 if -(-bulk // 64) * 64 <= n else bulk
+        hashed = [s for k in page_pieces(off, bulk) for s in nh_sections(k)]
+        chacha = model_sections(off, off, stream) if stream > 64 else []
+        data = os.urandom(n)
+        expect = t.encrypt(data, bytes(32))         # the one-call path, untraced
+        buf = bytearray(off) + bytearray(data)
+        sg = capi.sg_init_one(buf, off, n)
+        req = capi.skcipher_request_alloc(t)
+        capi.skcipher_request_set_crypt(req, sg, sg, n, bytearray(32))
+        with capi.fpu_trace() as tr:
+            capi.crypto_skcipher_encrypt(req)
+        assert tr.nbytes == hashed + chacha + hashed
+        assert buf[off:] == expect
+        with capi.simd_disabled(), capi.fpu_trace() as tr:
+            capi.crypto_skcipher_decrypt(req)
+        assert tr.sections == [] and buf[off:] == data

@@ -303,7 +303,7 @@ def test_the_template_module_loads_through_crypto_adiantum(proc_records):
 
 # ---------------------------------------------------------------- Adiantum naming and priority
 
-def xchacha12_wrapper(driver, priority):
+def xchacha12_wrapper(driver, priority, flags=0):
     """An ``xchacha12`` driver forwarding to a child of xchacha12-generic (passes its tests)."""
 
     def init(tfm):
@@ -315,8 +315,8 @@ def xchacha12_wrapper(driver, priority):
         capi.crypto_skcipher_encrypt(sub)
 
     return capi.SkcipherAlg(
-        cra_name="xchacha12", cra_driver_name=driver, cra_priority=priority, cra_blocksize=1,
-        min_keysize=32, max_keysize=32, ivsize=32, chunksize=64,
+        cra_name="xchacha12", cra_driver_name=driver, cra_priority=priority, cra_flags=flags,
+        cra_blocksize=1, min_keysize=32, max_keysize=32, ivsize=32, chunksize=64,
         setkey=lambda tfm, key: tfm.ctx.child.setkey(key), encrypt=crypt, decrypt=crypt,
         init=init, exit=lambda tfm: tfm.ctx.child.free())
 
@@ -436,6 +436,18 @@ def test_adiantum_upgrade_kills_the_old_instance_and_live_tfms_keep_working(regi
         assert again.encrypt(data, TWEAK) == expected
     assert old.decrypt(expected, TWEAK) == data
     old.free()
+
+
+def test_adiantum_inherits_async_and_a_sync_request_spawns_a_sync_stream(register):
+    # v5.0: the instance takes the stream cipher's ASYNC flag; a sync-only
+    # allocation (mask ASYNC) makes the template grab a sync stream cipher.
+    register(xchacha12_wrapper("regtest-xchacha12-async", 6000, flags=capi.CRYPTO_ALG_ASYNC))
+    with capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)") as tfm:
+        assert tfm.driver_name.startswith("adiantum(regtest-xchacha12-async,")
+        assert tfm.alg.cra_flags & capi.CRYPTO_ALG_ASYNC
+    with capi.crypto_alloc_sync_skcipher("adiantum(xchacha12,aes)") as tfm:
+        assert not tfm.driver_name.startswith("adiantum(regtest-xchacha12-async,")
+        assert not tfm.alg.cra_flags & capi.CRYPTO_ALG_ASYNC
 
 
 def test_a_weaker_instance_built_during_a_self_test_does_not_answer_the_lookup(

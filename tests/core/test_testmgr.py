@@ -374,3 +374,19 @@ def test_a_bad_env_level_is_refused():
     r = run_python("import crypto_api as capi; capi.testmgr.get_level()", CRYPTO_API_SELFTESTS="sometimes")
     assert r.returncode != 0
     assert "CRYPTO_API_SELFTESTS='sometimes'" in r.stderr and "off, fast, full" in r.stderr
+
+
+def test_a_bad_env_level_refuses_allocations_and_registers_nothing():
+    # The refusal reaches the user (not a bare ENOENT from a module whose
+    # init failed), and no algorithm is left registered without its test.
+    r = run_python("""
+        import crypto_api as capi
+        try:
+            capi.crypto_alloc_skcipher("xchacha12")
+        except capi.CryptoError as e:
+            print("errno", e.errno, e.message)
+        print("listed", capi.proc_crypto().count("name "))
+    """, CRYPTO_API_SELFTESTS="sometimes")
+    assert r.returncode == 0, r.stderr
+    assert f"errno {EINVAL} CRYPTO_API_SELFTESTS='sometimes'" in r.stdout
+    assert "listed 0" in r.stdout

@@ -86,6 +86,16 @@ def test_bad_arguments_subprocess(files):
     assert p.returncode == 1 and p.stdout == b""
 
 
+def test_closed_stdout_is_a_one_line_error(files):
+    """Started with stdout closed (``>&-``): EBADF in one line, no traceback."""
+    d, _, _ = files
+    p = subprocess.run(["sh", "-c", 'exec "$0" -m crypto_api "$@" >&-', sys.executable, "enc", "-c", "xchacha12",
+                        "--keyfile", str(d / "key"), "--iv", "00" * 32, "-i", str(d / "in")],
+                       env=ENV, stderr=subprocess.PIPE, timeout=120)
+    assert_one_line_error(p, "crypto-api enc: standard output is closed")
+    assert p.returncode == 1
+
+
 def run_main(args, capsys):
     rc = main(args)
     out, err = capsys.readouterr()
@@ -104,6 +114,7 @@ def run_main(args, capsys):
     (["-c", ADIANTUM, "--keyfile", "{missing}", "--iv", "00" * 32], ["No such file", "missing"]),
     (["-c", ADIANTUM, "--keyfile", "{dir}", "--iv", "00" * 32], ["Is a directory"]),
     (["-c", ADIANTUM, "--keyfd", "987", "--iv", "00" * 32], ["--keyfd 987", "Bad file descriptor"]),
+    (["-c", ADIANTUM, "--keyfd", str(1 << 64), "--iv", "00" * 32], ["not a file descriptor"]),
     (["-c", ADIANTUM, "--keyfile", "{key}", "--iv", "00" * 32, "-i", "{missing}"], ["No such file"]),
     (["-c", ADIANTUM, "--keyfile", "{key}", "--iv", "00" * 32, "-i", "{tiny}"], ["15 bytes", "at least 16"]),
     (["-c", "x\0y", "--keyfile", "{key}"], ["EINVAL", "character"]),
