@@ -99,9 +99,9 @@ def _fast_ops(ctx):
     if not all(hasattr(c, a) for c, a in ((s, "c_stream"), (b, "c_block"), (h, "c_nhpoly1305"))):
         return None
     small_crypt, small_hchacha = s.c_stream(False)
-    enc, dec, block_ctx = b.c_block()
     out = {}
     for simd in (False, True):
+        enc, dec, block_ctx = b.c_block(simd)
         crypt, hchacha = s.c_stream(simd)
         nh_bulk, nh_small, poly, key = h.c_nhpoly1305(simd)
         f = ffi.new("struct adiantum_fast *")
@@ -145,16 +145,30 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
 
 
 def _crypt_fast(tfm, req, enc: bool) -> bool:
-    """The request path's one-call case: one contiguous buffer on each side."""
+    """The request path in one C call: directly on one contiguous buffer per
+    side, else on a gathered copy scattered back (Adiantum reads the whole
+    message before it writes any of it, so the result is the same)."""
+    if tfm.ctx.fast is None or _fpu_tracing():
+        return False
     src, dst = req.src, req.dst
-    if tfm.ctx.fast is None or len(src) != 1 or len(dst) != 1:
-        return False
     n = req.cryptlen
-    s, d = src[0], dst[0]
-    if s.length < n or d.length < n:
-        return False
-    return _fused(tfm, s.buf[s.offset:s.offset + n], d.buf[d.offset:d.offset + n], n,
-                  bytes(req.iv[:TWEAK_SIZE]), enc)
+    tweak = bytes(req.iv[:TWEAK_SIZE])
+    if len(src) == 1 and len(dst) == 1 and src[0].length >= n and dst[0].length >= n:
+        s, d = src[0], dst[0]
+        return _fused(tfm, s.buf[s.offset:s.offset + n], d.buf[d.offset:d.offset + n], n, tweak, enc)
+    if n < BLOCKCIPHER_BLOCK_SIZE:
+        return False                    # the composed path gives the error
+    inbuf = bytearray(n)
+    scatterwalk_map_and_copy(inbuf, src, 0, n, False)
+    outbuf = bytearray(n)
+    try:
+        if not _fused(tfm, inbuf, outbuf, n, tweak, enc):
+            return False
+        scatterwalk_map_and_copy(outbuf, dst, 0, n, True)
+    finally:
+        inbuf[:] = bytes(n)             # plaintext copies do not outlive the request
+        outbuf[:] = bytes(n)
+    return True
 
 
 def adiantum_encrypt_linear(tfm, src, dst, n, iv) -> bool:

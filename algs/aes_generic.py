@@ -22,9 +22,14 @@ AES_MAX_KEY_SIZE = 32
 
 
 def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandkey: str,
-                   encrypt: str, decrypt: str, module: str = None) -> capi.CipherAlg:
+                   encrypt: str, decrypt: str, module: str = None, simd: bool = False) -> capi.CipherAlg:
     """An ``aes`` cipher descriptor over a C core: ``expandkey(ctx, key, len)``
-    returns 0 or -EINVAL, ``encrypt/decrypt(ctx, out, in)`` do one block."""
+    returns 0 or -EINVAL, ``encrypt/decrypt(ctx, out, in)`` do one block.
+
+    ``simd=True`` (AES-NI): each block runs inside kernel_fpu_begin/end, and
+    the generic code (with its own key schedule) runs when
+    crypto_simd_usable() is false, as the kernel's aesni glue does.
+    """
     from_buffer = ffi.from_buffer
     expand_fn, enc_fn, dec_fn = getattr(lib, expandkey), getattr(lib, encrypt), getattr(lib, decrypt)
     enc_addr = function_address(ffi, lib, encrypt)
@@ -39,23 +44,63 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             lib.crypto_memzero(c, ffi.sizeof(c[0]))
         if expand_fn(c, key, len(key)):
             raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected 16, 24 or 32")
-        ctx.c_block = lambda: (enc_addr, dec_addr, address(ffi, c))
+        if simd:
+            ctx.aes_fallback = _generic_schedule(ctx, key)
+        ctx.c_block = c_block_for(ctx)
+
+    def c_block_for(ctx):
+        main = (enc_addr, dec_addr, address(ffi, ctx.aes))
+        if not simd:
+            return lambda use_simd=True: main
+        fallback = (_GENERIC_ENC, _GENERIC_DEC, address(_gffi, ctx.aes_fallback))
+        return lambda use_simd=True: main if use_simd else fallback
 
     def exit_(tfm):
-        c = getattr(tfm.ctx, "aes", None)
-        if c is not None:
-            lib.crypto_memzero(c, ffi.sizeof(c[0]))
+        for name in ("aes", "aes_fallback"):
+            c = getattr(tfm.ctx, name, None)
+            if c is not None:
+                lib.crypto_memzero(c, ffi.sizeof(c[0]))
+
+    def one(fn, generic_fn, tfm, dst, src):
+        d = from_buffer("uint8_t[]", dst, require_writable=True)
+        if not simd:
+            fn(tfm.ctx.aes, d, from_buffer("uint8_t[]", src))
+        elif capi.simd_fpu_begin():
+            try:
+                fn(tfm.ctx.aes, d, from_buffer("uint8_t[]", src))
+                capi.fpu_account(AES_BLOCK_SIZE)
+            finally:
+                capi.kernel_fpu_end()
+        else:
+            generic_fn(tfm.ctx.aes_fallback, _gffi.from_buffer("uint8_t[]", dst, require_writable=True),
+                       _gffi.from_buffer("uint8_t[]", src))
 
     def enc(tfm, dst, src):
-        enc_fn(tfm.ctx.aes, from_buffer("uint8_t[]", dst, require_writable=True), from_buffer("uint8_t[]", src))
+        one(enc_fn, lib_generic.aes_encrypt_generic, tfm, dst, src)
 
     def dec(tfm, dst, src):
-        dec_fn(tfm.ctx.aes, from_buffer("uint8_t[]", dst, require_writable=True), from_buffer("uint8_t[]", src))
+        one(dec_fn, lib_generic.aes_decrypt_generic, tfm, dst, src)
 
     return capi.CipherAlg(
         cra_name="aes", cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=AES_BLOCK_SIZE, min_keysize=AES_MIN_KEY_SIZE, max_keysize=AES_MAX_KEY_SIZE,
         setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_)
+
+
+_gffi, lib_generic = ffi, lib
+_GENERIC_ENC = function_address(ffi, lib, "aes_encrypt_generic")
+_GENERIC_DEC = function_address(ffi, lib, "aes_decrypt_generic")
+
+
+def _generic_schedule(ctx, key: bytes):
+    """The generic key schedule beside a SIMD one (the SIMD glue's fallback)."""
+    c = getattr(ctx, "aes_fallback", None)
+    if c is None:
+        c = _gffi.new("struct crypto_aes_ctx *")
+    else:
+        lib_generic.crypto_memzero(c, _gffi.sizeof(c[0]))
+    lib_generic.aes_expandkey_generic(c, key, len(key))
+    return c
 
 
 ALG = aes_cipher_alg("aes-generic", 100, ffi, lib, "struct crypto_aes_ctx *",

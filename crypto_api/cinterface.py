@@ -10,7 +10,7 @@ protocol, per kind of inner algorithm:
 * stream skcipher (XChaCha): ``ctx.c_stream(simd) -> (crypt, hchacha)``
   addresses with the signatures of chacha_crypt_generic / hchacha_block_generic,
   plus ``ctx.key`` (32 bytes) and ``ctx.nrounds``;
-* block cipher: ``ctx.c_block() -> (encrypt, decrypt, ctx)`` addresses, the
+* block cipher: ``ctx.c_block(simd) -> (encrypt, decrypt, ctx)`` addresses, the
   functions taking ``(const void *ctx, uint8_t *out, const uint8_t *in)``;
 * nhpoly1305 shash: ``ctx.c_nhpoly1305(simd) -> (nh_bulk, nh_small, poly_ops, key)``.
 

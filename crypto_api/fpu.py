@@ -100,6 +100,20 @@ def simd_fpu_begin() -> bool:
     return True
 
 
+def fpu_owned() -> bool:
+    """Whether this thread is inside an FPU section (a token for fpu_recover)."""
+    return _cpu.in_fpu
+
+
+def fpu_recover(owned_before: bool, who: str) -> None:
+    """After a driver raised: close a section it left open (a kernel WARN)."""
+    if _cpu.in_fpu and not owned_before:
+        import logging
+        logging.getLogger("crypto_api").warning(
+            "%s: failed inside kernel_fpu_begin without kernel_fpu_end; section closed", who)
+        kernel_fpu_end()
+
+
 def kernel_fpu_end() -> None:
     st = _cpu
     if not st.in_fpu:

@@ -34,6 +34,23 @@ def as_byte_view(buf, what: str = "buffer") -> memoryview:
     return mv
 
 
+_ffi = None
+
+
+def _address(buf) -> int:
+    global _ffi
+    if _ffi is None:
+        import cffi
+        _ffi = cffi.FFI()
+    return int(_ffi.cast("uintptr_t", _ffi.from_buffer(buf)))
+
+
+def partly_overlapping(a, b) -> bool:
+    """True if two non-empty buffers share memory without being the same bytes."""
+    pa, pb = _address(a), _address(b)
+    return pa != pb and pa < pb + len(b) and pb < pa + len(a)
+
+
 class Scatterlist:
     """One ``struct scatterlist`` entry: ``length`` bytes of ``buf`` at ``offset``."""
 

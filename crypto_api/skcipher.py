@@ -13,7 +13,8 @@ from typing import Optional
 
 from . import alg as A
 from .errors import EINVAL, ENOKEY, CryptoError
-from .scatterlist import Scatterlist, as_byte_view, check_sgl
+from .fpu import fpu_owned, fpu_recover
+from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sgl
 from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
 
 
@@ -110,33 +111,23 @@ class CryptoSkcipher(CryptoTfm):
             if dst.readonly or len(dst) != n:
                 raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: out must be a writable "
                                           f"buffer of {n} bytes")
+            if n and partly_overlapping(src, dst):
+                raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: out overlaps data without "
+                                          "being the same bytes (use the same buffer for in place)")
         lin = self._lenc if encrypt else self._ldec
-        if lin is not None:
-            if out is None:
-                if lin(self, src, dst, n, ivbuf):
-                    return bytes(dst)
-            else:
-                saved = bytes(dst)          # a driver failing part-way leaves out untouched
-                try:
-                    done = lin(self, src, dst, n, ivbuf)
-                except BaseException:
-                    dst[:] = saved
-                    raise
-                if done:
-                    return out
-        ivbuf = bytearray(ivbuf)
-        req = SkcipherRequest(self, [Scatterlist(memoryview(src), 0, n)], [Scatterlist(memoryview(dst), 0, n)],
-                              n, ivbuf)
-        if out is None:
-            (self._enc if encrypt else self._dec)(req)
-            return bytes(dst)
-        saved = bytes(dst)                  # a driver failing mid-walk leaves the caller's out untouched
+        saved = None if out is None else bytes(dst)   # a failing driver leaves out untouched
+        owned = fpu_owned()
         try:
-            (self._enc if encrypt else self._dec)(req)
+            if lin is None or not lin(self, src, dst, n, ivbuf):
+                req = SkcipherRequest(self, [Scatterlist(memoryview(src), 0, n)],
+                                      [Scatterlist(memoryview(dst), 0, n)], n, bytearray(ivbuf))
+                (self._enc if encrypt else self._dec)(req)
         except BaseException:
-            dst[:] = saved
+            fpu_recover(owned, self.alg.cra_driver_name)
+            if saved is not None:
+                dst[:] = saved
             raise
-        return out
+        return bytes(dst) if out is None else out
 
     def encrypt(self, data, iv=None, out=None) -> bytes:
         """Encrypt a bytes-like object; returns new bytes (``iv`` is not changed).
@@ -288,9 +279,11 @@ def _run(req: SkcipherRequest, encrypt: bool) -> int:
     saved = _snapshot(req.dst, req.cryptlen)
     ivv = None if req.iv is None else as_byte_view(req.iv, "iv")
     ivsaved = None if ivv is None or ivv.readonly else bytes(ivv)
+    owned = fpu_owned()
     try:
         (alg.encrypt if encrypt else alg.decrypt)(req)
     except BaseException:
+        fpu_recover(owned, alg.cra_driver_name)
         _restore(saved)
         if ivsaved is not None:
             ivv[:] = ivsaved

@@ -1,6 +1,8 @@
 """aes-aesni: the AES single-block cipher with AES-NI (arch/x86/crypto/aesni-intel_glue.c).
 
-Priority 300; module ``aesni_intel``; needs the AES-NI CPU feature.  The
+Priority 300; module ``aesni_intel``; needs the AES-NI CPU feature.  Each
+block runs in its own FPU section; when crypto_simd_usable() is false the
+generic code runs instead (with its own key schedule).  The
 descriptor comes from crypto_api.algs.aes_generic.aes_cipher_alg over the
 AES-NI C core (arch/x86/aesni.c).
 """
@@ -20,7 +22,7 @@ def module_init() -> None:
     from crypto_api.algs.aes_generic import aes_cipher_alg
     from crypto_api.arch.x86._aesni import ffi, lib
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",
-                              "aesni_setkey", "aesni_encrypt", "aesni_decrypt")]
+                              "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
 
 
