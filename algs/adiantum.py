@@ -20,8 +20,9 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import address
-from crypto_api.errors import EINVAL, ENOENT, ENOKEY, CryptoError
-from crypto_api.scatterlist import as_byte_view, scatterwalk_map_and_copy, sg_init_one, sg_pieces
+from crypto_api.errors import EINVAL, ENOENT, CryptoError
+from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
+                                    sg_linear_views, sg_pieces)
 
 MODULE_NAME = "adiantum"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("adiantum")
@@ -153,9 +154,9 @@ def _crypt_fast(tfm, req, enc: bool) -> bool:
     src, dst = req.src, req.dst
     n = req.cryptlen
     tweak = bytes(req.iv[:TWEAK_SIZE])
-    if len(src) == 1 and len(dst) == 1 and src[0].length >= n and dst[0].length >= n:
-        s, d = src[0], dst[0]
-        return _fused(tfm, s.buf[s.offset:s.offset + n], d.buf[d.offset:d.offset + n], n, tweak, enc)
+    views = sg_linear_views(src, dst, n)
+    if views is not None:
+        return _fused(tfm, views[0], views[1], n, tweak, enc)
     if n < BLOCKCIPHER_BLOCK_SIZE:
         return False                    # the composed path gives the error
     inbuf = bytearray(n)
@@ -283,9 +284,7 @@ def adiantum_decrypt_req(req) -> None:
 def _any_tweak(tfm, data, tweak, enc: bool) -> bytes:
     if not isinstance(tfm, capi.CryptoSkcipher) or not tfm.alg.cra_name.startswith("adiantum("):
         raise TypeError("expected a transform of an adiantum(...) algorithm")
-    if tfm.crt_flags & capi.CRYPTO_TFM_NEED_KEY:
-        tfm._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
-        raise CryptoError(ENOKEY, f"{tfm.driver_name}: no key set (setkey first)")
+    tfm._check_key()
     src = bytes(as_byte_view(data, f"{tfm.driver_name}: data"))
     tw = bytes(as_byte_view(tweak, f"{tfm.driver_name}: tweak"))
     out = bytearray(len(src))

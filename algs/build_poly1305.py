@@ -11,8 +11,12 @@ import tempfile
 
 from cffi import FFI
 
-# Relative to the working directory: setuptools refuses absolute source paths.
-HERE = os.path.relpath(os.path.dirname(os.path.abspath(__file__)))
+# setuptools (setup.py's cffi_modules, run from the project root) refuses
+# absolute source paths, so they are relative to the working directory there;
+# ffi.compile() (running this file directly) works from inside its tmpdir and
+# needs absolute ones.
+_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
+HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
 INCLUDE = os.path.join(HERE, "include")
 
 CDEF = """

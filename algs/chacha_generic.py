@@ -11,6 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import function_address
+from crypto_api.scatterlist import sg_linear_views
 
 MODULE_NAME = "chacha_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
@@ -63,17 +64,6 @@ def chacha_state(ctx, iv, xchacha: bool):
     return state
 
 
-def linear_views(req):
-    """(src, dst) memoryviews when both sides are one entry covering cryptlen."""
-    src, dst = req.src, req.dst
-    if len(src) == 1 and len(dst) == 1:
-        s, d = src[0], dst[0]
-        n = req.cryptlen
-        if s.length >= n and d.length >= n:
-            return s.buf[s.offset:s.offset + n], d.buf[d.offset:d.offset + n]
-    return None
-
-
 def chacha_walk(req, state, nrounds: int, crypt=_crypt) -> None:
     """Run ``crypt`` over the request: each non-final step rounded down to 64 bytes.
 
@@ -81,7 +71,7 @@ def chacha_walk(req, state, nrounds: int, crypt=_crypt) -> None:
     page-by-page walk (every non-final step is a multiple of 64 bytes), so
     that case is a single call.
     """
-    views = linear_views(req)
+    views = sg_linear_views(req.src, req.dst, req.cryptlen)
     if views is not None:
         s, d = views
         if req.cryptlen:

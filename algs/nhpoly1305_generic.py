@@ -4,7 +4,8 @@
 digest 16 bytes, no block size.  The streaming state machine is C
 (algs/nhpoly1305.c) and takes the NH function and Poly1305 core as
 arguments; :func:`nhpoly1305_alg` builds the SIMD variants too, whose update
-runs SIMD NH on pieces of at most 4 KiB, each in its own FPU section, and
+runs SIMD NH in FPU sections of at most 4 KiB each, as fpu_trace() records
+them (untraced, the same computation is one C call in one section), and
 falls back to the generic update for short inputs or when SIMD is unusable.
 """
 

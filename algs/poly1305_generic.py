@@ -31,6 +31,10 @@ def ops_from_address(address: int):
 def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.ShashAlg:
     """A ``poly1305`` shash descriptor over the given core ops."""
 
+    def no_key():
+        return CryptoError(ENOKEY, f"{driver}: fewer than 32 bytes hashed, so the "
+                                   "one-time key r||s is incomplete")
+
     def init(desc):
         lib.poly1305_desc_init(_from_buffer("struct poly1305_desc *", desc.state))
 
@@ -41,15 +45,13 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
     def final(desc):
         out = ffi.new("uint8_t[16]")
         if lib.poly1305_desc_final(_from_buffer("struct poly1305_desc *", desc.state), out, ops):
-            raise CryptoError(ENOKEY, f"{driver}: fewer than 32 bytes hashed, so the "
-                                      "one-time key r||s is incomplete")
+            raise no_key()
         return bytes(ffi.buffer(out))
 
     def digest(desc, data):
         out = ffi.new("uint8_t[16]")
         if lib.poly1305_desc_digest(_from_buffer("uint8_t[]", data), len(data), out, ops):
-            raise CryptoError(ENOKEY, f"{driver}: fewer than 32 bytes hashed, so the "
-                                      "one-time key r||s is incomplete")
+            raise no_key()
         return bytes(ffi.buffer(out))
 
     return capi.ShashAlg(

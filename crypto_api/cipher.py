@@ -9,28 +9,16 @@ setkey is refused with ENOKEY.
 from __future__ import annotations
 
 from . import alg as A
-from .errors import EINVAL, ENOKEY, CryptoError
+from .errors import EINVAL, CryptoError
 from .scatterlist import as_byte_view
-from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
 
 
-class CryptoCipher(CryptoTfm):
+class CryptoCipher(BoundedKeyTfm):
     """A single-block cipher transform (used by one thread at a time, as in
     the kernel: allocate one per thread)."""
 
     __slots__ = ()
-
-    @property
-    def blocksize(self) -> int:
-        return self.alg.cra_blocksize
-
-    @property
-    def min_keysize(self) -> int:
-        return self.alg.min_keysize
-
-    @property
-    def max_keysize(self) -> int:
-        return self.alg.max_keysize
 
     def _init(self) -> None:
         if self.alg.max_keysize:
@@ -38,32 +26,27 @@ class CryptoCipher(CryptoTfm):
         if self.alg.cra_init is not None:
             self.alg.cra_init(self)
 
-    def setkey(self, key) -> None:
-        """Set the key (EINVAL naming the expected length if it is wrong)."""
-        self._setkey_checked(key)
-
     def _one(self, fn, dst, src) -> None:
         alg = self.alg
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
-            self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
-            raise CryptoError(ENOKEY, f"{alg.cra_driver_name}: no key set (setkey first)")
+            self._check_key()               # raises: ENOKEY, or EINVAL once freed
         bs = alg.cra_blocksize
         if len(src) != bs or len(dst) != bs:
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: block is {len(src)} bytes, expected {bs}")
         fn(self, dst, src)
 
-    def encrypt_one(self, block) -> bytes:
-        """Encrypt exactly one block; returns new bytes."""
+    def _one_new(self, fn, block) -> bytes:
         src = as_byte_view(block, f"{self.alg.cra_driver_name}: block")
         dst = bytearray(len(src))
-        self._one(self.alg.encrypt, dst, src)
+        self._one(fn, dst, src)
         return bytes(dst)
 
+    def encrypt_one(self, block) -> bytes:
+        """Encrypt exactly one block; returns new bytes."""
+        return self._one_new(self.alg.encrypt, block)
+
     def decrypt_one(self, block) -> bytes:
-        src = as_byte_view(block, f"{self.alg.cra_driver_name}: block")
-        dst = bytearray(len(src))
-        self._one(self.alg.decrypt, dst, src)
-        return bytes(dst)
+        return self._one_new(self.alg.decrypt, block)
 
 
 CIPHER_FRONTEND = Frontend(CryptoCipher, A.CRYPTO_ALG_TYPE_CIPHER, A.CRYPTO_ALG_TYPE_MASK, "cipher")

@@ -8,7 +8,6 @@ code and whose message names the algorithm and what was wrong.
 from __future__ import annotations
 
 import errno as _errno
-import os
 
 EINVAL = _errno.EINVAL
 ENOENT = _errno.ENOENT
@@ -46,8 +45,3 @@ class CryptoError(OSError):
 
     def __reduce__(self):
         return (type(self), (self.errno, self.message))
-
-
-def strerror(err: int) -> str:
-    """The C library's text for a (positive or negative) errno."""
-    return os.strerror(abs(err))

@@ -84,13 +84,18 @@ DM_CRYPT_IV_MODES = {
 }
 
 
-def dm_crypt_iv(mode: str, sector: int, ivsize: int = ADIANTUM_IV_SIZE) -> bytes:
-    """The IV of dm-crypt IV mode ``mode`` (``plain`` or ``plain64``) for ``sector``."""
-    gen = DM_CRYPT_IV_MODES.get(mode)
-    if gen is None:
+def dm_crypt_iv_mode(mode: str):
+    """``(generator, fewest IV bytes)`` of IV mode ``mode``; EINVAL if it is not supported."""
+    entry = DM_CRYPT_IV_MODES.get(mode)
+    if entry is None:
         raise CryptoError(EINVAL, f"dm-crypt: IV mode {mode!r} is not supported "
                                   f"(supported: {', '.join(DM_CRYPT_IV_MODES)})")
-    return gen[0](sector, ivsize)
+    return entry
+
+
+def dm_crypt_iv(mode: str, sector: int, ivsize: int = ADIANTUM_IV_SIZE) -> bytes:
+    """The IV of dm-crypt IV mode ``mode`` (``plain`` or ``plain64``) for ``sector``."""
+    return dm_crypt_iv_mode(mode)[0](sector, ivsize)
 
 
 def dm_crypt_iv_packer(mode: str, ivsize: int = ADIANTUM_IV_SIZE):
@@ -100,10 +105,7 @@ def dm_crypt_iv_packer(mode: str, ivsize: int = ADIANTUM_IV_SIZE):
     the caller checks that its largest sector number is in 0..2^64-1 (e.g.
     with one :func:`dm_crypt_iv` call on it).
     """
-    gen, need = DM_CRYPT_IV_MODES.get(mode, (None, 0))
-    if gen is None:
-        dm_crypt_iv(mode, 0, ivsize)            # raises the unsupported-mode error
-    _check_ivsize(ivsize, need, mode)
+    _check_ivsize(ivsize, dm_crypt_iv_mode(mode)[1], mode)
     if mode == "plain":
         pack32 = struct.Struct(f"<I{ivsize - 4}x").pack
         return lambda sector: pack32(sector & _U32_MASK)

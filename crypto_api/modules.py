@@ -134,7 +134,8 @@ def request_module(alias: str) -> int:
             if name in _loaded:
                 continue
             try:
-                _load(name, _import(available_modules()[name]), available_modules()[name])
+                path = available_modules()[name]
+                _load(name, _import(path), path)
                 count += 1
             except CryptoError as e:
                 log.debug("request_module(%s): module %s not loaded: %s", alias, name, e)

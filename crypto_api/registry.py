@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import attrs
 
@@ -81,8 +81,7 @@ class CryptoAlg:
         return bool(self.cra_flags & A.CRYPTO_ALG_TESTED)
 
     def __repr__(self) -> str:
-        what = "larval" if self.is_larval else self.kind
-        return (f"<CryptoAlg {what} {self.cra_name!r} driver={self.cra_driver_name!r} "
+        return (f"<CryptoAlg {self.kind} {self.cra_name!r} driver={self.cra_driver_name!r} "
                 f"prio={self.cra_priority} flags={self.cra_flags:#x} refcnt={self.cra_refcnt}>")
 
 
@@ -188,7 +187,6 @@ def _keysizes(desc, bad) -> None:
 
 def _prepare(desc):
     """Apply the defaults the kernel fills in at registration."""
-    import attrs
     changes = {}
     if not desc.cra_driver_name:
         changes["cra_driver_name"] = desc.cra_name + "-generic"
@@ -462,8 +460,3 @@ def crypto_has_alg(name: str, type: int = 0, mask: int = 0) -> bool:
 def snapshot() -> List[CryptoAlg]:
     with lock:
         return list(alg_list)
-
-
-def for_each(fn: Callable[[CryptoAlg], None]) -> None:
-    for a in snapshot():
-        fn(a)

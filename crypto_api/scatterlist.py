@@ -118,6 +118,16 @@ def sg_nbytes(sgl: Sequence[Scatterlist]) -> int:
     return sum(sg.length for sg in sgl)
 
 
+def sg_linear_views(src: Sequence[Scatterlist], dst: Sequence[Scatterlist], nbytes: int):
+    """``(src, dst)`` memoryviews of the first ``nbytes`` when each list is one
+    entry covering them (a request over one contiguous buffer per side), else None."""
+    if len(src) == 1 and len(dst) == 1:
+        s, d = src[0], dst[0]
+        if s.length >= nbytes and d.length >= nbytes:
+            return s.buf[s.offset:s.offset + nbytes], d.buf[d.offset:d.offset + nbytes]
+    return None
+
+
 def sg_copy_to_bytes(sgl: Sequence[Scatterlist], nbytes: int) -> bytes:
     """Gather the first ``nbytes`` covered by ``sgl``."""
     out = bytearray()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from . import alg as A
-from .errors import EINVAL, ENOKEY, ENOSYS, CryptoError
+from .errors import EINVAL, ENOSYS, CryptoError
 from .scatterlist import as_byte_view
 from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
 
@@ -28,10 +28,6 @@ class CryptoShash(CryptoTfm):
         return self.alg.digestsize
 
     @property
-    def blocksize(self) -> int:
-        return self.alg.cra_blocksize
-
-    @property
     def descsize(self) -> int:
         return self.alg.descsize
 
@@ -41,7 +37,7 @@ class CryptoShash(CryptoTfm):
 
     def _init(self) -> None:
         alg = self.alg
-        if alg.setkey is not None and not alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY:
+        if self._keyed():
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
             alg.cra_init(self)
@@ -57,11 +53,6 @@ class CryptoShash(CryptoTfm):
 
     def _keyed(self) -> bool:
         return self.alg.setkey is not None and not self.alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY
-
-    def _check_key(self) -> None:
-        if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
-            self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
-            raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
 
     def setkey(self, key) -> None:
         alg = self.alg
@@ -114,7 +105,9 @@ class ShashDesc:
         return bytes(self.tfm.alg.final(self))
 
     def finup(self, data) -> bytes:
-        mv = self._data(data)
+        return self._finup(self._data(data))
+
+    def _finup(self, mv: memoryview) -> bytes:
         alg = self.tfm.alg
         if alg.finup is not None:
             return bytes(alg.finup(self, mv))
@@ -126,10 +119,7 @@ class ShashDesc:
         if alg.digest is not None:
             return bytes(alg.digest(self, mv))
         alg.init(self)
-        if alg.finup is not None:
-            return bytes(alg.finup(self, mv))
-        alg.update(self, mv)
-        return bytes(alg.final(self))
+        return self._finup(mv)
 
     def digest(self, data) -> bytes:
         self.tfm._check_key()

@@ -9,16 +9,14 @@ one-buffer convenience.  A failed request leaves the destination untouched.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from . import alg as A
-from .errors import EINVAL, ENOKEY, CryptoError
+from .errors import EINVAL, CryptoError
 from .fpu import fpu_owned, fpu_recover
 from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sgl
-from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
 
 
-class CryptoSkcipher(CryptoTfm):
+class CryptoSkcipher(BoundedKeyTfm):
     """A symmetric-key cipher transform.
 
     One tfm is meant to be used by one thread at a time (as in the kernel);
@@ -31,18 +29,6 @@ class CryptoSkcipher(CryptoTfm):
     @property
     def ivsize(self) -> int:
         return self.alg.ivsize
-
-    @property
-    def blocksize(self) -> int:
-        return self.alg.cra_blocksize
-
-    @property
-    def min_keysize(self) -> int:
-        return self.alg.min_keysize
-
-    @property
-    def max_keysize(self) -> int:
-        return self.alg.max_keysize
 
     @property
     def chunksize(self) -> int:
@@ -74,35 +60,29 @@ class CryptoSkcipher(CryptoTfm):
         if alg.cra_exit is not None:
             alg.cra_exit(self)
 
-    # -- key -----------------------------------------------------------------
-    def setkey(self, key) -> None:
-        """Set the key (EINVAL naming the expected length if it is wrong)."""
-        self._setkey_checked(key)
-
     # -- one-buffer convenience ---------------------------------------------
-    def _check_iv(self, iv) -> bytearray:
+    def _check_iv(self, iv) -> bytes:
         alg = self.alg
         ivsize = alg.ivsize
         if iv is None:
             if ivsize:
                 raise CryptoError(EINVAL, f"{alg.cra_driver_name}: an IV of {ivsize} bytes is required")
-            return bytearray()
+            return b""
         ivv = as_byte_view(iv, f"{alg.cra_driver_name}: iv")
         if len(ivv) != ivsize:
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: IV is {len(ivv)} bytes, expected {ivsize}")
-        return bytearray(ivv)
+        return bytes(ivv)
 
     def _crypt(self, data, iv, encrypt: bool, out) -> bytes:
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
-            self._check_live()              # free() sets NEED_KEY: say "freed" rather than "no key"
-            raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
+            self._check_key()               # raises: ENOKEY, or EINVAL once freed
         t = type(data)
         src = data if t is bytes or t is bytearray else \
             as_byte_view(data, f"{self.alg.cra_driver_name}: data")
         if type(iv) is bytes and len(iv) == self._ivsize:
             ivbuf = iv
         else:
-            ivbuf = bytes(self._check_iv(iv))
+            ivbuf = self._check_iv(iv)
         n = len(src)
         if out is None:
             dst = bytearray(n)
@@ -236,10 +216,8 @@ def _validate(req: SkcipherRequest) -> None:
     tfm = req.tfm
     alg = tfm.alg
     name = alg.cra_driver_name
-    if not tfm._live:
-        raise CryptoError(EINVAL, f"{name}: the transform was freed")
-    if tfm.crt_flags & A.CRYPTO_TFM_NEED_KEY:
-        raise CryptoError(ENOKEY, f"{name}: no key set (setkey first)")
+    tfm._check_live()
+    tfm._check_key()
     n = req.cryptlen
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError(f"{name}: cryptlen must be an int, not {type(n).__name__}")

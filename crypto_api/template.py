@@ -192,13 +192,21 @@ class TemplateRecord:
 _templates: List[TemplateRecord] = []
 
 
+def _record_of(tmpl: Template) -> Optional[TemplateRecord]:
+    return next((r for r in _templates if r.tmpl is tmpl), None)
+
+
+def _find_template(name: str) -> Optional[TemplateRecord]:
+    return next((r for r in _templates if r.tmpl.name == name), None)
+
+
 def crypto_register_template(tmpl: Template) -> None:
     from . import modules
     if not isinstance(tmpl, Template):
         raise TypeError(f"expected a Template, not {type(tmpl).__name__}")
     registry.check_name(tmpl.name, "template name")
     with registry.lock:
-        if any(r.tmpl is tmpl for r in _templates):
+        if _record_of(tmpl) is not None:
             raise CryptoError(EEXIST, f"template {tmpl.name}: already registered")
         module = tmpl.module or modules.current_module() or "kernel"
         _templates.insert(0, TemplateRecord(tmpl, module))
@@ -206,7 +214,7 @@ def crypto_register_template(tmpl: Template) -> None:
 
 def crypto_unregister_template(tmpl: Template) -> None:
     with registry.lock:
-        rec = next((r for r in _templates if r.tmpl is tmpl), None)
+        rec = _record_of(tmpl)
         if rec is None:
             raise CryptoError(ENOENT, f"template {getattr(tmpl, 'name', tmpl)!r}: not registered")
         busy = [i for i in rec.instances if i.cra_refcnt != 1]
@@ -217,10 +225,6 @@ def crypto_unregister_template(tmpl: Template) -> None:
             registry.remove_spawns(inst, None)
             registry._unlink(inst)
         _templates.remove(rec)
-
-
-def _find_template(name: str) -> Optional[TemplateRecord]:
-    return next((r for r in _templates if r.tmpl.name == name), None)
 
 
 def crypto_lookup_template(name: str) -> Optional[TemplateRecord]:
@@ -325,7 +329,7 @@ crypto_spawn_shash = crypto_spawn_tfm
 def crypto_register_instance(tmpl: Template, desc, spawns: List[CryptoSpawn]) -> registry.CryptoAlg:
     """Register an instance descriptor built by ``tmpl.create``."""
     with registry.lock:
-        rec = next((r for r in _templates if r.tmpl is tmpl), None)
+        rec = _record_of(tmpl)
         if rec is None:
             raise CryptoError(ENOENT, f"template {tmpl.name}: not registered")
         alg = registry.register(desc, module=rec.module, extra_flags=A.CRYPTO_ALG_INSTANCE,

@@ -25,7 +25,7 @@ import cffi
 from . import alg as A
 from . import registry
 from .scatterlist import as_byte_view
-from .errors import EAGAIN, EINVAL, CryptoError
+from .errors import EAGAIN, EINVAL, ENOKEY, CryptoError
 
 _ffi = cffi.FFI()
 _OWNING_CDATA = (type(_ffi.new("char[1]")),)
@@ -62,7 +62,6 @@ class CryptoTfm:
     """Base of every transform."""
 
     __slots__ = ("alg", "crt_flags", "ctx", "_live", "__weakref__")
-    FRONTEND = None
 
     def __init__(self, alg: registry.CryptoAlg) -> None:
         self.alg = alg
@@ -70,7 +69,7 @@ class CryptoTfm:
         self.ctx = TfmCtx()
         self._live = True
 
-    # -- names ------------------------------------------------------------
+    # -- names and sizes ----------------------------------------------------
     @property
     def driver_name(self) -> str:
         return self.alg.cra_driver_name
@@ -78,6 +77,10 @@ class CryptoTfm:
     @property
     def name(self) -> str:
         return self.alg.cra_name
+
+    @property
+    def blocksize(self) -> int:
+        return self.alg.cra_blocksize
 
     # -- flags ------------------------------------------------------------
     def get_flags(self) -> int:
@@ -103,30 +106,15 @@ class CryptoTfm:
         """Whether the algorithm needs a key before use (NEED_KEY applies)."""
         return bool(getattr(self.alg, "max_keysize", 0))
 
-    def _setkey_checked(self, key) -> None:
-        """The setkey of the keysize-bounded types (skcipher, cipher): the
-        length is checked against min/max_keysize before the driver sees the
-        key; any failure wipes the context and re-arms NEED_KEY."""
-        alg = self.alg
-        self._check_live()
-        kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
-        n = len(kv)
-        if n < alg.min_keysize or n > alg.max_keysize:
-            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
-            self.wipe_key()                 # a failed setkey leaves no old key usable
-            want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
-                    else f"{alg.min_keysize}..{alg.max_keysize}")
-            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
-        try:
-            alg.setkey(self, bytes(kv))
-        except BaseException:
-            self.wipe_key()
-            raise
-        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
-
     def _check_live(self) -> None:
         if not self._live:
             raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: the transform was freed")
+
+    def _check_key(self) -> None:
+        """ENOKEY until a setkey succeeds (EINVAL once freed: free() sets NEED_KEY too)."""
+        if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            self._check_live()
+            raise CryptoError(ENOKEY, f"{self.alg.cra_driver_name}: no key set (setkey first)")
 
     # -- lifetime ---------------------------------------------------------
     def _exit(self) -> None:
@@ -164,6 +152,41 @@ class CryptoTfm:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.alg.cra_name} ({self.alg.cra_driver_name})>"
+
+
+class BoundedKeyTfm(CryptoTfm):
+    """Base of the types whose algorithms bound the key length (skcipher, cipher)."""
+
+    __slots__ = ()
+
+    @property
+    def min_keysize(self) -> int:
+        return self.alg.min_keysize
+
+    @property
+    def max_keysize(self) -> int:
+        return self.alg.max_keysize
+
+    def setkey(self, key) -> None:
+        """Set the key: its length is checked against min/max_keysize (EINVAL
+        naming the expected length) before the driver sees it; any failure
+        wipes the context and re-arms NEED_KEY."""
+        alg = self.alg
+        self._check_live()
+        kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
+        n = len(kv)
+        if n < alg.min_keysize or n > alg.max_keysize:
+            self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
+            self.wipe_key()                 # a failed setkey leaves no old key usable
+            want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
+                    else f"{alg.min_keysize}..{alg.max_keysize}")
+            raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
+        try:
+            alg.setkey(self, bytes(kv))
+        except BaseException:
+            self.wipe_key()
+            raise
+        self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
 
 
 class Frontend:

@@ -10,7 +10,6 @@ sector with the drivers the registry chose.  This is what ``make run`` runs.
 from __future__ import annotations
 
 import logging
-import os
 import sys
 
 import crypto_api as capi
@@ -49,7 +48,6 @@ def run(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
     print(f"crypto_api {capi.__version__}: booting the crypto subsystem "
           f"(self-tests: {capi.testmgr.get_level()})")
-    failed = 0
     for name in sorted(modules.available_modules()):
         err = modules.load_all(only=[name])[name]
         if err is None:
@@ -68,5 +66,5 @@ def run(args) -> int:
     _demo()
     if untested:
         print(f"WARNING: {untested} algorithm(s) did not pass their self-tests")
-        failed = 1
-    return failed
+        return 1
+    return 0

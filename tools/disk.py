@@ -48,7 +48,7 @@ import threading
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.ivgen import DM_CRYPT_IV_MODES, SECTOR_SIZE, dm_crypt_iv_packer, dm_crypt_iv_sector
+from crypto_api.ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
 
 from .cli_common import check_length, read_key_file, wipe
 from .cryptsetup_spec import parse_cipher_spec
@@ -132,9 +132,7 @@ class SectorCipher:
     def __init__(self, tfm, ivmode: str, sector_size: int, iv_offset: int = 0,
                  iv_large_sectors: bool = False) -> None:
         name = tfm.alg.cra_name
-        if ivmode not in DM_CRYPT_IV_MODES:
-            raise CryptoError(EINVAL, f"dm-crypt: IV mode {ivmode!r} is not supported")
-        gen, need = DM_CRYPT_IV_MODES[ivmode]
+        gen, need = dm_crypt_iv_mode(ivmode)
         if tfm.ivsize < need:
             raise CryptoError(EINVAL, f"{name}: IV mode {ivmode} needs an IV of at least {need} bytes, "
                                       f"the cipher's IV is {tfm.ivsize} bytes")

@@ -113,6 +113,13 @@ def _testable() -> List[registry.CryptoAlg]:
             if not a.is_larval and not a.is_moribund and not a.cra_flags & A.CRYPTO_ALG_INTERNAL]
 
 
+def _matching(name: str) -> List[registry.CryptoAlg]:
+    """The testable entries with driver name ``name``, else those with cra_name ``name``."""
+    testable = _testable()
+    return ([a for a in testable if a.cra_driver_name == name]
+            or [a for a in testable if a.cra_name == name])
+
+
 def _targets(names: List[str]) -> Tuple[List[registry.CryptoAlg], List[Tuple[str, CryptoError]]]:
     """The drivers to test and the names that matched nothing."""
     if not names:
@@ -126,13 +133,11 @@ def _targets(names: List[str]) -> Tuple[List[registry.CryptoAlg], List[Tuple[str
     chosen: List[registry.CryptoAlg] = []
     missing: List[Tuple[str, CryptoError]] = []
     for name in names:
-        found = ([a for a in _testable() if a.cra_driver_name == name]
-                 or [a for a in _testable() if a.cra_name == name])
+        found = _matching(name)
         if not found:
             desc = testmgr.find_test(name)
             err = _instantiate(name, desc.test if desc else None)
-            found = ([a for a in _testable() if a.cra_driver_name == name]
-                     or [a for a in _testable() if a.cra_name == name])
+            found = _matching(name)
             if not found:
                 missing.append((name, err or CryptoError(ENOENT, f"{name}: no such algorithm")))
                 continue

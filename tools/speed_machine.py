@@ -97,7 +97,8 @@ def clock_info(mhz: Optional[float], source: str) -> Dict[str, object]:
     }
 
 
-def _version(dist: str) -> Optional[str]:
+def dist_version(dist: str) -> Optional[str]:
+    """The installed version of distribution ``dist``, or None."""
     try:
         from importlib import metadata
         return metadata.version(dist)
@@ -116,9 +117,9 @@ def machine_info() -> Dict[str, object]:
         "machine": platform.machine(),
         "python": sys.version.split()[0],
         "python_implementation": platform.python_implementation(),
-        "crypto_api": _version("crypto_api"),
-        "cryptography": _version("cryptography"),
-        "pycryptodome": _version("pycryptodome"),
+        "crypto_api": dist_version("crypto_api"),
+        "cryptography": dist_version("cryptography"),
+        "pycryptodome": dist_version("pycryptodome"),
     }
 
 

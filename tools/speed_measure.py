@@ -28,13 +28,14 @@ the last thread's end: the aggregate cost per call.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import math
 import threading
 from functools import partial
 from time import perf_counter_ns, thread_time_ns
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, Iterator, List, Sequence, Tuple
 
 #: Upper bound on one batch, so a no-op cannot make calibration run forever.
 MAX_ITERATIONS = 1 << 26
@@ -66,27 +67,32 @@ class Measurement:
         return f"<Measurement x{self.threads} {self.per_call_ns}>"
 
 
-def time_batch(op: Callable[[], object], iterations: int) -> int:
-    """Nanoseconds taken by ``iterations`` calls of ``op`` (GC paused)."""
-    loop = itertools.repeat(None, iterations)
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The garbage collector off inside the block (as timeit does), restored after."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        t0 = perf_counter_ns()
-        for _ in loop:
-            op()
-        return perf_counter_ns() - t0
+        yield
     finally:
         if enabled:
             gc.enable()
 
 
+def time_batch(op: Callable[[], object], iterations: int) -> int:
+    """Nanoseconds taken by ``iterations`` calls of ``op`` (GC paused)."""
+    loop = itertools.repeat(None, iterations)
+    with _gc_paused():
+        t0 = perf_counter_ns()
+        for _ in loop:
+            op()
+        return perf_counter_ns() - t0
+
+
 def time_sample(op: Callable[[], object], iterations: int) -> Tuple[int, int]:
     """(wall ns, this thread's CPU ns) of ``iterations`` calls of ``op`` (GC paused)."""
     loop = itertools.repeat(None, iterations)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with _gc_paused():
         c0 = thread_time_ns()
         t0 = perf_counter_ns()
         for _ in loop:
@@ -94,9 +100,6 @@ def time_sample(op: Callable[[], object], iterations: int) -> Tuple[int, int]:
         t1 = perf_counter_ns()
         c1 = thread_time_ns()
         return t1 - t0, c1 - c0
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def calibrate(op: Callable[[], object], sample_ns: float) -> int:
@@ -172,17 +175,12 @@ def measure_threads(ops: Sequence[Callable[[], object]], iterations: int, repeat
         threads = [threading.Thread(target=worker, args=(op,), daemon=True) for op in ops]
         for t in threads:
             t.start()
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with _gc_paused():
             start.wait()
             t0 = perf_counter_ns()
             for t in threads:
                 t.join()
             elapsed = perf_counter_ns() - t0
-        finally:
-            if enabled:
-                gc.enable()
         if errors:
             raise errors[0]
         samples.append(elapsed)

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from typing import Callable, Dict, List, Optional, Tuple
 
+from .speed_machine import dist_version
 from .speed_targets import Skip, pattern
 
 
@@ -67,21 +68,13 @@ class Peer:
         pass
 
 
-def _version(dist: str) -> Optional[str]:
-    try:
-        from importlib import metadata
-        return metadata.version(dist)
-    except Exception:
-        return None
-
-
 def _cryptography_peers() -> List[Peer]:
     try:
         from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
         from cryptography.hazmat.primitives.poly1305 import Poly1305
     except ImportError:
         return []
-    lib = f"cryptography {_version('cryptography')}"
+    lib = f"cryptography {dist_version('cryptography')}"
     key32 = pattern(32, seed=1)
     key64 = pattern(64, seed=2)          # AES-256-XTS: two different 256-bit keys
     nonce16 = pattern(16, seed=3)
@@ -138,7 +131,7 @@ def _pycryptodome_peers() -> List[Peer]:
         from Crypto.Cipher import AES, ChaCha20
     except ImportError:
         return []
-    lib = f"pycryptodome {_version('pycryptodome') or _version('pycryptodomex')}"
+    lib = f"pycryptodome {dist_version('pycryptodome') or dist_version('pycryptodomex')}"
     key32 = pattern(32, seed=1)
 
     def chacha(nonce_len):

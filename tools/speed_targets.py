@@ -46,11 +46,14 @@ def pattern(n: int, seed: int = 0) -> bytes:
     return (base * (n // 256 + 1))[:n]
 
 
+#: Type -> allocator, in the order a name is tried.
+_ALLOCATORS = {"skcipher": capi.crypto_alloc_skcipher, "shash": capi.crypto_alloc_shash,
+               "cipher": capi.crypto_alloc_cipher}
+
+
 def _alloc_any(name: str):
     """(tfm, type) for the first of skcipher, shash, cipher that has ``name``."""
-    for alloc, kind in ((capi.crypto_alloc_skcipher, "skcipher"),
-                        (capi.crypto_alloc_shash, "shash"),
-                        (capi.crypto_alloc_cipher, "cipher")):
+    for kind, alloc in _ALLOCATORS.items():
         try:
             return alloc(name), kind
         except CryptoError as e:
@@ -107,9 +110,10 @@ class Target:
         sizes = (SHASH_KEY_SIZES[self.cra_name],) if self.cra_name in SHASH_KEY_SIZES else SHASH_KEY_PROBE
         last = None
         for n in sizes:
+            key = pattern(n, seed=1)
             try:
-                tfm.setkey(pattern(n, seed=1))
-                return pattern(n, seed=1)
+                tfm.setkey(key)
+                return key
             except CryptoError as e:
                 if e.errno != EINVAL:
                     raise
@@ -122,12 +126,7 @@ class Target:
 
     def new_tfm(self):
         """Another transform of the same driver, keyed the same (one per thread)."""
-        if self.type == "skcipher":
-            tfm = capi.crypto_alloc_skcipher(self.driver)
-        elif self.type == "shash":
-            tfm = capi.crypto_alloc_shash(self.driver)
-        else:
-            tfm = capi.crypto_alloc_cipher(self.driver)
+        tfm = _ALLOCATORS[self.type](self.driver)
         if self.key is not None:
             tfm.setkey(self.key)
         return tfm

@@ -10,7 +10,7 @@ AES-NI C core (arch/x86/aesni.c).
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
 MODULE_NAME = "aesni_intel"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes", "aes-aesni")
@@ -18,7 +18,7 @@ ALGS = []
 
 
 def module_init() -> None:
-    capi.require_cpu(IS_X86 and boot_cpu_has("aes"), "aes-aesni", "the CPU lacks AES-NI")
+    capi.require_cpu(boot_cpu_has("aes"), "aes-aesni", "the CPU lacks AES-NI")
     from crypto_api.algs.aes_generic import aes_cipher_alg
     from crypto_api.arch.x86._aesni import ffi, lib
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",

@@ -24,13 +24,13 @@ import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import ffi as gffi
 from crypto_api.algs._chacha_generic import lib as glib
+from crypto_api.arch.x86._chacha_glue import ffi as _wffi
+from crypto_api.arch.x86._chacha_glue import lib as _wlib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.cinterface import function_address
+from crypto_api.scatterlist import sg_linear_views
 
 log = logging.getLogger("crypto_api")
-
-from crypto_api.arch.x86._chacha_glue import ffi as _wffi  # noqa: E402
-from crypto_api.arch.x86._chacha_glue import lib as _wlib  # noqa: E402
 
 _glue_crypt = _wlib.chacha_glue_crypt_linear
 _wfb = _wffi.from_buffer
@@ -53,9 +53,10 @@ class _Impl:
 
     name = ""
     dosimd = None
-    dosimd_ptr = None      # the same routine as a chacha_crypt_fn for the C glue loop
     hchacha = None
-    c_stream = None
+    c_stream = None        # (dosimd, hchacha) addresses for fused templates
+    dosimd_ptr = None      # the same two routines as pointers of the C glue loop's types
+    hchacha_ptr = None
 
 
 impl = _Impl()
@@ -66,27 +67,21 @@ def select_impl() -> str:
     use_avx2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
     use_avx512vl = use_avx2 and boot_cpu_has("avx512vl") and boot_cpu_has("avx512bw") and boot_cpu_has("xsave_zmm")
     if use_avx512vl:
-        from crypto_api.arch.x86._chacha_avx512vl import lib
-        impl.name, impl.dosimd = "avx512vl", lib.chacha_dosimd_avx512vl
+        from crypto_api.arch.x86._chacha_avx512vl import ffi, lib
+        impl.name = "avx512vl"
     elif use_avx2:
-        from crypto_api.arch.x86._chacha_avx2 import lib
-        impl.name, impl.dosimd = "avx2", lib.chacha_dosimd_avx2
+        from crypto_api.arch.x86._chacha_avx2 import ffi, lib
+        impl.name = "avx2"
     else:
-        from crypto_api.arch.x86._chacha_ssse3 import lib
-        impl.name, impl.dosimd = "ssse3", lib.chacha_dosimd_ssse3
+        from crypto_api.arch.x86._chacha_ssse3 import ffi, lib
+        impl.name = "ssse3"
+    dosimd = "chacha_dosimd_" + impl.name
+    impl.dosimd = getattr(lib, dosimd)
     impl.hchacha = lib.hchacha_block_ssse3
-    from crypto_api.arch.x86._chacha_glue import ffi as wffi
-    xffi = _ffi_of(impl.name)
-    impl.dosimd_ptr = wffi.cast("chacha_crypt_fn", xffi.cast("uintptr_t", xffi.addressof(lib, "chacha_dosimd_" + impl.name)))
-    impl.c_stream = (function_address(xffi, lib, "chacha_dosimd_" + impl.name),
-                     function_address(xffi, lib, "hchacha_block_ssse3"))
-    impl.hchacha_ptr = wffi.cast("hchacha_fn", impl.c_stream[1])
+    impl.c_stream = (function_address(ffi, lib, dosimd), function_address(ffi, lib, "hchacha_block_ssse3"))
+    impl.dosimd_ptr = _wffi.cast("chacha_crypt_fn", impl.c_stream[0])
+    impl.hchacha_ptr = _wffi.cast("hchacha_fn", impl.c_stream[1])
     return impl.name
-
-
-def _ffi_of(isa: str):
-    import importlib
-    return importlib.import_module("crypto_api.arch.x86._chacha_" + isa).ffi
 
 
 def simd_c_stream(simd: bool):
@@ -109,11 +104,6 @@ def _simd_state(ctx, iv, xchacha: bool):
     else:
         glib.chacha_setup(state, ctx.key, ivb)
     return state
-
-
-def _simd_linear(req, ctx, xchacha: bool, views) -> None:
-    s0, d0 = req.src[0], req.dst[0]
-    _glue_loop(ctx, req.iv, xchacha, views[0], views[1], req.cryptlen, s0.offset, d0.offset)
 
 
 def _glue_loop(ctx, iv, xchacha: bool, src, dst, n: int, src_off: int, dst_off: int) -> None:
@@ -139,9 +129,10 @@ def _glue_loop(ctx, iv, xchacha: bool, src, dst, n: int, src_off: int, dst_off: 
 
 
 def _simd_walk(req, ctx, xchacha: bool) -> None:
-    views = generic.linear_views(req)
+    views = sg_linear_views(req.src, req.dst, req.cryptlen)
     if views is not None:
-        _simd_linear(req, ctx, xchacha, views)
+        _glue_loop(ctx, req.iv, xchacha, views[0], views[1], req.cryptlen,
+                   req.src[0].offset, req.dst[0].offset)
         return
     walk = capi.skcipher_walk_virt(req, atomic=True)
     capi.kernel_fpu_begin()

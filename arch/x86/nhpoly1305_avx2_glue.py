@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
 MODULE_NAME = "nhpoly1305_avx2"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-avx2")
@@ -11,7 +11,7 @@ ALGS = []
 
 
 def module_init() -> None:
-    capi.require_cpu(IS_X86 and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm"),
+    capi.require_cpu(boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm"),
                      "nhpoly1305-avx2", "the CPU lacks AVX2 or the OS does not save YMM state")
     from crypto_api.arch.x86._nh_avx2 import lib
     from crypto_api.arch.x86.nhpoly1305_simd import make_alg

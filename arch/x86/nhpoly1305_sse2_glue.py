@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
 MODULE_NAME = "nhpoly1305_sse2"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-sse2")
@@ -11,7 +11,7 @@ ALGS = []
 
 
 def module_init() -> None:
-    capi.require_cpu(IS_X86 and boot_cpu_has("sse2"), "nhpoly1305-sse2", "the CPU lacks SSE2")
+    capi.require_cpu(boot_cpu_has("sse2"), "nhpoly1305-sse2", "the CPU lacks SSE2")
     from crypto_api.arch.x86._nh_sse2 import lib
     from crypto_api.arch.x86.nhpoly1305_simd import make_alg
     ALGS[:] = [make_alg("nhpoly1305-sse2", 200, lib.nh_sse2_address())]

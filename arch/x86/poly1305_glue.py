@@ -3,6 +3,8 @@
 The v5.0 ``poly1305`` shash convention (no setkey; the first 32 bytes hashed
 are r ‖ s) on the 64-bit-limb core of arch/x86/poly1305_x86_64.c, through the
 generic descriptor code (crypto_api.algs.poly1305_generic.poly1305_alg).
+It takes the place of arch/x86/crypto/poly1305_glue.c, whose v5.0 driver is
+the SSE2/AVX2 ``poly1305-simd``.
 """
 
 from __future__ import annotations

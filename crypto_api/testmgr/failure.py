@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
-from typing import Iterator
+from typing import Callable, Iterator, Tuple
 
 from ..errors import EINVAL, CryptoError
 
@@ -42,3 +42,23 @@ def fail(msg: str, err: int = EINVAL) -> None:
         msg = f"{msg} ({extra})"
     log.error("%s", msg)
     raise TestFailure(err, msg)
+
+
+def outcome(call: Callable[[], object], expected_error: int, what: str, where: str) -> Tuple[bool, object]:
+    """Run one operation of a test vector: ``(True, result)`` if ``call()``
+    returned, ``(False, None)`` if it failed with the vector's ``expected_error``.
+
+    Any other error fails the test as "``what`` failed ``where``" (``what``
+    is "alg: <type>: <driver>[ <op>]"); a TestFailure inside passes through.
+    """
+    try:
+        return True, call()
+    except TestFailure:
+        raise
+    except CryptoError as e:
+        if e.errno == expected_error:
+            return False, None
+        fail(f"{what} failed {where}; expected_error={expected_error}, "
+             f"actual_error={e.errno}: {e.message}", e.errno)
+    except Exception as e:          # a driver bug (or FPU misuse): still a test failure
+        fail(f"{what} failed {where}: {type(e).__name__}: {e}")

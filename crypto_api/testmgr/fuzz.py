@@ -42,7 +42,7 @@ MAX_DATA_SIZE = 2 * PAGE_SIZE - TESTMGR_POISON_LEN      # 8176
 
 
 def _start(driver: str):
-    """(rng, note text) for one full test of ``driver``."""
+    """(rng, fuzz iterations, note text) for one full test of ``driver``."""
     seed = get_fuzz_seed()
     if seed is None:
         seed = secrets.randbits(32)

@@ -13,8 +13,44 @@ from ..errors import CryptoError
 from ..fpu import simd_disabled
 from .buffers import TestSgl
 from .configs import TestvecConfig
-from .failure import TestFailure, fail
+from .failure import fail, outcome
 from .skcipher_test import check_config
+
+
+def _hash(tfm, cfg: TestvecConfig, pieces, where: str) -> bytes:
+    """Hash the pieces as ``cfg`` says: digest, or init, updates (flushed or merged,
+    with export/import at "reimport" points) and final or finup."""
+    if cfg.finalization == "digest":
+        return tfm.digest(b"".join(bytes(p) for _, p in pieces))
+    desc = tfm.desc().init()
+    pending = []
+    for i, (d, piece) in enumerate(pieces):
+        last = i == len(pieces) - 1
+        if last and cfg.finalization == "finup":
+            for p in pending:
+                desc.update(p)
+            pending = [piece]
+            break
+        pending.append(piece)
+        if d.flush != "none":
+            with simd_disabled() if d.nosimd else contextlib.nullcontext():
+                for p in pending:
+                    desc.update(p)
+            pending = []
+            if d.flush == "reimport":
+                state = desc.export()
+                if len(state) != tfm.statesize:
+                    fail(f"alg: hash: {tfm.alg.cra_driver_name} export() returned {len(state)} bytes, "
+                         f"statesize is {tfm.statesize} {where}")
+                desc = tfm.desc()
+                desc.import_(state)
+    if cfg.finalization == "finup":
+        for p in pending[:-1]:
+            desc.update(p)
+        return desc.finup(pending[-1] if pending else b"")
+    for p in pending:
+        desc.update(p)
+    return desc.final()
 
 
 def test_hash_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig) -> None:
@@ -33,52 +69,11 @@ def test_hash_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig) -> None:
                  f"expected_error={vec.setkey_error}")
     src = TestSgl(len(vec.plaintext), cfg.src_divs, tfm.alg.cra_alignmask, vec.plaintext)
     pieces = [(d, sg.view()) for (_, _, _, d), sg in zip(src.pieces, src.sgl)]
-    ctx = simd_disabled() if cfg.nosimd else contextlib.nullcontext()
-    try:
-        with ctx:
-            if cfg.finalization == "digest":
-                result = tfm.digest(b"".join(bytes(p) for _, p in pieces))
-            else:
-                desc = tfm.desc().init()
-                pending = []
-                for i, (d, piece) in enumerate(pieces):
-                    last = i == len(pieces) - 1
-                    if last and cfg.finalization == "finup":
-                        for p in pending:
-                            desc.update(p)
-                        pending = [piece]
-                        break
-                    pending.append(piece)
-                    if d.flush != "none":
-                        nosimd = simd_disabled() if d.nosimd else contextlib.nullcontext()
-                        with nosimd:
-                            for p in pending:
-                                desc.update(p)
-                        pending = []
-                        if d.flush == "reimport":
-                            state = desc.export()
-                            if len(state) != tfm.statesize:
-                                fail(f"alg: hash: {driver} export() returned {len(state)} bytes, "
-                                     f"statesize is {tfm.statesize} {where}")
-                            desc = tfm.desc()
-                            desc.import_(state)
-                if cfg.finalization == "finup":
-                    for p in pending[:-1]:
-                        desc.update(p)
-                    result = desc.finup(pending[-1] if pending else b"")
-                else:
-                    for p in pending:
-                        desc.update(p)
-                    result = desc.final()
-    except TestFailure:
-        raise
-    except CryptoError as e:
-        if e.errno == vec.digest_error:
-            return
-        fail(f"alg: hash: {driver} failed {where}; expected_error={vec.digest_error}, "
-             f"actual_error={e.errno}: {e.message}", e.errno)
-    except Exception as e:          # a driver bug (or FPU misuse): still a test failure
-        fail(f"alg: hash: {driver} failed {where}: {type(e).__name__}: {e}")
+    with simd_disabled() if cfg.nosimd else contextlib.nullcontext():
+        done, result = outcome(lambda: _hash(tfm, cfg, pieces, where), vec.digest_error,
+                               f"alg: hash: {driver}", where)
+    if not done:
+        return
     if vec.digest_error:
         fail(f"alg: hash: {driver} unexpectedly succeeded {where}; expected_error={vec.digest_error}")
     if not src.poison_intact() or src.contents() != vec.plaintext:

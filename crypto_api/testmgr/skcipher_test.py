@@ -20,11 +20,7 @@ from ..skcipher import (crypto_skcipher_decrypt, crypto_skcipher_encrypt,
                         skcipher_request_set_crypt)
 from .buffers import TestSgl
 from .configs import TestvecConfig
-from .failure import fail
-
-
-def _label(vec_name) -> str:
-    return str(vec_name)
+from .failure import fail, outcome
 
 
 def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
@@ -36,7 +32,7 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
     """
     driver = tfm.alg.cra_driver_name
     op = "encryption" if encrypt else "decryption"
-    where = f'on test vector {_label(vec_name)}, cfg="{cfg.name}"'
+    where = f'on test vector {vec_name}, cfg="{cfg.name}"'
     if not set_key:
         if vec.setkey_error:
             return
@@ -69,17 +65,11 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
     skcipher_request_set_callback(req, flags)
     skcipher_request_set_crypt(req, src.sgl, dst.sgl, n, iv)
     before = (req.src, req.dst, req.cryptlen, req.iv, req.flags)
-    ctx = simd_disabled() if cfg.nosimd else contextlib.nullcontext()
-    try:
-        with ctx:
-            (crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt)(req)
-    except CryptoError as e:
-        if e.errno == vec.crypt_error:
-            return
-        fail(f"alg: skcipher: {driver} {op} failed {where}; expected_error={vec.crypt_error}, "
-             f"actual_error={e.errno}: {e.message}", e.errno)
-    except Exception as e:          # a driver bug (or FPU misuse): still a test failure
-        fail(f"alg: skcipher: {driver} {op} failed {where}: {type(e).__name__}: {e}")
+    crypt = crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt
+    with simd_disabled() if cfg.nosimd else contextlib.nullcontext():
+        done, _ = outcome(lambda: crypt(req), vec.crypt_error, f"alg: skcipher: {driver} {op}", where)
+    if not done:
+        return
     if vec.crypt_error:
         fail(f"alg: skcipher: {driver} {op} unexpectedly succeeded {where}")
     after = (req.src, req.dst, req.cryptlen, req.iv, req.flags)
@@ -111,16 +101,11 @@ def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False
                  f"expected_error=0, actual_error={e.errno}", e.errno)
     inp, expected = (vec.ptext, vec.ctext) if encrypt else (vec.ctext, vec.ptext)
     iv = (vec.iv or bytes(tfm.ivsize)) if tfm.ivsize else None
-    try:
-        with simd_disabled() if nosimd else contextlib.nullcontext():
-            out = (tfm.encrypt if encrypt else tfm.decrypt)(inp, iv)
-    except CryptoError as e:
-        if e.errno == vec.crypt_error:
-            return
-        fail(f"alg: skcipher: {driver} {op} failed {where}; expected_error={vec.crypt_error}, "
-             f"actual_error={e.errno}: {e.message}", e.errno)
-    except Exception as e:
-        fail(f"alg: skcipher: {driver} {op} failed {where}: {type(e).__name__}: {e}")
+    crypt = tfm.encrypt if encrypt else tfm.decrypt
+    with simd_disabled() if nosimd else contextlib.nullcontext():
+        done, out = outcome(lambda: crypt(inp, iv), vec.crypt_error, f"alg: skcipher: {driver} {op}", where)
+    if not done:
+        return
     if vec.crypt_error:
         fail(f"alg: skcipher: {driver} {op} unexpectedly succeeded {where}")
     if out != expected:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from importlib import resources
-from typing import Dict, List, Optional, Tuple
+from typing import Optional, Tuple
 
 import attrs
 
@@ -47,16 +47,11 @@ def load_json(filename: str) -> dict:
     return json.loads(ref.read_text(encoding="utf-8"))
 
 
-def _stream(filename: str) -> Tuple[CipherTestvec, ...]:
+def _stream(filename: str, kernel_only: bool = False) -> Tuple[CipherTestvec, ...]:
+    """Vectors with a ``kernel_iv``; ``kernel_only`` keeps those marked ``kernel_compatible``."""
     return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["kernel_iv"]),
                                _hex(v["plaintext"]), _hex(v["ciphertext"]))
-                 for v in load_json(filename)["vectors"])
-
-
-def _adiantum(filename: str) -> Tuple[CipherTestvec, ...]:
-    return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["kernel_iv"]),
-                               _hex(v["plaintext"]), _hex(v["ciphertext"]))
-                 for v in load_json(filename)["vectors"] if v["kernel_compatible"])
+                 for v in load_json(filename)["vectors"] if not kernel_only or v["kernel_compatible"])
 
 
 def _aes() -> Tuple[CipherTestvec, ...]:
@@ -78,8 +73,8 @@ _SUITES = {
     "chacha20": lambda: _stream("chacha20.json"),
     "xchacha12": lambda: _stream("xchacha12.json"),
     "xchacha20": lambda: _stream("xchacha20.json"),
-    "adiantum(xchacha12,aes)": lambda: _adiantum("adiantum-xchacha12-aes.json"),
-    "adiantum(xchacha20,aes)": lambda: _adiantum("adiantum-xchacha20-aes.json"),
+    "adiantum(xchacha12,aes)": lambda: _stream("adiantum-xchacha12-aes.json", kernel_only=True),
+    "adiantum(xchacha20,aes)": lambda: _stream("adiantum-xchacha20-aes.json", kernel_only=True),
     "ecb(aes)": _aes,
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
