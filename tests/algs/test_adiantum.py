@@ -15,6 +15,7 @@ import crypto_api as capi
 from crypto_api.algs.adiantum import adiantum_decrypt, adiantum_encrypt
 from crypto_api.errors import EINVAL, ENOENT, ENOKEY
 from crypto_api.testmgr.vectors import load_json
+from sglayout import gather, layouts, outside, scatter
 
 VARIANTS = ("xchacha12", "xchacha20")
 ALL = [(var, v) for var in VARIANTS for v in load_json(f"adiantum-{var}-aes.json")["vectors"]]
@@ -128,33 +129,6 @@ def test_any_tweak_round_trip_and_32_bytes_equals_the_kernel_api(tfms, n, tweak,
     assert adiantum_decrypt(tfm, ct, tweak) == data
     if len(tweak) == 32:
         assert ct == tfm.encrypt(data, tweak)
-
-
-@st.composite
-def layouts(draw, n):
-    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=5)))
-    lengths = [b - a for a, b in zip([0] + cuts, cuts + [n])]
-    offset = st.one_of(st.integers(0, 40), st.integers(4096 - 40, 4096 + 3))
-    return [(draw(offset), length) for length in lengths]
-
-
-def scatter(data, layout, fill):
-    sgl, bufs, pos = capi.sg_init_table(len(layout)), [], 0
-    for sg, (off, length) in zip(sgl, layout):
-        buf = bytearray(fill * (off + length + 24))
-        buf[off:off + length] = data[pos:pos + length]
-        capi.sg_set_buf(sg, buf, off, length)
-        bufs.append(buf)
-        pos += length
-    return sgl, bufs
-
-
-def gather(bufs, layout):
-    return b"".join(bytes(b[off:off + n]) for b, (off, n) in zip(bufs, layout))
-
-
-def outside(bufs, layout):
-    return [bytes(b[:off]) + bytes(b[off + n:]) for b, (off, n) in zip(bufs, layout)]
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

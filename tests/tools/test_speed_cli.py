@@ -14,6 +14,8 @@ from crypto_api.tools import speed_peers
 from crypto_api.tools.speed_run import SCHEMA
 from crypto_api.tools.speed_targets import pattern
 
+TIMER_NAME = "time.perf_counter_ns"   # the clock the JSON must name (not a timing)
+
 FAST = ["--time-budget", "0.05", "--repeat", "2", "--no-slope", "--cpu-mhz", "1000"]
 
 
@@ -43,7 +45,7 @@ def check_schema(report):
     for key in ("cpu_model", "cpu_flags", "cpu_count", "python"):
         assert key in report["machine"]
     clock = report["clock"]
-    assert clock["timer"] == "time.perf_counter_ns" and "mhz_source" in clock
+    assert clock["timer"] == TIMER_NAME and "mhz_source" in clock
     assert isinstance(report["loop_overhead_ns"], float)
     ids = {t["id"] for t in report["targets"]}
     for t in report["targets"]:
@@ -269,7 +271,8 @@ def test_tcrypt_through_the_cli(capsys):
     assert rc == 0
     assert out.count("testing speed of async adiantum(") == 4
     assert err.splitlines()[-1] == "modprobe: ERROR: could not insert 'tcrypt': Resource temporarily unavailable"
-    assert "perf_counter_ns" in err.splitlines()[0] and "1000 MHz" in err.splitlines()[0]
+    first = err.splitlines()[0]
+    assert TIMER_NAME.split(".")[1] in first and "1000 MHz" in first
 
 
 def test_unwritable_report_fails_before_measuring(capsys, tmp_path):
