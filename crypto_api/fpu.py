@@ -91,10 +91,14 @@ def kernel_fpu_begin() -> None:
         st.section = sec
 
 
-def simd_fpu_begin() -> bool:
-    """``if crypto_simd_usable(): kernel_fpu_begin()`` in one call; True if begun."""
+def simd_fpu_begin(untraced: bool = False) -> bool:
+    """``if crypto_simd_usable(): kernel_fpu_begin()`` in one call; True if begun.
+
+    ``untraced=True`` also declines while an fpu_trace() records (for fast
+    paths whose sections would not show the real ones).
+    """
     st = _cpu
-    if st.simd_disabled or st.irq or st.in_fpu:
+    if st.simd_disabled or st.irq or st.in_fpu or (untraced and st.traces):
         return False
     kernel_fpu_begin()
     return True

@@ -45,8 +45,15 @@ def _address(buf) -> int:
     return int(_ffi.cast("uintptr_t", _ffi.from_buffer(buf)))
 
 
+_OWN_MEMORY = (bytes, bytearray)
+
+
 def partly_overlapping(a, b) -> bool:
     """True if two non-empty buffers share memory without being the same bytes."""
+    oa = a.obj if type(a) is memoryview else a
+    ob = b.obj if type(b) is memoryview else b
+    if oa is not ob and type(oa) in _OWN_MEMORY and type(ob) in _OWN_MEMORY:
+        return False                    # two distinct bytes/bytearray objects never share memory
     pa, pb = _address(a), _address(b)
     return pa != pb and pa < pb + len(b) and pb < pa + len(a)
 

@@ -173,8 +173,9 @@ def xchacha_simd(req) -> None:
 
 def simd_linear(tfm, src, dst, n, iv) -> bool:
     """Linear entry point with the request path's rules and trace."""
-    if n > generic.CHACHA_BLOCK_SIZE and not _fpu_tracing():
-        if _simd_fpu_begin():           # crypto_simd_usable(), then kernel_fpu_begin()
+    if n > generic.CHACHA_BLOCK_SIZE:
+        # crypto_simd_usable() and no trace recording, then kernel_fpu_begin()
+        if _simd_fpu_begin(True):
             ctx = tfm.ctx
             try:
                 # bytes go to C as they are (const pointers); other buffers through from_buffer
@@ -185,7 +186,8 @@ def simd_linear(tfm, src, dst, n, iv) -> bool:
             finally:
                 _fpu_end()
             return True
-        return generic.chacha_linear(tfm, src, dst, n, iv)
+        if not _fpu_tracing():
+            return generic.chacha_linear(tfm, src, dst, n, iv)
     if n <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
         return generic.chacha_linear(tfm, src, dst, n, iv)
     _glue_loop(tfm.ctx, iv, len(iv) == generic.XCHACHA_IV_SIZE, src, dst, n, 0, 0)
