@@ -16,7 +16,10 @@ or partial output file.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
@@ -71,8 +74,23 @@ def _write_output(path, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    with open(path, "wb") as f:
-        f.write(data)
+    # Write a temporary file beside the target and rename it into place, so a
+    # failed write (a full disk, say) never leaves a partial output file.
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".crypto-api-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if os.path.exists(path):
+            shutil.copymode(path, tmp)
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def run(args) -> int:

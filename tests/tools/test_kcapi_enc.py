@@ -171,3 +171,32 @@ def test_stream_cipher_any_length_and_block_cipher_needs_whole_blocks(files, cap
     rc, _, err = run_main(["enc", "-c", "ecbtoy", "--keyfile", str(d / "key"), "-i", str(d / "in32"),
                            "-o", str(d / "ecb.out")], capsys)
     assert rc == 0 and (d / "ecb.out").read_bytes() == data[:32]
+
+
+def test_failed_write_leaves_the_old_output_and_no_partial_file(tmp_path):
+    from crypto_api.tools.kcapi_enc import _write_output
+
+    class Unwritable:
+        """Fails part-way through the write, like a full disk."""
+
+        def __buffer__(self, flags):          # pragma: no cover - Python 3.12+
+            raise OSError(28, "No space left on device")
+
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old contents")
+    with pytest.raises((OSError, TypeError)):
+        _write_output(str(target), Unwritable())
+    assert target.read_bytes() == b"old contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+def test_new_output_file_gets_the_usual_permissions(tmp_path):
+    import os
+    from crypto_api.tools.kcapi_enc import _write_output
+    mask = os.umask(0o022)
+    try:
+        _write_output(str(tmp_path / "new.bin"), b"data")
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "new.bin").read_bytes() == b"data"
+    assert (tmp_path / "new.bin").stat().st_mode & 0o777 == 0o644
