@@ -130,9 +130,11 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     unless an inner driver publishes no C entry points or an FPU trace is
     recording (the composed path, which makes the real sections, then runs)."""
     fast = tfm.ctx.fast
-    if fast is None or _fpu_tracing():
+    if fast is None:
         return False
-    simd = _simd_fpu_begin()
+    simd = _simd_fpu_begin(True)        # SIMD usable and no trace recording
+    if not simd and _fpu_tracing():
+        return False
     try:
         rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
                              src if type(src) is bytes else _fb("uint8_t[]", src), n, tweak, len(tweak), enc)

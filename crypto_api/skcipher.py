@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import alg as A
 from .errors import EINVAL, CryptoError
+from .fpu import _cpu as _this_cpu
 from .fpu import fpu_owned, fpu_recover
 from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sgl
 from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
@@ -96,7 +97,7 @@ class CryptoSkcipher(BoundedKeyTfm):
                                           "being the same bytes (use the same buffer for in place)")
         lin = self._lenc if encrypt else self._ldec
         saved = None if out is None else bytes(dst)   # a failing driver leaves out untouched
-        owned = fpu_owned()
+        owned = _this_cpu.in_fpu            # fpu_owned(), without a call on the hot path
         try:
             if lin is None or not lin(self, src, dst, n, ivbuf):
                 req = SkcipherRequest(self, [Scatterlist(memoryview(src), 0, n)],
