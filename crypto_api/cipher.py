@@ -74,11 +74,11 @@ def _writable(tfm: CryptoCipher, dst) -> memoryview:
 
 def crypto_cipher_encrypt_one(tfm: CryptoCipher, dst, src) -> None:
     """Encrypt one block from ``src`` into the writable buffer ``dst``."""
-    tfm._one(tfm.alg.encrypt, _writable(tfm, dst), as_byte_view(src, "src"))
+    tfm._one(tfm.alg.encrypt, _writable(tfm, dst), as_byte_view(src, f"{tfm.alg.cra_driver_name}: src"))
 
 
 def crypto_cipher_decrypt_one(tfm: CryptoCipher, dst, src) -> None:
-    tfm._one(tfm.alg.decrypt, _writable(tfm, dst), as_byte_view(src, "src"))
+    tfm._one(tfm.alg.decrypt, _writable(tfm, dst), as_byte_view(src, f"{tfm.alg.cra_driver_name}: src"))
 
 
 def crypto_cipher_ctx(tfm: CryptoCipher):

@@ -150,7 +150,7 @@ def _load(name: str, mod: ModuleType, source: str) -> LoadedModule:
         raise CryptoError(EEXIST, f"module {name} is already loaded")
     init = getattr(mod, "module_init", None)
     if init is None or not callable(getattr(mod, "module_exit", None)):
-        raise CryptoError(ENOENT, f"module {name}: module_init/module_exit missing")
+        raise CryptoError(ENOEXEC, f"module {name}: module_init/module_exit missing")
     stack = getattr(_state, "stack", None)
     if stack is None:
         stack = _state.stack = []
@@ -178,6 +178,9 @@ def insmod(target, name: Optional[str] = None) -> str:
             path = os.path.abspath(os.fspath(target))
             if not os.path.isfile(path):
                 raise CryptoError(ENOENT, f"insmod: no such file {path}")
+            loaded = next((lm.name for lm in _loaded.values() if lm.source == path), None)
+            if loaded is not None:      # refuse before running the file's code again
+                raise CryptoError(EEXIST, f"insmod: {path} is already loaded as module {loaded}")
             modname = "crypto_api_insmod_" + os.path.splitext(os.path.basename(path))[0]
             spec = importlib.util.spec_from_file_location(modname, path)
             mod = importlib.util.module_from_spec(spec)
