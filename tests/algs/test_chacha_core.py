@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from crypto_api.algs import _chacha_generic
+from chacha_ref import M32, ref_permute
 
 ffi = _chacha_generic.ffi
 lib = _chacha_generic.lib
@@ -75,27 +76,7 @@ def hchacha(key, nonce16, nrounds):
 
 # ------------------------------------------------ pure-Python reference (RFC 8439)
 
-M32 = 0xFFFFFFFF
 SIGMA = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)
-
-
-def _rotl(v, n):
-    return ((v << n) | (v >> (32 - n))) & M32
-
-
-def _qr(x, a, b, c, d):
-    x[a] = (x[a] + x[b]) & M32; x[d] = _rotl(x[d] ^ x[a], 16)
-    x[c] = (x[c] + x[d]) & M32; x[b] = _rotl(x[b] ^ x[c], 12)
-    x[a] = (x[a] + x[b]) & M32; x[d] = _rotl(x[d] ^ x[a], 8)
-    x[c] = (x[c] + x[d]) & M32; x[b] = _rotl(x[b] ^ x[c], 7)
-
-
-def ref_permute(state, nrounds):
-    x = list(state)
-    for _ in range(nrounds // 2):
-        _qr(x, 0, 4, 8, 12); _qr(x, 1, 5, 9, 13); _qr(x, 2, 6, 10, 14); _qr(x, 3, 7, 11, 15)
-        _qr(x, 0, 5, 10, 15); _qr(x, 1, 6, 11, 12); _qr(x, 2, 7, 8, 13); _qr(x, 3, 4, 9, 14)
-    return x
 
 
 def ref_state(key, iv16):

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import crypto_api as capi
 from crypto_api.testmgr.vectors import load_json
 from sglayout import gather, layouts, outside, scatter
+from chacha_ref import M32, ref_permute
 
 FILES = ("chacha20.json", "xchacha12.json", "xchacha20.json")
 CASES = [(f, v) for f in FILES for v in load_json(f)["vectors"]]
-M32 = 0xFFFFFFFF
 
 
 @pytest.fixture(scope="module")
@@ -38,33 +38,18 @@ def peer_chacha20(key, iv16, data):
     return Cipher(algorithms.ChaCha20(key, iv16), mode=None).encryptor().update(data)
 
 
-def _rounds(x, nrounds):
-    def qr(a, b, c, d):
-        for s1, s2 in ((16, 12), (8, 7)):
-            x[a] = (x[a] + x[b]) & M32
-            x[d] ^= x[a]
-            x[d] = ((x[d] << s1) | (x[d] >> (32 - s1))) & M32
-            x[c] = (x[c] + x[d]) & M32
-            x[b] ^= x[c]
-            x[b] = ((x[b] << s2) | (x[b] >> (32 - s2))) & M32
-    for _ in range(nrounds // 2):
-        qr(0, 4, 8, 12), qr(1, 5, 9, 13), qr(2, 6, 10, 14), qr(3, 7, 11, 15)
-        qr(0, 5, 10, 15), qr(1, 6, 11, 12), qr(2, 7, 8, 13), qr(3, 4, 9, 14)
-    return x
-
-
 SIGMA = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)
 
 
 def ref_chacha_block(key, iv16, nrounds):
     state = list(SIGMA) + list(struct.unpack("<8I", key)) + list(struct.unpack("<4I", iv16))
-    out = _rounds(list(state), nrounds)
+    out = ref_permute(state, nrounds)
     return struct.pack("<16I", *((a + b) & M32 for a, b in zip(out, state)))
 
 
 def ref_hchacha(key, n16, nrounds):
     state = list(SIGMA) + list(struct.unpack("<8I", key)) + list(struct.unpack("<4I", n16))
-    out = _rounds(state, nrounds)
+    out = ref_permute(state, nrounds)
     return struct.pack("<8I", *(out[0:4] + out[12:16]))
 
 

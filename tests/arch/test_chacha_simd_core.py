@@ -14,9 +14,7 @@ place and out of place, the state[12] advance (32-bit wrap, no carry), and no
 access past the end of src/dst (poisoned guard bytes, plus buffers that end
 right before an inaccessible page).
 """
-import ctypes
 import json
-import mmap
 import pathlib
 import random
 import struct
@@ -25,6 +23,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from hypothesis import given, settings, strategies as st
 
+from chacha_ref import M32, ref_permute
 from crypto_api.arch.x86 import _chacha_avx2, _chacha_avx512vl, _chacha_ssse3, _cpufeatures
 
 VECTORS = pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
@@ -79,28 +78,8 @@ IMPL_PARAMS = impl_params()
 
 # ------------------------------------------------ pure-Python reference (RFC 8439)
 
-M32 = 0xFFFFFFFF
 SIGMA = b"expand 32-byte k"
 TAU = b"expand 16-byte k"
-
-
-def _rotl(v, n):
-    return ((v << n) | (v >> (32 - n))) & M32
-
-
-def _qr(x, a, b, c, d):
-    x[a] = (x[a] + x[b]) & M32; x[d] = _rotl(x[d] ^ x[a], 16)
-    x[c] = (x[c] + x[d]) & M32; x[b] = _rotl(x[b] ^ x[c], 12)
-    x[a] = (x[a] + x[b]) & M32; x[d] = _rotl(x[d] ^ x[a], 8)
-    x[c] = (x[c] + x[d]) & M32; x[b] = _rotl(x[b] ^ x[c], 7)
-
-
-def ref_permute(words, nrounds):
-    x = list(words)
-    for _ in range(nrounds // 2):
-        _qr(x, 0, 4, 8, 12); _qr(x, 1, 5, 9, 13); _qr(x, 2, 6, 10, 14); _qr(x, 3, 7, 11, 15)
-        _qr(x, 0, 5, 10, 15); _qr(x, 1, 6, 11, 12); _qr(x, 2, 7, 8, 13); _qr(x, 3, 4, 9, 14)
-    return x
 
 
 def ref_keystream(words, nbytes, nrounds):
@@ -135,53 +114,6 @@ def peer_chacha20(key, iv16, data):
 
 
 # ---------------------------------------------------------------- buffers
-
-PAGE = mmap.PAGESIZE
-PROT_NONE, PROT_READ_WRITE = 0, 3  # <sys/mman.h> values (Linux)
-try:
-    _libc = ctypes.CDLL(None, use_errno=True)
-    _mprotect = _libc.mprotect
-    _mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    _mprotect.restype = ctypes.c_int
-except (OSError, AttributeError):  # pragma: no cover - not Linux/glibc
-    _mprotect = None
-
-
-class Fenced:
-    """A writable area whose end touches an inaccessible page: a kernel that
-    reads or writes even one byte past the buffer it was given faults."""
-
-    def __init__(self, size):
-        self.npages = (size + PAGE - 1) // PAGE + 1
-        self.map = mmap.mmap(-1, self.npages * PAGE)
-        self.cbuf = ctypes.c_char.from_buffer(self.map)
-        self.base = ctypes.addressof(self.cbuf)
-        self.end = self.base + (self.npages - 1) * PAGE
-        self.fenced = _mprotect is not None and _mprotect(self.end, PAGE, PROT_NONE) == 0
-
-    def ptr(self, ffi, n):
-        """A uint8_t * to n bytes ending at the fence."""
-        return ffi.cast("uint8_t *", self.end - n)
-
-    def close(self):
-        if self.fenced:
-            _mprotect(self.end, PAGE, PROT_READ_WRITE)
-        del self.cbuf
-        self.map.close()
-
-
-@pytest.fixture
-def fences():
-    made = []
-
-    def make(size):
-        f = Fenced(size)
-        made.append(f)
-        return f
-    yield make
-    for f in made:
-        f.close()
-
 
 def new_state(ffi, words):
     return ffi.new("uint32_t[16]", list(words))

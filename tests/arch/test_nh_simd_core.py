@@ -9,9 +9,7 @@ additivity over key windows (how the streaming code feeds pieces), and that
 the exported function address (nh_<isa>_address) is callable as an nh_fn_t.
 Each ISA's tests run only where cpu_has() reports it.
 """
-import ctypes
 import json
-import mmap
 import pathlib
 import random
 import struct
@@ -90,49 +88,6 @@ def nh(impl, key, message):
 
 # ------------------------------------------------------------ fenced memory
 
-PAGE = mmap.PAGESIZE
-PROT_NONE, PROT_READ_WRITE = 0, 3  # <sys/mman.h> values (Linux)
-try:
-    _mprotect = ctypes.CDLL(None, use_errno=True).mprotect
-    _mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    _mprotect.restype = ctypes.c_int
-except (OSError, AttributeError):  # pragma: no cover - not Linux/glibc
-    _mprotect = None
-
-
-class Fenced:
-    """Memory whose end touches an inaccessible page."""
-
-    def __init__(self, size):
-        self.npages = (size + PAGE - 1) // PAGE + 1
-        self.map = mmap.mmap(-1, self.npages * PAGE)
-        self.cbuf = ctypes.c_char.from_buffer(self.map)
-        self.end = ctypes.addressof(self.cbuf) + (self.npages - 1) * PAGE
-        self.fenced = _mprotect is not None and _mprotect(self.end, PAGE, PROT_NONE) == 0
-
-    def ptr(self, ffi, ctype, nbytes):
-        return ffi.cast(ctype, self.end - nbytes)
-
-    def close(self):
-        if self.fenced:
-            _mprotect(self.end, PAGE, PROT_READ_WRITE)
-        del self.cbuf
-        self.map.close()
-
-
-@pytest.fixture
-def fences():
-    made = []
-
-    def make(size):
-        f = Fenced(size)
-        made.append(f)
-        return f
-    yield make
-    for f in made:
-        f.close()
-
-
 # ------------------------------------------------------------ tests
 
 NH_VECTORS = load_vectors("nh.json")
@@ -171,8 +126,8 @@ def test_every_length_fenced(impl, pattern, fences):
             key = bytes(rng.choice((0, 0xFF, rng.getrandbits(8))) for _ in range(NH_KEY_BYTES))
             msg = bytes(rng.choice((0, 0xFF, 1)) for _ in range(length))
         kbytes = length + 48
-        kptr = fkey.ptr(ffi, "uint32_t *", kbytes)
-        mptr = fmsg.ptr(ffi, "uint8_t *", length)
+        kptr = fkey.ptr(ffi, kbytes, "uint32_t *")
+        mptr = fmsg.ptr(ffi, length)
         ffi.memmove(kptr, key, kbytes)
         ffi.memmove(mptr, msg, length)
         out = ffi.new("uint8_t[32]")
