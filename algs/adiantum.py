@@ -182,10 +182,54 @@ def adiantum_decrypt_linear(tfm, src, dst, n, iv) -> bool:
     return _fused(tfm, src, dst, n, iv, False)
 
 
+def adiantum_oneshot(tfm, encrypt: bool):
+    """``SkcipherAlg.oneshot``: the one-call path with the pointers fixed at
+    setkey, for bytes/bytearray data of at least 16 bytes, a bytes tweak of
+    32 bytes and no ``out`` or a bytearray ``out`` of the data's length.  SIMD
+    inner code when crypto_simd_usable(); while an fpu_trace() records and
+    SIMD is usable it declines, so the composed path makes the real sections.
+    None (no fast path) when an inner driver publishes no C entry points."""
+    fast = tfm.ctx.fast
+    if fast is None:
+        return None
+    generic, simd = fast[False], fast[True]
+    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, _alloc_uninit, _unpack, _fb, \
+        capi.fast_path_mode
+    trace_bit = capi.MODE_TRACE
+    enc = 1 if encrypt else 0
+
+    def oneshot(data, iv, out):
+        t = type(data)
+        if (t is not bytes and t is not bytearray) or type(iv) is not bytes or len(iv) != TWEAK_SIZE:
+            return None
+        n = len(data)
+        if n < BLOCKCIPHER_BLOCK_SIZE:
+            return None                 # the full path gives the error
+        mode = mode_now()
+        if not mode:
+            f = simd
+        elif mode & trace_bit:
+            return None
+        else:
+            f = generic
+        if out is None:
+            dst = alloc("char[]", n)
+            crypt(f, dst, data if t is bytes else fb(data), n, iv, enc)
+            return unpack(dst, n)
+        if type(out) is not bytearray or len(out) != n:
+            return None
+        crypt(f, fb(out), data if t is bytes else fb(data), n, iv, enc)
+        return out
+
+    return oneshot
+
+
 def _bind_fast_path() -> None:
-    global _adiantum_crypt, _fb
+    global _adiantum_crypt, _fb, _oneshot_crypt, _alloc_uninit, _unpack
     from crypto_api.algs._adiantum import ffi, lib
     _adiantum_crypt, _fb = lib.adiantum_crypt, ffi.from_buffer
+    _oneshot_crypt, _unpack = lib.adiantum_oneshot_bytes, ffi.unpack
+    _alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
 
 
 _fpu_tracing = capi.fpu_tracing
@@ -361,7 +405,7 @@ def adiantum_create(tmpl, tb) -> None:
         min_keysize=s.min_keysize, max_keysize=s.max_keysize, ivsize=TWEAK_SIZE,
         setkey=adiantum_setkey, encrypt=adiantum_encrypt_req, decrypt=adiantum_decrypt_req,
         encrypt_linear=adiantum_encrypt_linear, decrypt_linear=adiantum_decrypt_linear,
-        init=adiantum_init_tfm, exit=adiantum_exit_tfm)
+        oneshot=adiantum_oneshot, init=adiantum_init_tfm, exit=adiantum_exit_tfm)
     capi.skcipher_register_instance(tmpl, inst, [stream, block, hash_])
 
 

@@ -35,6 +35,19 @@ void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[3
                    int nrounds);
 
 void crypto_memzero(void *p, size_t n);
+
+typedef void (*chacha_stream_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
+                                 size_t bytes, int nrounds);
+typedef void (*chacha_hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
+struct chacha_oneshot {
+    chacha_stream_fn crypt;
+    chacha_hchacha_fn hchacha;
+    const uint8_t *key;
+    int nrounds;
+};
+/* chacha_crypt_oneshot with char pointers, so that cffi takes bytes as they are */
+void chacha_oneshot_bytes(const struct chacha_oneshot *c, char *dst, const char *src,
+                          size_t bytes, const char *iv);
 """
 
 SOURCE = """
@@ -44,6 +57,12 @@ SOURCE = """
 static void crypto_memzero(void *p, size_t n)
 {
 	memzero_explicit(p, n);
+}
+
+static void chacha_oneshot_bytes(const struct chacha_oneshot *c, char *dst, const char *src,
+				 size_t bytes, const char *iv)
+{
+	chacha_crypt_oneshot(c, (uint8_t *)dst, (const uint8_t *)src, bytes, (const uint8_t *)iv);
 }
 """
 

@@ -142,15 +142,15 @@ void hchacha_block_generic(const uint32_t state[16], uint32_t out[8], int nround
 	memzero_explicit(x, sizeof(x));
 }
 
-void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[32],
-		   int nrounds)
+static void xchacha_setup_with(uint32_t state[16], const uint8_t key[32], const uint8_t iv[32],
+			       int nrounds, chacha_hchacha_fn hchacha)
 {
 	uint32_t subkey[8];
 	uint8_t real_iv[16];
 
 	/* Subkey from the first 16 nonce bytes. */
 	chacha_setup(state, key, iv);
-	hchacha_block_generic(state, subkey, nrounds);
+	hchacha(state, subkey, nrounds);
 
 	/* Stream position first, then the last 8 nonce bytes. */
 	memcpy(&real_iv[0], iv + 24, 8);
@@ -159,4 +159,24 @@ void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[3
 
 	memzero_explicit(subkey, sizeof(subkey));
 	memzero_explicit(real_iv, sizeof(real_iv));
+}
+
+void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[32],
+		   int nrounds)
+{
+	xchacha_setup_with(state, key, iv, nrounds, hchacha_block_generic);
+}
+
+void chacha_crypt_oneshot(const struct chacha_oneshot *c, uint8_t *dst, const uint8_t *src,
+			  size_t bytes, const uint8_t *iv)
+{
+	uint32_t state[16];
+
+	if (c->hchacha)
+		xchacha_setup_with(state, c->key, iv, c->nrounds, c->hchacha);
+	else
+		chacha_setup(state, c->key, iv);
+	if (bytes)
+		c->crypt(state, dst, src, bytes, c->nrounds);
+	memzero_explicit(state, sizeof(state));
 }

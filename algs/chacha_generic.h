@@ -40,4 +40,24 @@ void hchacha_block_generic(const uint32_t state[16], uint32_t out[8], int nround
 void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[32],
 		   int nrounds);
 
+typedef void (*chacha_stream_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
+				 size_t bytes, int nrounds);
+typedef void (*chacha_hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
+
+/*
+ * What one request over one contiguous buffer needs, fixed at setkey: the
+ * bulk routine (generic or SIMD), HChaCha (NULL for ChaCha20 with its
+ * 16-byte IV; else XChaCha with a 32-byte IV), the key and the rounds.
+ */
+struct chacha_oneshot {
+	chacha_stream_fn crypt;
+	chacha_hchacha_fn hchacha;
+	const uint8_t *key;
+	int nrounds;
+};
+
+/* A whole request in one call: state from key and IV, then crypt(). */
+void chacha_crypt_oneshot(const struct chacha_oneshot *c, uint8_t *dst, const uint8_t *src,
+			  size_t bytes, const uint8_t *iv);
+
 #endif

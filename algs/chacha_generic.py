@@ -115,6 +115,65 @@ def chacha_linear(tfm, src, dst, n, iv) -> bool:
     return True
 
 
+_alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
+_oneshot_crypt = lib.chacha_oneshot_bytes
+
+
+def _oneshot_struct(ctx, fns, xchacha: bool):
+    c = ffi.new("struct chacha_oneshot *")
+    c.crypt = ffi.cast("chacha_stream_fn", fns[0])
+    c.hchacha = ffi.cast("chacha_hchacha_fn", fns[1]) if xchacha else ffi.NULL
+    c.key = ctx.key
+    c.nrounds = ctx.nrounds
+    return c
+
+
+def chacha_oneshot(tfm, encrypt: bool):
+    """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
+    call (chacha_crypt_oneshot) with the key and routines fixed at setkey.
+
+    It takes bytes or bytearray data, a bytes IV of the right length and no
+    ``out`` or a bytearray ``out`` of the data's length; it declines the rest.
+    The routines are the driver's ``c_stream`` ones, with the request path's
+    rule: SIMD only above 64 bytes and when crypto_simd_usable(); while an
+    fpu_trace() records, a request that would use SIMD declines, so the
+    modelled walk makes the real sections.  Encryption and decryption are the
+    same function.
+    """
+    ctx = tfm.ctx
+    ivsize = tfm.alg.ivsize
+    xchacha = ivsize == XCHACHA_IV_SIZE
+    simd_fns, generic_fns = ctx.c_stream(True), ctx.c_stream(False)
+    generic = _oneshot_struct(ctx, generic_fns, xchacha)
+    simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
+    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, _alloc_uninit, ffi.unpack, _from_buffer, \
+        capi.fast_path_mode
+    trace_bit = capi.MODE_TRACE
+
+    def oneshot(data, iv, out):
+        t = type(data)
+        if (t is not bytes and t is not bytearray) or type(iv) is not bytes or len(iv) != ivsize:
+            return None
+        n = len(data)
+        c = generic
+        if n > CHACHA_BLOCK_SIZE and simd is not generic:
+            mode = mode_now()
+            if not mode:
+                c = simd
+            elif mode & trace_bit:
+                return None
+        if out is None:
+            dst = alloc("char[]", n)
+            crypt(c, dst, data if t is bytes else fb(data), n, iv)
+            return unpack(dst, n)
+        if type(out) is not bytearray or len(out) != n:
+            return None
+        crypt(c, fb(out), data if t is bytes else fb(data), n, iv)
+        return out
+
+    return oneshot
+
+
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
                encrypt, module: str = None, c_stream=generic_c_stream,
                linear=chacha_linear) -> capi.SkcipherAlg:
@@ -131,7 +190,7 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
         chunksize=CHACHA_BLOCK_SIZE,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
         encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
-        init=init, exit=chacha_exit)
+        oneshot=chacha_oneshot, init=init, exit=chacha_exit)
 
 
 ALGS = (

@@ -122,6 +122,16 @@ class SkcipherAlg(CryptoAlgBase):
     and destination, both page-aligned); it returns False to decline, and the
     scatterlist request path then runs.  Its results (and FPU trace) must be
     those of the request path.
+
+    Optional ``oneshot(tfm, encrypt: bool) -> fn or None``: called after
+    every successful setkey, it may return ``fn(data, iv, out)`` for
+    ``tfm.encrypt``/``tfm.decrypt`` to try first — typically one C call with
+    pointers cached at setkey.  ``fn`` returns the result (new bytes, or
+    ``out`` filled) or None to decline, and the linear/request paths then run
+    with all their checks.  It must decline whatever it does not check itself
+    (unusual buffer types, a wrong IV length, an FPU trace recording: see
+    crypto_api.fpu.fast_path_mode) and give exactly the bytes of the request
+    path.
     """
 
     TYPE = CRYPTO_ALG_TYPE_SKCIPHER
@@ -138,6 +148,7 @@ class SkcipherAlg(CryptoAlgBase):
     exit: Callback = None
     encrypt_linear: Callback = None
     decrypt_linear: Callback = None
+    oneshot: Callback = None
 
 
 @attrs.frozen(kw_only=True, eq=False)

@@ -51,6 +51,14 @@ class FpuTrace:
         return [s.nbytes for s in self.sections]
 
 
+#: Bits of ``_CpuState.mode``: why this "CPU" may not run a request in one
+#: unobserved C call with SIMD.  0 means SIMD is usable and nothing records.
+MODE_IN_FPU = 1         # inside kernel_fpu_begin..end
+MODE_NOSIMD = 2         # simd_disabled() (the self-test manager's switch)
+MODE_IRQ = 4            # interrupt_context()
+MODE_TRACE = 8          # an fpu_trace() is recording
+
+
 class _CpuState(threading.local):
     def __init__(self) -> None:
         self.section: Optional[FpuSection] = None
@@ -58,6 +66,21 @@ class _CpuState(threading.local):
         self.simd_disabled = 0
         self.irq = 0
         self.traces: List[FpuTrace] = []
+        self.mode = 0           # MODE_* bits, kept in step with the fields above
+
+
+def _set_mode(st: _CpuState, bit: int, on: bool) -> None:
+    st.mode = (st.mode | bit) if on else (st.mode & ~bit)
+
+
+def fast_path_mode() -> int:
+    """This thread's MODE_* bits (0: SIMD usable, no trace recording).
+
+    One-call fast paths (a driver's ``oneshot``) read it once per request:
+    with MODE_TRACE set they decline, so the modelled path makes the real
+    sections; otherwise any bit set means crypto_simd_usable() is False.
+    """
+    return _cpu.mode
 
 
 _cpu = _CpuState()
@@ -84,6 +107,7 @@ def kernel_fpu_begin() -> None:
     if st.irq:
         raise FpuUsageError("kernel_fpu_begin: FPU not usable in interrupt context")
     st.in_fpu = True
+    st.mode |= MODE_IN_FPU
     if st.traces:
         sec = FpuSection()
         for t in st.traces:
@@ -123,6 +147,7 @@ def kernel_fpu_end() -> None:
     if not st.in_fpu:
         raise FpuUsageError("kernel_fpu_end: no FPU section is open")
     st.in_fpu = False
+    st.mode &= ~MODE_IN_FPU
     if st.section is not None:
         st.section.closed = True
         st.section = None
@@ -159,29 +184,38 @@ def might_sleep(where: str) -> None:
 @contextlib.contextmanager
 def simd_disabled() -> Iterator[None]:
     """crypto_simd_usable() is False inside (the self-test manager's nosimd)."""
-    _cpu.simd_disabled += 1
+    st = _cpu
+    st.simd_disabled += 1
+    st.mode |= MODE_NOSIMD
     try:
         yield
     finally:
-        _cpu.simd_disabled -= 1
+        st.simd_disabled -= 1
+        _set_mode(st, MODE_NOSIMD, st.simd_disabled > 0)
 
 
 @contextlib.contextmanager
 def interrupt_context() -> Iterator[None]:
     """Run as if in a hard interrupt: the FPU cannot be used at all."""
-    _cpu.irq += 1
+    st = _cpu
+    st.irq += 1
+    st.mode |= MODE_IRQ
     try:
         yield
     finally:
-        _cpu.irq -= 1
+        st.irq -= 1
+        _set_mode(st, MODE_IRQ, st.irq > 0)
 
 
 @contextlib.contextmanager
 def fpu_trace() -> Iterator[FpuTrace]:
     """Record every FPU section opened on this thread inside the block."""
     trace = FpuTrace()
-    _cpu.traces.append(trace)
+    st = _cpu
+    st.traces.append(trace)
+    st.mode |= MODE_TRACE
     try:
         yield trace
     finally:
-        _cpu.traces.remove(trace)
+        st.traces.remove(trace)
+        _set_mode(st, MODE_TRACE, bool(st.traces))

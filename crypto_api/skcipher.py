@@ -24,7 +24,7 @@ class CryptoSkcipher(BoundedKeyTfm):
     allocate one per thread.
     """
 
-    __slots__ = ("_enc", "_dec", "_ivsize", "_lenc", "_ldec")
+    __slots__ = ("_enc", "_dec", "_ivsize", "_lenc", "_ldec", "_fenc", "_fdec")
 
     # -- properties --------------------------------------------------------
     @property
@@ -47,12 +47,30 @@ class CryptoSkcipher(BoundedKeyTfm):
         self._ivsize = alg.ivsize
         self._lenc = alg.encrypt_linear
         self._ldec = alg.decrypt_linear
+        self._fenc = self._fdec = None
         if alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
             alg.cra_init(self)
         if alg.init is not None:
             alg.init(self)
+
+    # -- key and the one-call fast path --------------------------------------
+    def setkey(self, key) -> None:
+        self._fenc = self._fdec = None
+        super().setkey(key)
+        make = self.alg.oneshot
+        if make is not None:
+            self._fenc = make(self, True)
+            self._fdec = make(self, False)
+
+    def wipe_key(self) -> None:
+        self._fenc = self._fdec = None
+        super().wipe_key()
+
+    def free(self) -> None:
+        self._fenc = self._fdec = None
+        super().free()
 
     def _exit(self) -> None:
         alg = self.alg
@@ -116,9 +134,19 @@ class CryptoSkcipher(BoundedKeyTfm):
         ``out``: an optional writable buffer of the same length to write into
         (it is returned instead of new bytes); no allocation on the hot path.
         """
+        fast = self._fenc
+        if fast is not None:
+            res = fast(data, iv, out)
+            if res is not None:
+                return res
         return self._crypt(data, iv, True, out)
 
     def decrypt(self, data, iv=None, out=None) -> bytes:
+        fast = self._fdec
+        if fast is not None:
+            res = fast(data, iv, out)
+            if res is not None:
+                return res
         return self._crypt(data, iv, False, out)
 
 

@@ -82,17 +82,18 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
 
 
 LINEAR_CFG = "linear buffer (tfm.encrypt)"
+LINEAR_VIEW_CFG = "linear buffer, memoryview (tfm.encrypt)"
 
 
 def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
                          set_key: bool = True) -> None:
-    """The vector through the one-buffer entry points (``encrypt_linear`` when the driver has one)."""
+    """The vector through ``tfm.encrypt``/``tfm.decrypt`` twice: on bytes (the
+    driver's ``oneshot`` fast path when it has one) and on a memoryview (which
+    a oneshot declines: ``encrypt_linear``, else the request path)."""
     if vec.setkey_error:
         return                      # covered by test_skcipher_vec_cfg
     driver = tfm.alg.cra_driver_name
     op = "encryption" if encrypt else "decryption"
-    name = LINEAR_CFG + (", nosimd" if nosimd else "")
-    where = f'on test vector {vec_name}, cfg="{name}"'
     if set_key:
         try:
             tfm.setkey(vec.key)
@@ -102,14 +103,17 @@ def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False
     inp, expected = (vec.ptext, vec.ctext) if encrypt else (vec.ctext, vec.ptext)
     iv = (vec.iv or bytes(tfm.ivsize)) if tfm.ivsize else None
     crypt = tfm.encrypt if encrypt else tfm.decrypt
-    with simd_disabled() if nosimd else contextlib.nullcontext():
-        done, out = outcome(lambda: crypt(inp, iv), vec.crypt_error, f"alg: skcipher: {driver} {op}", where)
-    if not done:
-        return
-    if vec.crypt_error:
-        fail(f"alg: skcipher: {driver} {op} unexpectedly succeeded {where}")
-    if out != expected:
-        fail(f"alg: skcipher: {driver} {op} test failed (wrong result) {where}")
+    for cfg, data in ((LINEAR_CFG, bytes(inp)), (LINEAR_VIEW_CFG, memoryview(bytearray(inp)))):
+        name = cfg + (", nosimd" if nosimd else "")
+        where = f'on test vector {vec_name}, cfg="{name}"'
+        with simd_disabled() if nosimd else contextlib.nullcontext():
+            done, out = outcome(lambda: crypt(data, iv), vec.crypt_error, f"alg: skcipher: {driver} {op}", where)
+        if not done:
+            continue
+        if vec.crypt_error:
+            fail(f"alg: skcipher: {driver} {op} unexpectedly succeeded {where}")
+        if out != expected:
+            fail(f"alg: skcipher: {driver} {op} test failed (wrong result) {where}")
 
 
 def check_config(kind: str, driver: str, cfg: TestvecConfig) -> None:

@@ -1,0 +1,236 @@
+"""The one-call fast path of tfm.encrypt/decrypt (``SkcipherAlg.oneshot``).
+
+Each driver's oneshot must give the bytes of the request path (scatterlists)
+and of an independent peer, in every FPU situation, and must never outlive
+its key.  The tests call the installed fast path directly too, so that they
+fail if it silently declines instead of running.
+"""
+
+import os
+
+import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+from Crypto.Cipher import ChaCha20 as PyChaCha20
+from hypothesis import given, settings, strategies as st
+
+import crypto_api as capi
+from crypto_api.errors import EINVAL, ENOKEY, CryptoError
+
+CHACHA_DRIVERS = ["chacha20-generic", "xchacha20-generic", "xchacha12-generic",
+                  "chacha20-simd", "xchacha20-simd", "xchacha12-simd"]
+ADIANTUM = ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)",
+            "adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)",
+            "adiantum(xchacha12-generic,aes-aesni,nhpoly1305-sse2)"]
+
+
+def _alloc(name, key=None):
+    try:
+        tfm = capi.crypto_alloc_skcipher(name)
+    except CryptoError as e:
+        pytest.skip(f"{name}: {e}")
+    tfm.setkey(key if key is not None else os.urandom(tfm.max_keysize))
+    return tfm
+
+
+def _request(tfm, data, iv, encrypt=True):
+    """The scatterlist request path (what the fast path must equal)."""
+    buf = bytearray(data)
+    req = capi.skcipher_request_alloc(tfm)
+    sgl = capi.sg_init_one(buf)
+    capi.skcipher_request_set_crypt(req, sgl, sgl, len(buf), bytearray(iv))
+    (capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt)(req)
+    return bytes(buf)
+
+
+def _peer(name, key, iv, data):
+    """cryptography (ChaCha20) or pycryptodome (XChaCha20, position 0)."""
+    if name.startswith("chacha20"):
+        return Cipher(algorithms.ChaCha20(key, iv), None).encryptor().update(data)
+    assert name.startswith("xchacha20") and iv[24:] == bytes(8)
+    return PyChaCha20.new(key=key, nonce=iv[:24]).encrypt(data)
+
+
+@pytest.mark.parametrize("name", CHACHA_DRIVERS + ADIANTUM)
+def test_fast_path_is_installed_by_setkey_and_taken(name):
+    tfm = _alloc(name)
+    assert tfm._fenc is not None and tfm._fdec is not None
+    iv = os.urandom(tfm.ivsize)
+    data = os.urandom(700)
+    out = tfm._fenc(data, iv, None)
+    assert type(out) is bytes and out == _request(tfm, data, iv)
+    assert tfm._fdec(out, iv, None) == data
+
+
+@pytest.mark.parametrize("name", CHACHA_DRIVERS)
+@settings(max_examples=40, deadline=None)
+@given(n=st.one_of(st.integers(0, 300), st.integers(0, 9000)), data=st.data())
+def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
+    key = os.urandom(32)
+    tfm = _alloc(name, key)
+    if tfm.ivsize == 32:
+        iv = os.urandom(24) + bytes(8)
+    else:
+        iv = os.urandom(16)
+    msg = os.urandom(n)
+    want = _request(tfm, msg, iv)
+    if not name.startswith("xchacha12"):
+        assert want == _peer(name, key, iv, msg)
+    how = data.draw(st.sampled_from(["bytes", "bytearray", "out", "in place"]))
+    where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section", "irq"]))
+    assert _run(tfm, msg, iv, how, where) == want
+
+
+@pytest.mark.parametrize("name", ADIANTUM)
+@settings(max_examples=30, deadline=None)
+@given(n=st.one_of(st.integers(16, 300), st.integers(16, 9000)), data=st.data())
+def test_adiantum_fast_path_matches_request_path(name, n, data):
+    tfm = _alloc(name)
+    iv = os.urandom(32)
+    msg = os.urandom(n)
+    want = _request(tfm, msg, iv)
+    how = data.draw(st.sampled_from(["bytes", "bytearray", "out", "in place"]))
+    where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section", "irq"]))
+    assert _run(tfm, msg, iv, how, where) == want
+    assert _request(tfm, want, iv, encrypt=False) == msg
+    assert _run(tfm, want, iv, how, where, encrypt=False) == msg
+
+
+def _run(tfm, msg, iv, how, where, encrypt=True):
+    """tfm.encrypt in one of the accepted buffer shapes and FPU situations;
+    the fast path must accept it (called directly first)."""
+    fast = tfm._fenc if encrypt else tfm._fdec
+    crypt = tfm.encrypt if encrypt else tfm.decrypt
+    data = bytearray(msg) if how in ("bytearray", "in place") else msg
+
+    def call(fn):
+        if how == "out":
+            out = bytearray(len(msg))
+            assert fn(data, iv, out) is out
+            return bytes(out)
+        if how == "in place":
+            buf = bytearray(msg)
+            assert fn(buf, iv, buf) is buf
+            return bytes(buf)
+        res = fn(data, iv, None)
+        assert type(res) is bytes
+        return res
+
+    ctx = {"simd": _null, "nosimd": capi.simd_disabled, "irq": capi.interrupt_context,
+           "inside fpu section": _fpu_section}[where]
+    with ctx():
+        direct = call(fast)
+        public = call(crypt)
+    assert direct == public
+    return direct
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _fpu_section:
+    """Inside someone else's kernel_fpu_begin: SIMD not usable, no nesting."""
+
+    def __enter__(self):
+        capi.kernel_fpu_begin()
+
+    def __exit__(self, *exc):
+        assert capi.in_kernel_fpu()
+        capi.kernel_fpu_end()
+        return False
+
+
+@pytest.mark.parametrize("name", ["xchacha12-simd", ADIANTUM[0]])
+def test_fast_path_declines_while_tracing_so_sections_are_real(name):
+    tfm = _alloc(name)
+    iv = os.urandom(32)
+    data = os.urandom(3 * 4096)
+    with capi.fpu_trace() as tr:
+        assert tfm._fenc(data, iv, None) is None
+        out = tfm.encrypt(data, iv)
+    assert out == _request(tfm, data, iv)
+    assert tr.sections and sum(tr.nbytes) > 0
+    if name == "xchacha12-simd":
+        assert tr.nbytes == [4096, 4096, 4096]
+
+
+def test_small_chacha_request_takes_fast_path_while_tracing():
+    """64 bytes or less run the generic code, which opens no section: nothing to record."""
+    tfm = _alloc("xchacha12-simd")
+    iv = os.urandom(32)
+    with capi.fpu_trace() as tr:
+        assert tfm._fenc(b"x" * 64, iv, None) is not None
+    assert tr.sections == []
+
+
+@pytest.mark.parametrize("name", ["xchacha12-simd", "chacha20-generic", ADIANTUM[0]])
+def test_fast_path_declines_what_it_does_not_check(name):
+    tfm = _alloc(name)
+    iv = os.urandom(tfm.ivsize)
+    data = os.urandom(100)
+    fast = tfm._fenc
+    assert fast(memoryview(data), iv, None) is None
+    assert fast(data, bytearray(iv), None) is None
+    assert fast(data, iv[:-1], None) is None
+    assert fast(data, iv, bytearray(99)) is None
+    assert fast(data, iv, memoryview(bytearray(100))) is None
+    # ...and the full path then gives the refusals and results
+    with pytest.raises(CryptoError) as e:
+        tfm.encrypt(data, iv[:-1])
+    assert e.value.errno == EINVAL and "IV is" in str(e.value) and tfm.driver_name in str(e.value)
+    with pytest.raises(CryptoError) as e:
+        tfm.encrypt(data, iv, out=bytearray(99))
+    assert e.value.errno == EINVAL and "out must be" in str(e.value)
+    assert tfm.encrypt(memoryview(data), bytearray(iv)) == tfm.encrypt(data, iv)
+
+
+def test_adiantum_short_message_still_refused():
+    tfm = _alloc(ADIANTUM[0])
+    assert tfm._fenc(b"x" * 15, bytes(32), None) is None
+    with pytest.raises(CryptoError) as e:
+        tfm.encrypt(b"x" * 15, bytes(32))
+    assert e.value.errno == EINVAL and "at least 16" in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["xchacha12-simd", "chacha20-generic", ADIANTUM[0]])
+def test_fast_path_follows_the_key(name):
+    k1, k2 = os.urandom(32), os.urandom(32)
+    tfm = _alloc(name, k1)
+    iv = os.urandom(tfm.ivsize)
+    data = os.urandom(300)
+    c1 = tfm.encrypt(data, iv)
+    tfm.setkey(k2)
+    assert tfm.encrypt(data, iv) == _alloc(name, k2).encrypt(data, iv) != c1
+    with pytest.raises(CryptoError):
+        tfm.setkey(b"short")
+    assert tfm._fenc is None
+    with pytest.raises(CryptoError) as e:
+        tfm.encrypt(data, iv)
+    assert e.value.errno == ENOKEY
+    tfm.setkey(k1)
+    assert tfm.encrypt(data, iv) == c1
+    tfm.free()
+    assert tfm._fenc is None and tfm._fdec is None
+    with pytest.raises(CryptoError) as e:
+        tfm.encrypt(data, iv)
+    assert e.value.errno == EINVAL and "freed" in str(e.value)
+
+
+def test_plugin_without_c_entry_points_has_no_fast_path(register):
+    """An Adiantum instance over a plug-in stream cipher composes through the API."""
+    import crypto_api.algs.chacha_generic as g
+    alg = capi.SkcipherAlg(
+        cra_name="xchacha12", cra_driver_name="xchacha12-plainpy", cra_priority=50,
+        cra_blocksize=1, min_keysize=32, max_keysize=32, ivsize=32, chunksize=64,
+        setkey=g.chacha12_setkey, encrypt=g.crypto_xchacha_crypt, decrypt=g.crypto_xchacha_crypt)
+    register(alg)
+    key = os.urandom(32)
+    with _alloc("adiantum(xchacha12-plainpy,aes-generic,nhpoly1305-generic)", key) as tfm, \
+            _alloc("adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)", key) as ref:
+        assert tfm._fenc is None and ref._fenc is not None
+        iv, data = os.urandom(32), os.urandom(999)
+        assert tfm.encrypt(data, iv) == ref.encrypt(data, iv)
