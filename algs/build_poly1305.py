@@ -108,6 +108,13 @@ void nhpoly1305_digest(const struct nhpoly1305_key *key, const uint8_t *src, siz
                        const poly1305_core_ops *poly);
 
 void crypto_memzero(void *p, size_t n);
+
+/* The digests with char pointers, so that cffi takes bytes as they are
+ * (the tfm.digest fast paths) */
+int poly1305_digest_bytes(const char *src, size_t len, char *digest,
+                          const poly1305_core_ops *ops);
+void nhpoly1305_digest_bytes(const struct nhpoly1305_key *key, const char *src, size_t len,
+                             char *digest, nh_fn_t nh_bulk, const poly1305_core_ops *poly);
 """
 
 SOURCE = """
@@ -119,6 +126,18 @@ SOURCE = """
 static void crypto_memzero(void *p, size_t n)
 {
 	memzero_explicit(p, n);
+}
+
+static int poly1305_digest_bytes(const char *src, size_t len, char *digest,
+				 const poly1305_core_ops *ops)
+{
+	return poly1305_desc_digest((const uint8_t *)src, len, (uint8_t *)digest, ops);
+}
+
+static void nhpoly1305_digest_bytes(const struct nhpoly1305_key *key, const char *src, size_t len,
+				    char *digest, nh_fn_t nh_bulk, const poly1305_core_ops *poly)
+{
+	nhpoly1305_digest(key, (const uint8_t *)src, len, (uint8_t *)digest, nh_bulk, nh_generic, poly);
 }
 
 /*

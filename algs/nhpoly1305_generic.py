@@ -28,6 +28,7 @@ NH_GENERIC = ffi.addressof(lib, "nh_generic")
 
 _from_buffer = ffi.from_buffer
 _update = lib.nhpoly1305_update
+_alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
 
 
 def nh_from_address(address: int):
@@ -121,12 +122,38 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
                 capi.kernel_fpu_end()
         return bytes(ffi.buffer(out))
 
+    def oneshot(tfm):
+        """tfm.digest in one C call for bytes/bytearray, with the request
+        path's rule: SIMD NH for 64 bytes or more when crypto_simd_usable();
+        it declines such a digest while an fpu_trace() records."""
+        key = tfm.ctx.key
+        crypt, alloc, unpack, fb, mode_now = lib.nhpoly1305_digest_bytes, _alloc_uninit, ffi.unpack, \
+            _from_buffer, capi.fast_path_mode
+        trace_bit = capi.MODE_TRACE
+
+        def fn(data):
+            t = type(data)
+            if t is not bytes and t is not bytearray:
+                return None
+            n = len(data)
+            nh = NH_GENERIC
+            if nh_simd is not None and n >= 64:
+                mode = mode_now()
+                if not mode:
+                    nh = nh_simd
+                elif mode & trace_bit:
+                    return None
+            out = alloc("char[]", NHPOLY1305_DIGEST_SIZE)
+            crypt(key, data if t is bytes else fb(data), n, out, nh, poly_ops)
+            return unpack(out, NHPOLY1305_DIGEST_SIZE)
+        return fn
+
     return capi.ShashAlg(
         cra_name="nhpoly1305", cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=0, cra_module=module,
         digestsize=NHPOLY1305_DIGEST_SIZE, descsize=DESCSIZE,
         setkey=setkey, init=init, update=update_generic if nh_simd is None else update_simd,
-        final=final, digest=digest, exit_tfm=exit_tfm)
+        final=final, digest=digest, exit_tfm=exit_tfm, oneshot=oneshot)
 
 
 ALG = nhpoly1305_alg("nhpoly1305-generic", 100)

@@ -21,6 +21,7 @@ GENERIC_OPS = ffi.addressof(lib, "poly1305_generic_ops")
 DESCSIZE = ffi.sizeof("struct poly1305_desc")
 
 _from_buffer = ffi.from_buffer
+_alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
 
 
 def ops_from_address(address: int):
@@ -54,11 +55,26 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
             raise no_key()
         return bytes(ffi.buffer(out))
 
+    def oneshot(tfm):
+        """tfm.digest in one C call for bytes/bytearray (None: too short, so
+        the full path raises ENOKEY)."""
+        crypt, alloc, unpack, fb = lib.poly1305_digest_bytes, _alloc_uninit, ffi.unpack, _from_buffer
+
+        def fn(data):
+            t = type(data)
+            if t is not bytes and t is not bytearray:
+                return None
+            out = alloc("char[]", POLY1305_DIGEST_SIZE)
+            if crypt(data if t is bytes else fb(data), len(data), out, ops):
+                return None
+            return unpack(out, POLY1305_DIGEST_SIZE)
+        return fn
+
     return capi.ShashAlg(
         cra_name="poly1305", cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
         digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
-        init=init, update=update, final=final, digest=digest)
+        init=init, update=update, final=final, digest=digest, oneshot=oneshot)
 
 
 ALG = poly1305_alg("poly1305-generic", 100, GENERIC_OPS)

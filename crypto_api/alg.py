@@ -160,6 +160,13 @@ class ShashAlg(CryptoAlgBase):
     ``import_(desc, state)`` and ``setkey(tfm, key)``.  A descriptor's raw
     state is ``desc.state`` (``descsize`` bytes); the default export/import
     copy it, as the kernel's defaults copy the descriptor context.
+
+    Optional ``oneshot(tfm) -> fn or None``: called after every successful
+    setkey (at tfm creation for a hash without a key), it may return
+    ``fn(data)`` for ``tfm.digest`` to try first, one C call with pointers
+    cached; ``fn`` returns the digest or None to decline (it must decline
+    unusual buffer types, failures and traced SIMD use, leaving them to the
+    full path).
     """
 
     TYPE = CRYPTO_ALG_TYPE_SHASH
@@ -177,6 +184,7 @@ class ShashAlg(CryptoAlgBase):
     setkey: Callback = None
     init_tfm: Callback = None
     exit_tfm: Callback = None
+    oneshot: Callback = None
 
 
 ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg)

@@ -21,7 +21,7 @@ class CryptoShash(CryptoTfm):
     """A synchronous hash transform (used by one thread at a time, as in the
     kernel; each thread allocates its own, or each computation its own desc)."""
 
-    __slots__ = ()
+    __slots__ = ("_fdigest",)
 
     @property
     def digestsize(self) -> int:
@@ -37,12 +37,28 @@ class CryptoShash(CryptoTfm):
 
     def _init(self) -> None:
         alg = self.alg
+        self._fdigest = None
         if self._keyed():
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
             alg.cra_init(self)
         if alg.init_tfm is not None:
             alg.init_tfm(self)
+        if alg.setkey is None:
+            self._install_oneshot()
+
+    def _install_oneshot(self) -> None:
+        make = self.alg.oneshot
+        if make is not None:
+            self._fdigest = make(self)
+
+    def wipe_key(self) -> None:
+        self._fdigest = None
+        super().wipe_key()
+
+    def free(self) -> None:
+        self._fdigest = None
+        super().free()
 
     def _exit(self) -> None:
         alg = self.alg
@@ -60,12 +76,14 @@ class CryptoShash(CryptoTfm):
         if alg.setkey is None:
             raise CryptoError(ENOSYS, f"{alg.cra_driver_name}: this hash takes no key")
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
+        self._fdigest = None
         try:
             alg.setkey(self, bytes(kv))
         except BaseException:
             self.wipe_key()                 # a failed setkey leaves no old key usable
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
+        self._install_oneshot()
 
     def desc(self) -> "ShashDesc":
         """A new descriptor (call ``init()`` before ``update()``)."""
@@ -73,6 +91,11 @@ class CryptoShash(CryptoTfm):
 
     def digest(self, data) -> bytes:
         """init + update + final in one call."""
+        fast = self._fdigest
+        if fast is not None:
+            res = fast(data)
+            if res is not None:
+                return res
         self._check_key()
         d = ShashDesc(self)
         return d._digest(as_byte_view(data, f"{self.alg.cra_driver_name}: data"))

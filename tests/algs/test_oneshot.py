@@ -234,3 +234,86 @@ def test_plugin_without_c_entry_points_has_no_fast_path(register):
         assert tfm._fenc is None and ref._fenc is not None
         iv, data = os.urandom(32), os.urandom(999)
         assert tfm.encrypt(data, iv) == ref.encrypt(data, iv)
+
+
+# -- shash: tfm.digest -------------------------------------------------------
+
+POLY_DRIVERS = ["poly1305-generic", "poly1305-x86_64"]
+NHPOLY_DRIVERS = ["nhpoly1305-generic", "nhpoly1305-sse2", "nhpoly1305-avx2"]
+
+
+def _shash(name, key=None):
+    try:
+        tfm = capi.crypto_alloc_shash(name)
+    except CryptoError as e:
+        pytest.skip(f"{name}: {e}")
+    if key is not None:
+        tfm.setkey(key)
+    return tfm
+
+
+def _streamed(tfm, data):
+    """The descriptor path, in two updates (what the fast path must equal)."""
+    d = tfm.desc().init()
+    d.update(data[:len(data) // 3])
+    d.update(data[len(data) // 3:])
+    return d.final()
+
+
+@pytest.mark.parametrize("name", POLY_DRIVERS)
+@settings(max_examples=40, deadline=None)
+@given(n=st.one_of(st.integers(32, 200), st.integers(32, 70000)), as_bytearray=st.booleans())
+def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, n, as_bytearray):
+    from cryptography.hazmat.primitives.poly1305 import Poly1305
+    tfm = _shash(name)
+    data = os.urandom(n)
+    arg = bytearray(data) if as_bytearray else data
+    direct = tfm._fdigest(arg)
+    assert direct == tfm.digest(arg) == _streamed(tfm, data)
+    assert direct == Poly1305.generate_tag(data[:32], data[32:])
+
+
+@pytest.mark.parametrize("name", POLY_DRIVERS)
+def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name):
+    tfm = _shash(name)
+    assert tfm._fdigest(b"x" * 31) is None
+    assert tfm._fdigest(memoryview(b"x" * 40)) is None
+    with pytest.raises(CryptoError) as e:
+        tfm.digest(b"x" * 31)
+    assert e.value.errno == ENOKEY and name in str(e.value)
+    tfm.free()
+    assert tfm._fdigest is None
+
+
+@pytest.mark.parametrize("name", NHPOLY_DRIVERS)
+@settings(max_examples=30, deadline=None)
+@given(n=st.one_of(st.integers(0, 300), st.integers(0, 20000)), data=st.data())
+def test_nhpoly1305_digest_fast_path_matches_descriptor(name, n, data):
+    tfm = _shash(name, os.urandom(1088))
+    msg = os.urandom(n)
+    want = _streamed(tfm, msg)
+    where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section"]))
+    ctx = {"simd": _null, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
+    with ctx():
+        direct = tfm._fdigest(bytearray(msg) if data.draw(st.booleans()) else msg)
+        public = tfm.digest(msg)
+    assert direct == public == want
+
+
+def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key():
+    k1, k2 = os.urandom(1088), os.urandom(1088)
+    tfm = _shash("nhpoly1305-avx2", k1)
+    msg = os.urandom(9000)
+    with capi.fpu_trace() as tr:
+        assert tfm._fdigest(msg) is None
+        assert tfm._fdigest(msg[:63]) is not None     # generic NH: no section to show
+        d1 = tfm.digest(msg)
+    assert tr.nbytes == [4096, 4096, 808]
+    tfm.setkey(k2)
+    assert tfm.digest(msg) == _shash("nhpoly1305-generic", k2).digest(msg) != d1
+    with pytest.raises(CryptoError):
+        tfm.setkey(b"short")
+    assert tfm._fdigest is None
+    with pytest.raises(CryptoError) as e:
+        tfm.digest(msg)
+    assert e.value.errno == ENOKEY
