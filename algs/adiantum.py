@@ -20,6 +20,8 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import address
+from crypto_api.oneshot import SCRATCH_MIN, alloc_uninit, output_scratch
+from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
                                     sg_linear_views, sg_pieces)
@@ -193,10 +195,11 @@ def adiantum_oneshot(tfm, encrypt: bool):
     if fast is None:
         return None
     generic, simd = fast[False], fast[True]
-    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, _alloc_uninit, _unpack, _fb, \
+    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, alloc_uninit, unpack_bytes, _fb, \
         capi.fast_path_mode
     trace_bit = capi.MODE_TRACE
     enc = 1 if encrypt else 0
+    scratch = output_scratch(tfm.ctx)
 
     def oneshot(data, iv, out):
         t = type(data)
@@ -212,24 +215,26 @@ def adiantum_oneshot(tfm, encrypt: bool):
             return None
         else:
             f = generic
+        src = data if t is bytes else fb(data)
         if out is None:
+            if n >= SCRATCH_MIN:
+                return scratch.to_bytes(n, crypt, f, src, n, iv, enc)
             dst = alloc("char[]", n)
-            crypt(f, dst, data if t is bytes else fb(data), n, iv, enc)
+            crypt(f, dst, src, n, iv, enc)
             return unpack(dst, n)
         if type(out) is not bytearray or len(out) != n:
             return None
-        crypt(f, fb(out), data if t is bytes else fb(data), n, iv, enc)
+        crypt(f, fb(out), src, n, iv, enc)
         return out
 
     return oneshot
 
 
 def _bind_fast_path() -> None:
-    global _adiantum_crypt, _fb, _oneshot_crypt, _alloc_uninit, _unpack
+    global _adiantum_crypt, _fb, _oneshot_crypt
     from crypto_api.algs._adiantum import ffi, lib
     _adiantum_crypt, _fb = lib.adiantum_crypt, ffi.from_buffer
-    _oneshot_crypt, _unpack = lib.adiantum_oneshot_bytes, ffi.unpack
-    _alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
+    _oneshot_crypt = lib.adiantum_oneshot_bytes
 
 
 _fpu_tracing = capi.fpu_tracing

@@ -11,6 +11,8 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import function_address
+from crypto_api.oneshot import SCRATCH_MIN, alloc_uninit, output_scratch
+from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.scatterlist import sg_linear_views
 
 MODULE_NAME = "chacha_generic"
@@ -115,7 +117,6 @@ def chacha_linear(tfm, src, dst, n, iv) -> bool:
     return True
 
 
-_alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
 _oneshot_crypt = lib.chacha_oneshot_bytes
 
 
@@ -146,9 +147,10 @@ def chacha_oneshot(tfm, encrypt: bool):
     simd_fns, generic_fns = ctx.c_stream(True), ctx.c_stream(False)
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
-    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, _alloc_uninit, ffi.unpack, _from_buffer, \
+    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, alloc_uninit, unpack_bytes, _from_buffer, \
         capi.fast_path_mode
     trace_bit = capi.MODE_TRACE
+    scratch = output_scratch(ctx)
 
     def oneshot(data, iv, out):
         t = type(data)
@@ -162,13 +164,16 @@ def chacha_oneshot(tfm, encrypt: bool):
                 c = simd
             elif mode & trace_bit:
                 return None
+        src = data if t is bytes else fb(data)
         if out is None:
+            if n >= SCRATCH_MIN:
+                return scratch.to_bytes(n, crypt, c, src, n, iv)
             dst = alloc("char[]", n)
-            crypt(c, dst, data if t is bytes else fb(data), n, iv)
+            crypt(c, dst, src, n, iv)
             return unpack(dst, n)
         if type(out) is not bytearray or len(out) != n:
             return None
-        crypt(c, fb(out), data if t is bytes else fb(data), n, iv)
+        crypt(c, fb(out), src, n, iv)
         return out
 
     return oneshot

@@ -12,6 +12,8 @@ falls back to the generic update for short inputs or when SIMD is unusable.
 from __future__ import annotations
 
 import crypto_api as capi
+from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.cinterface import address
@@ -28,7 +30,6 @@ NH_GENERIC = ffi.addressof(lib, "nh_generic")
 
 _from_buffer = ffi.from_buffer
 _update = lib.nhpoly1305_update
-_alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
 
 
 def nh_from_address(address: int):
@@ -127,7 +128,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         path's rule: SIMD NH for 64 bytes or more when crypto_simd_usable();
         it declines such a digest while an fpu_trace() records."""
         key = tfm.ctx.key
-        crypt, alloc, unpack, fb, mode_now = lib.nhpoly1305_digest_bytes, _alloc_uninit, ffi.unpack, \
+        crypt, alloc, unpack, fb, mode_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
             _from_buffer, capi.fast_path_mode
         trace_bit = capi.MODE_TRACE
 

@@ -9,6 +9,8 @@ glue with its 64-bit-limb core.
 from __future__ import annotations
 
 import crypto_api as capi
+from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
 
@@ -21,7 +23,6 @@ GENERIC_OPS = ffi.addressof(lib, "poly1305_generic_ops")
 DESCSIZE = ffi.sizeof("struct poly1305_desc")
 
 _from_buffer = ffi.from_buffer
-_alloc_uninit = ffi.new_allocator(should_clear_after_alloc=False)
 
 
 def ops_from_address(address: int):
@@ -58,7 +59,7 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
     def oneshot(tfm):
         """tfm.digest in one C call for bytes/bytearray (None: too short, so
         the full path raises ENOKEY)."""
-        crypt, alloc, unpack, fb = lib.poly1305_digest_bytes, _alloc_uninit, ffi.unpack, _from_buffer
+        crypt, alloc, unpack, fb = lib.poly1305_digest_bytes, alloc_uninit, unpack_bytes, _from_buffer
 
         def fn(data):
             t = type(data)

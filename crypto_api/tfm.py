@@ -24,6 +24,7 @@ import cffi
 
 from . import alg as A
 from . import registry
+from .oneshot import OutputScratch
 from .scatterlist import as_byte_view
 from .errors import EAGAIN, EINVAL, ENOKEY, CryptoError
 
@@ -39,14 +40,17 @@ def _zero(value) -> None:
         value[:] = bytes(len(value))
     elif isinstance(value, CryptoTfm):        # a child tfm of a template instance
         value.wipe_key()
+    elif isinstance(value, OutputScratch):    # a fast path's output buffer
+        value.wipe()
 
 
 def wipe_ctx(ctx) -> None:
     """Zero the key material a driver keeps in a tfm context.
 
-    Zeroes every buffer cffi allocated (``ffi.new``) and every bytearray held
-    directly as an attribute of ``ctx``, and wipes child transforms held there
-    (a template instance's spawned tfms).  Pointers into memory the driver does
+    Zeroes every buffer cffi allocated (``ffi.new``), every bytearray and
+    every fast-path output scratch held directly as an attribute of ``ctx``,
+    and wipes child transforms held there (a template instance's spawned
+    tfms).  Pointers into memory the driver does
     not own (``ffi.from_buffer``, ``ffi.addressof``) are left alone.  Drivers
     keep their key material in such buffers and rebuild it in setkey.
     """

@@ -1,0 +1,87 @@
+"""What the drivers' one-call fast paths share (``SkcipherAlg.oneshot``,
+``ShashAlg.oneshot``): output buffers for results returned as new bytes.
+
+No kernel counterpart: the kernel writes into the caller's scatterlist,
+while ``tfm.encrypt(data, iv)`` returns new bytes.  A fast path has C write
+into a buffer and copies that into the bytes it returns.  Small results use
+a fresh uninitialised buffer per call.  Large ones use a per-tfm scratch
+buffer (:class:`OutputScratch`): two fresh megabyte-sized buffers per call
+(the temporary and the result) make the C allocator hand memory back to the
+system and fault it in again on the next call, which costs more than the
+cipher.  The scratch is taken with a non-blocking lock, so a tfm shared by
+threads, or used again from a signal handler, falls back to a fresh buffer,
+and it is wiped when the tfm's context is (free, failed setkey).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import cffi
+
+_ffi = cffi.FFI()
+
+#: ``alloc_uninit("char[]", n)``: a buffer C fills completely (no zeroing).
+alloc_uninit = _ffi.new_allocator(should_clear_after_alloc=False)
+#: ``unpack(buf, n)``: the first n bytes of a ``char[]`` as new bytes.
+unpack = _ffi.unpack
+
+#: Results of at least this many bytes go through the scratch buffer.
+SCRATCH_MIN = 16384
+#: Larger results get a fresh buffer (the scratch does not grow beyond this).
+SCRATCH_MAX = 4 << 20
+
+
+def _wipe(buf, size: int) -> None:
+    _ffi.memmove(buf, bytes(size), size)
+
+
+class OutputScratch:
+    """A tfm's reusable output buffer for large results (see the module doc)."""
+
+    __slots__ = ("_lock", "_buf", "_size")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._buf = None
+        self._size = 0
+
+    def to_bytes(self, n: int, fn, first, *rest) -> bytes:
+        """``fn(first, buf, *rest)`` writes n bytes to ``buf``; return them as bytes."""
+        if n > SCRATCH_MAX or not self._lock.acquire(False):
+            dst = alloc_uninit("char[]", n)
+            fn(first, dst, *rest)
+            return unpack(dst, n)
+        try:
+            buf = self._buf
+            if self._size < n:
+                if buf is not None:
+                    _wipe(buf, self._size)
+                buf = self._buf = alloc_uninit("char[]", n)
+                self._size = n
+            fn(first, buf, *rest)
+            return unpack(buf, n)
+        finally:
+            self._lock.release()
+
+    def wipe(self) -> None:
+        """Zero and drop the buffer (the tfm's key is going away).  If it is
+        in use right now (this thread, from a signal handler), it is only
+        dropped: the user finishes with it and it is freed after."""
+        locked = self._lock.acquire(False)
+        try:
+            if locked and self._buf is not None:
+                _wipe(self._buf, self._size)
+            self._buf = None
+            self._size = 0
+        finally:
+            if locked:
+                self._lock.release()
+
+
+def output_scratch(ctx) -> OutputScratch:
+    """The tfm context's OutputScratch (made on first use; wipe_ctx wipes it)."""
+    s = getattr(ctx, "oneshot_scratch", None)
+    if s is None:
+        s = ctx.oneshot_scratch = OutputScratch()
+    return s
