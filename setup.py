@@ -10,6 +10,7 @@ setup(
         "arch/x86/build_chacha.py:ffi_ssse3",
         "arch/x86/build_chacha.py:ffi_avx2",
         "arch/x86/build_chacha.py:ffi_avx512vl",
+        "arch/x86/build_chacha.py:ffi_avx512",
         "arch/x86/build_nh.py:ffi_sse2",
         "arch/x86/build_nh.py:ffi_avx2",
         "arch/x86/build_poly1305.py:ffibuilder",

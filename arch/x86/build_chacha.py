@@ -1,6 +1,6 @@
 """cffi (API mode) builders for the x86 ChaCha cores.
 
-Three extensions, one per instruction set, each compiled with its own -m
+Four extensions, one per instruction set, each compiled with its own -m
 flags (so each may only be called when the CPU has that set; check with
 crypto_api.arch.x86._cpufeatures.lib.cpu_has first):
 
@@ -8,9 +8,13 @@ crypto_api.arch.x86._cpufeatures.lib.cpu_has first):
 * ``crypto_api.arch.x86._chacha_avx2``     chacha_ssse3.c chacha_avx2.c -mavx2
 * ``crypto_api.arch.x86._chacha_avx512vl`` chacha_ssse3.c chacha_avx512vl.c
                                            -mavx512vl -mavx512bw
+* ``crypto_api.arch.x86._chacha_avx512``   chacha_ssse3.c chacha_avx512vl.c
+                                           chacha_avx512f.c
+                                           -mavx512f -mavx512vl -mavx512bw
+  (``chacha_dosimd_avx512``: the 16-block zmm code, beyond the v5.0 kernel)
 
 Every extension exports ``hchacha_block_ssse3`` and ``crypto_memzero``; the
-SSSE3 code inside the AVX2/AVX-512VL extensions is built with those flags.
+SSSE3 code inside the AVX2/AVX-512 extensions is built with those flags.
 On a non-x86 machine the same cdef is built without -m flags against stub
 bodies that abort (the glue never calls them there).
 
@@ -68,9 +72,11 @@ ffi_ssse3 = _make("ssse3", ["chacha_ssse3.c"], ["-mssse3"])
 ffi_avx2 = _make("avx2", ["chacha_ssse3.c", "chacha_avx2.c"], ["-mavx2"])
 ffi_avx512vl = _make("avx512vl", ["chacha_ssse3.c", "chacha_avx512vl.c"],
                      ["-mavx2", "-mavx512f", "-mavx512vl", "-mavx512bw"])
+ffi_avx512 = _make("avx512", ["chacha_ssse3.c", "chacha_avx512vl.c", "chacha_avx512f.c"],
+                   ["-mavx2", "-mavx512f", "-mavx512vl", "-mavx512bw"])
 
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/x86_build"
-    for f in (ffi_ssse3, ffi_avx2, ffi_avx512vl):
+    for f in (ffi_ssse3, ffi_avx2, ffi_avx512vl, ffi_avx512):
         f.compile(tmpdir=out, verbose=False)

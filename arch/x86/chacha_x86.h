@@ -1,6 +1,6 @@
 /*
  * Shared declarations for the x86 ChaCha cores (chacha_ssse3.c,
- * chacha_avx2.c, chacha_avx512vl.c).
+ * chacha_avx2.c, chacha_avx512vl.c, chacha_avx512f.c).
  *
  * All entry points follow the generic calling convention of
  * algs/chacha_generic.c: XOR the keystream for `state` into src, writing dst
@@ -21,6 +21,9 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds);
 void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			    size_t bytes, int nrounds);
+/* AVX-512F 16-block (zmm) code; the remainder goes to chacha_dosimd_avx512vl. */
+void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			  size_t bytes, int nrounds);
 
 /* HChaCha core: rounds without feed-forward, out = words 0..3 || 12..15. */
 void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds);

@@ -1,18 +1,20 @@
 """C-level tests of the x86 SIMD ChaCha cores.
 
-Modules: crypto_api.arch.x86._chacha_ssse3 / _chacha_avx2 / _chacha_avx512vl
-(chacha_dosimd_<isa> and hchacha_block_ssse3) and the CPU probe
+Modules: crypto_api.arch.x86._chacha_ssse3 / _chacha_avx2 / _chacha_avx512vl /
+_chacha_avx512 (chacha_dosimd_<isa> and hchacha_block_ssse3; "avx512" is the
+16-block zmm code, beyond the v5.0 kernel) and the CPU probe
 crypto_api.arch.x86._cpufeatures.  Each ISA's tests run only where cpu_has()
 reports that ISA.
 
 Checked against the official vectors (chacha20.json through kernel_iv,
 chacha-rounds.json for 8/12/20 rounds, hchacha20.json, xchacha12/20.json via
-HChaCha + dosimd), a pure-Python ChaCha written from RFC 8439, and the
-`cryptography` package's ChaCha20 (16-byte nonce = the kernel IV) on random
-data: every length 0..600 and random lengths up to 5000, nrounds 8/12/20, in
-place and out of place, the state[12] advance (32-bit wrap, no carry), and no
-access past the end of src/dst (poisoned guard bytes, plus buffers that end
-right before an inaccessible page).
+HChaCha + dosimd), a pure-Python ChaCha written from RFC 8439, the generic C
+core (algs/chacha_generic.c) and the `cryptography` package's ChaCha20
+(16-byte nonce = the kernel IV) on random data: every length 0..2200 and
+random lengths up to 70000, nrounds 8/12/20, in place and out of place, the
+state[12] advance by the blocks consumed (also across calls; 32-bit wrap, no
+carry), and no access past the end of src/dst (poisoned guard bytes, plus
+buffers that end right before an inaccessible page).
 """
 import json
 import pathlib
@@ -24,7 +26,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from hypothesis import given, settings, strategies as st
 
 from chacha_ref import M32, ref_permute
-from crypto_api.arch.x86 import _chacha_avx2, _chacha_avx512vl, _chacha_ssse3, _cpufeatures
+from crypto_api.algs import _chacha_generic
+from crypto_api.arch.x86 import _chacha_avx2, _chacha_avx512, _chacha_avx512vl, _chacha_ssse3, _cpufeatures
 
 VECTORS = pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
 
@@ -60,6 +63,7 @@ IMPLS = [
     Impl("ssse3", _chacha_ssse3, ("ssse3",)),
     Impl("avx2", _chacha_avx2, ("avx", "avx2", "ssse3")),
     Impl("avx512vl", _chacha_avx512vl, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3")),
+    Impl("avx512", _chacha_avx512, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3")),
 ]
 
 
@@ -103,7 +107,19 @@ def state_words(key, iv16):
 
 
 def xor(a, b):
-    return bytes(x ^ y for x, y in zip(a, b))
+    """a ^ b over the shorter length (as integers: fast for long buffers)."""
+    n = min(len(a), len(b))
+    return (int.from_bytes(a[:n], "little") ^ int.from_bytes(b[:n], "little")).to_bytes(n, "little")
+
+
+def generic_crypt(words, data, nrounds):
+    """The generic C core (chacha_crypt_generic) over data: (output, state after)."""
+    ffi, lib = _chacha_generic.ffi, _chacha_generic.lib
+    n = len(data)
+    state = ffi.new("uint32_t[16]", list(words))
+    dst = ffi.new("uint8_t[]", max(n, 1))
+    lib.chacha_crypt_generic(state, dst, ffi.from_buffer("uint8_t[]", data), n, nrounds)
+    return ffi.buffer(dst, n)[:], list(state)
 
 
 def peer_chacha20(key, iv16, data):
@@ -239,22 +255,23 @@ def test_hchacha_matches_reference(impl, nrounds):
 # ---------------------------------------------------------- random inputs
 
 MAX_LEN = 5000
+LONG_LEN = 70000    # many 1024-byte chunks of the 16-block code, and 4096-byte walk steps
 _KEYSTREAM_CACHE = {}
 
 
-def reference_stream(nrounds):
-    """(words, keystream of MAX_LEN bytes) for a fixed random state, counter
+def reference_stream(nrounds, nbytes=MAX_LEN):
+    """(words, keystream of nbytes bytes) for a fixed random state, counter
     far from the wrap; the 20-round stream is also checked against OpenSSL."""
-    if nrounds not in _KEYSTREAM_CACHE:
+    if (nrounds, nbytes) not in _KEYSTREAM_CACHE:
         rng = random.Random(nrounds)
         key = bytes(rng.getrandbits(8) for _ in range(32))
         iv = struct.pack("<I", rng.getrandbits(20)) + bytes(rng.getrandbits(8) for _ in range(12))
         words = state_words(key, iv)
-        ks = ref_keystream(words, MAX_LEN, nrounds)
+        ks = ref_keystream(words, nbytes, nrounds)
         if nrounds == 20:
-            assert peer_chacha20(key, iv, bytes(MAX_LEN)) == ks
-        _KEYSTREAM_CACHE[nrounds] = (words, ks)
-    return _KEYSTREAM_CACHE[nrounds]
+            assert peer_chacha20(key, iv, bytes(nbytes)) == ks
+        _KEYSTREAM_CACHE[nrounds, nbytes] = (words, ks)
+    return _KEYSTREAM_CACHE[nrounds, nbytes]
 
 
 @pytest.mark.parametrize("impl", IMPL_PARAMS)
@@ -285,6 +302,24 @@ def test_random_lengths_up_to_5000(impl, nrounds):
 
 
 @pytest.mark.parametrize("impl", IMPL_PARAMS)
+@pytest.mark.parametrize("nrounds", [12, 20])
+def test_random_lengths_up_to_70000(impl, nrounds):
+    """Long inputs (many 16-block chunks, then every kind of tail) against
+    the pure-Python reference and the generic C core."""
+    words, ks = reference_stream(nrounds, LONG_LEN)
+    rng = random.Random(7000 + nrounds)
+    lengths = [rng.randrange(2201, LONG_LEN + 1) for _ in range(10)] + [65536, 65536 + 576, LONG_LEN]
+    for n in lengths:
+        data = rng.randbytes(n)
+        expected = xor(data, ks)
+        assert generic_crypt(words, data, nrounds) == (expected, expect_state(words, n))
+        for in_place in (False, True):
+            out, after = run(impl, words, data, nrounds, in_place)
+            assert out == expected, "length %d" % n
+            assert after == expect_state(words, n)
+
+
+@pytest.mark.parametrize("impl", IMPL_PARAMS)
 def test_against_openssl_random_keys(impl):
     rng = random.Random(4242)
     for _ in range(60):
@@ -300,24 +335,32 @@ def test_against_openssl_random_keys(impl):
 @pytest.mark.parametrize("nrounds", [12, 20])
 def test_no_access_past_buffers(impl, nrounds, fences):
     """src and dst end exactly at an inaccessible page: a read or write of
-    even one byte past either faults (and kills the test run)."""
+    even one byte past either faults (and kills the test run).  Every length
+    0..2200 (every tail after zero, one and two 1024-byte chunks), checked
+    against the pure-Python reference and the generic C core, out of place
+    and in place, with the state advance."""
     words, ks = reference_stream(nrounds)
     ffi = impl.ffi
-    fsrc, fdst = fences(1024), fences(1024)
+    fsrc, fdst = fences(4096), fences(4096)
     if not (fsrc.fenced and fdst.fenced):
         pytest.skip("mprotect unavailable")
     rng = random.Random(5)
-    for n in list(range(0, 600)) + [1000, 1023, 1024]:
+    for n in list(range(0, 2201)) + [4095, 4096]:
         data = rng.randbytes(n)
+        expected = xor(data, ks)
         src, dst = fsrc.ptr(ffi, n), fdst.ptr(ffi, n)
         ffi.memmove(src, data, n)
         state = new_state(ffi, words)
         impl.dosimd(state, dst, src, n, nrounds)
-        assert ffi.buffer(dst, n)[:] == xor(data, ks)
+        out = ffi.buffer(dst, n)[:]
+        assert out == expected, "length %d" % n
+        assert (out, list(state)) == generic_crypt(words, data, nrounds), "length %d" % n
+        assert ffi.buffer(src, n)[:] == data
         # in place, on the fenced buffer
         state = new_state(ffi, words)
         impl.dosimd(state, src, src, n, nrounds)
-        assert ffi.buffer(src, n)[:] == xor(data, ks)
+        assert ffi.buffer(src, n)[:] == expected, "length %d" % n
+        assert list(state) == expect_state(words, n)
 
 
 @pytest.mark.parametrize("impl", IMPL_PARAMS)
@@ -326,7 +369,7 @@ def test_counter_wraps_without_carry(impl, nrounds):
     """Word 12 is a 32-bit counter: it wraps to 0 and never carries into 13."""
     rng = random.Random(9)
     for start in (0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFF9, 0xFFFFFFF0):
-        for n in (1, 64, 65, 200, 256, 300, 512, 600, 1100):
+        for n in (1, 64, 65, 200, 256, 300, 512, 600, 1100, 2100):
             words = [rng.getrandbits(32) for _ in range(16)]
             words[12] = start
             data = rng.randbytes(n)
@@ -338,26 +381,29 @@ def test_counter_wraps_without_carry(impl, nrounds):
 
 
 @pytest.mark.parametrize("impl", IMPL_PARAMS)
-def test_stepwise_equals_one_shot(impl):
+@pytest.mark.parametrize("nrounds", [12, 20])
+def test_stepwise_equals_one_shot(impl, nrounds):
     """Whole-block steps followed by a final step (the skcipher walk's use)
-    give the one-shot output, the state carrying the counter across calls."""
-    words, ks = reference_stream(20)
+    give the one-shot output, the state carrying the counter across calls:
+    after each call state[12] has advanced by the blocks consumed so far."""
+    words, ks = reference_stream(nrounds, LONG_LEN)
     ffi = impl.ffi
-    rng = random.Random(31)
-    for _ in range(40):
-        n = rng.randrange(0, 3000)
+    rng = random.Random(31 + nrounds)
+    for i in range(40):
+        n = rng.randrange(0, 3000 if i < 30 else LONG_LEN)
         data = rng.randbytes(n)
         state = new_state(ffi, words)
         buf = ffi.new("uint8_t[]", max(n, 1))
         ffi.memmove(buf, data, n)
         pos = 0
         while n - pos > 64:
-            step = 64 * rng.randint(1, (n - pos) // 64)
+            step = 64 * rng.randint(1, min(n - pos, 5000) // 64)
             if pos + step == n:
                 break
-            impl.dosimd(state, buf + pos, buf + pos, step, 20)
+            impl.dosimd(state, buf + pos, buf + pos, step, nrounds)
             pos += step
-        impl.dosimd(state, buf + pos, buf + pos, n - pos, 20)
+            assert list(state) == expect_state(words, pos)
+        impl.dosimd(state, buf + pos, buf + pos, n - pos, nrounds)
         assert ffi.buffer(buf, n)[:] == xor(data, ks)
         assert list(state) == expect_state(words, n)
 
@@ -380,7 +426,8 @@ def test_all_isas_agree(impl):
         pytest.skip("CPU lacks SSSE3")
     base = IMPLS[0]
     rng = random.Random(55)
-    for n in (1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 4096):
+    for n in (1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
+              1536, 1537, 2047, 4096):
         words = [rng.getrandbits(32) for _ in range(16)]
         data = rng.randbytes(n)
         for nrounds in (8, 12, 20):
@@ -390,8 +437,9 @@ def test_all_isas_agree(impl):
 # ---------------------------------------------------------- helpers / probe
 
 
-@pytest.mark.parametrize("module", [_chacha_ssse3, _chacha_avx2, _chacha_avx512vl, _cpufeatures],
-                         ids=["ssse3", "avx2", "avx512vl", "cpufeatures"])
+@pytest.mark.parametrize("module", [_chacha_ssse3, _chacha_avx2, _chacha_avx512vl, _chacha_avx512,
+                                    _cpufeatures],
+                         ids=["ssse3", "avx2", "avx512vl", "avx512", "cpufeatures"])
 def test_crypto_memzero(module):
     ffi = module.ffi
     buf = ffi.new("uint8_t[100]", list(range(1, 101)))

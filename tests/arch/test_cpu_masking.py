@@ -63,6 +63,19 @@ def test_without_avx512vl_chacha_uses_avx2():
         assert r["adiantum"] == ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)", 300]
 
 
+def test_with_avx512f_chacha_uses_avx512_else_avx512vl():
+    """The 16-block zmm code (beyond v5.0) needs AVX-512F on top of the
+    AVX-512VL conditions; with AVX-512F masked the v5.0 8-block code is used."""
+    if not all(boot_cpu_has(f) for f in ("avx2", "avx512vl", "avx512bw", "xsave_zmm")):
+        pytest.skip("CPU lacks AVX-512VL/BW")
+    if boot_cpu_has("avx512f"):
+        assert probe("")["chacha_impl"] == "avx512"
+    r = probe("avx512f")
+    assert r["chacha_impl"] == "avx512vl"
+    if boot_cpu_has("aes"):
+        assert r["adiantum"] == ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)", 300]
+
+
 def test_without_aesni_no_aes_aesni():
     r = probe("aes")
     assert r["errors"]["aesni_intel"] == 19
