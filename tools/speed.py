@@ -119,6 +119,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="also measure cryptography and pycryptodome at the same sizes; print ratios")
     p.add_argument("--openssl", action="store_true",
                    help="also run `openssl speed -evp chacha20` at the same sizes (native reference)")
+    p.add_argument("--into", action="store_true",
+                   help="skciphers: tfm.encrypt(data, iv, out=buf) into one preallocated buffer (as "
+                        "openssl speed, tcrypt and bench-slope reuse theirs) instead of new bytes per "
+                        "call; cipher peers likewise (update_into, output=)")
     p.add_argument("--threads", type=_positive_int("--threads", 1, 256), default=1, metavar="N",
                    help="also run N threads at once (one transform each): aggregate and scaling")
     p.add_argument("--format", choices=sorted(speed_formats.RENDERERS), default="table",
@@ -200,9 +204,9 @@ def _load_modules() -> None:
 
 
 def _measure(args, mhz, mhz_source) -> dict:
-    targets = speed_targets.resolve(args.alg, args.driver)
+    targets = speed_targets.resolve(args.alg, args.driver, args.into)
     try:
-        peers = speed_peers.peers_for([t.cra_name for t in targets]) if args.peers else []
+        peers = speed_peers.peers_for([t.cra_name for t in targets], args.into) if args.peers else []
         table = args.format in ("table", "go")
         slope = args.format in ("table", "slope", "csv") and not args.no_slope
         if not table and not slope:
@@ -223,7 +227,7 @@ def main(args) -> int:
     if args.tcrypt is not None:
         extra = [o for o, v in (("--peers", args.peers), ("--openssl", args.openssl),
                                 ("--threads", args.threads > 1), ("--json", args.json),
-                                ("--alg", args.alg), ("--driver", args.driver)) if v]
+                                ("--alg", args.alg), ("--driver", args.driver), ("--into", args.into)) if v]
         if extra:
             raise CryptoError(EINVAL, f"--tcrypt: {extra[0]} does not apply to a tcrypt mode")
         speed_tcrypt.check_mode(args.tcrypt, args.sec, mhz)

@@ -88,6 +88,9 @@ def header_lines(report: dict) -> List[str]:
                      f"together (~{s['sample_ms']:g} ms) after calibration and a warm-up batch; "
                      f"the timing loop costs {report['loop_overhead_ns']:.1f} ns per call (included); "
                      f"{retaken} samples descheduled by other processes were retaken")
+    if any(t.get("into") for t in report["targets"]):
+        lines.append("skciphers: tfm.encrypt(data, iv, out=buf) into one preallocated buffer (--into); "
+                     "cipher peers write into one too (update_into, output=)")
     return lines
 
 

@@ -68,7 +68,7 @@ class Peer:
         pass
 
 
-def _cryptography_peers() -> List[Peer]:
+def _cryptography_peers(into: bool = False) -> List[Peer]:
     try:
         from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
         from cryptography.hazmat.primitives.poly1305 import Poly1305
@@ -81,19 +81,29 @@ def _cryptography_peers() -> List[Peer]:
 
     def chacha20(opname, size):
         data = pattern(size, seed=size)
+        buf = bytearray(size + 15)          # update_into wants room for a block more
 
         def one():
             ctx = Cipher(algorithms.ChaCha20(key32, nonce16), None).encryptor()
+            if into:
+                ctx.update_into(data, buf)
+                ctx.finalize()
+                return buf
             return ctx.update(data) + ctx.finalize()
         return one
 
     def xts(opname, size):
         data = pattern(size, seed=size)
         decrypt = opname == "decrypt"
+        buf = bytearray(size + 15)
 
         def one():
             c = Cipher(algorithms.AES(key64), modes.XTS(nonce16))
             ctx = c.decryptor() if decrypt else c.encryptor()
+            if into:
+                ctx.update_into(data, buf)
+                ctx.finalize()
+                return buf
             return ctx.update(data) + ctx.finalize()
         return one
 
@@ -110,12 +120,13 @@ def _cryptography_peers() -> List[Peer]:
         ctx = c.decryptor() if opname == "decrypt" else c.encryptor()
         return lambda blk=pattern(16, seed=16): ctx.update(blk)
 
+    how = "update_into one preallocated buffer" if into else "update"
     return [
         Peer("cryptography-chacha20", "cryptography ChaCha20", lib,
-             "fresh encryptor per message (new 16-byte nonce)", ("encrypt", "decrypt"),
+             f"fresh encryptor per message (new 16-byte nonce), {how}", ("encrypt", "decrypt"),
              {"chacha20": "same", "xchacha20": "reference", "xchacha12": "reference"}, chacha20),
         Peer("cryptography-aes-256-xts", "cryptography AES-256-XTS", lib,
-             "fresh encryptor per message (new tweak)", ("encrypt", "decrypt"),
+             f"fresh encryptor per message (new tweak), {how}", ("encrypt", "decrypt"),
              {"adiantum(xchacha12,aes)": "reference", "adiantum(xchacha20,aes)": "reference"}, xts),
         Peer("cryptography-poly1305", "cryptography Poly1305", lib,
              "one-shot generate_tag(key = first 32 bytes, rest)", ("digest",),
@@ -126,7 +137,7 @@ def _cryptography_peers() -> List[Peer]:
     ]
 
 
-def _pycryptodome_peers() -> List[Peer]:
+def _pycryptodome_peers(into: bool = False) -> List[Peer]:
     try:
         from Crypto.Cipher import AES, ChaCha20
     except ImportError:
@@ -139,9 +150,13 @@ def _pycryptodome_peers() -> List[Peer]:
 
         def factory(opname, size):
             data = pattern(size, seed=size)
-            if opname == "decrypt":
-                return lambda: ChaCha20.new(key=key32, nonce=nonce).decrypt(data)
-            return lambda: ChaCha20.new(key=key32, nonce=nonce).encrypt(data)
+            out = bytearray(size) if into else None
+
+            def one():
+                c = ChaCha20.new(key=key32, nonce=nonce)
+                res = (c.decrypt if opname == "decrypt" else c.encrypt)(data, output=out)
+                return out if into else res
+            return one
         return factory
 
     def aes_block(opname, size):
@@ -150,12 +165,13 @@ def _pycryptodome_peers() -> List[Peer]:
         blk = pattern(16, seed=16)
         return lambda: fn(blk)
 
+    how = ", output= one preallocated buffer" if into else ""
     return [
         Peer("pycryptodome-chacha20", "pycryptodome ChaCha20", lib,
-             "new cipher object per message (12-byte nonce)", ("encrypt", "decrypt"),
+             f"new cipher object per message (12-byte nonce){how}", ("encrypt", "decrypt"),
              {"chacha20": "same"}, chacha(12)),
         Peer("pycryptodome-xchacha20", "pycryptodome XChaCha20", lib,
-             "new cipher object per message (24-byte nonce); 20 rounds", ("encrypt", "decrypt"),
+             f"new cipher object per message (24-byte nonce); 20 rounds{how}", ("encrypt", "decrypt"),
              {"xchacha20": "same", "xchacha12": "reference"}, chacha(24)),
         Peer("pycryptodome-aes-block", "pycryptodome AES-256 block", lib,
              "ECB object keyed once, one 16-byte block per call", ("encrypt", "decrypt"),
@@ -163,15 +179,16 @@ def _pycryptodome_peers() -> List[Peer]:
     ]
 
 
-def available_peers() -> List[Peer]:
-    """Every peer whose library imports."""
-    return _cryptography_peers() + _pycryptodome_peers()
+def available_peers(into: bool = False) -> List[Peer]:
+    """Every peer whose library imports (``into``: ciphers write into a
+    preallocated buffer where the library can, as with ``speed --into``)."""
+    return _cryptography_peers(into) + _pycryptodome_peers(into)
 
 
-def peers_for(cra_names: List[str]) -> List[Peer]:
+def peers_for(cra_names: List[str], into: bool = False) -> List[Peer]:
     """The peers related to any of ``cra_names``, in a fixed order."""
     wanted = set(cra_names)
-    return [p for p in available_peers() if wanted & set(p.relates)]
+    return [p for p in available_peers(into) if wanted & set(p.relates)]
 
 
 # ---------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 A name is allocated as a skcipher, else a shash, else a single-block cipher
 (the first type that has it), through the public API as any user would.
 Each operation is one public call: ``tfm.encrypt(data, iv)`` /
-``tfm.decrypt(data, iv)`` for a skcipher, ``tfm.digest(data)`` for a shash
+``tfm.decrypt(data, iv)`` for a skcipher (with ``into``:
+``tfm.encrypt(data, iv, out=buf)`` into one preallocated buffer, as openssl
+speed, tcrypt and bench-slope reuse theirs), ``tfm.digest(data)`` for a shash
 and ``tfm.encrypt_one(block)`` / ``tfm.decrypt_one(block)`` for a cipher,
 which is measured at its block size only (one block per call, whatever the
 sizes asked for).
@@ -68,7 +70,7 @@ class Target:
 
     kind = "ours"
 
-    def __init__(self, name: str, pinned: bool = False) -> None:
+    def __init__(self, name: str, pinned: bool = False, into: bool = False) -> None:
         self.name = name
         self.pinned = pinned
         self.tfm, self.type = _alloc_any(name)
@@ -84,6 +86,7 @@ class Target:
         except BaseException:
             self.tfm.free()
             raise
+        self.into = into and self.type == "skcipher"
         self.ops: Tuple[str, ...] = ("digest",) if self.type == "shash" else ("encrypt", "decrypt")
         self.iv = pattern(getattr(self.tfm, "ivsize", 0), seed=7)
 
@@ -98,7 +101,7 @@ class Target:
     def describe(self) -> dict:
         return {"id": self.id, "kind": self.kind, "name": self.name, "driver": self.driver,
                 "cra_name": self.cra_name, "type": self.type, "priority": self.priority,
-                "pinned": self.pinned, "ops": list(self.ops)}
+                "pinned": self.pinned, "ops": list(self.ops), "into": self.into}
 
     def _key(self, tfm) -> Optional[bytes]:
         if self.type in ("skcipher", "cipher"):
@@ -136,7 +139,8 @@ class Target:
         tfm = self.tfm if tfm is None else tfm
         data = pattern(size, seed=size)
         if self.type == "skcipher":
-            fn = partial(tfm.encrypt if opname == "encrypt" else tfm.decrypt, data, self.iv)
+            call = tfm.encrypt if opname == "encrypt" else tfm.decrypt
+            fn = partial(call, data, self.iv, bytearray(size)) if self.into else partial(call, data, self.iv)
         elif self.type == "shash":
             fn = partial(tfm.digest, data)
         else:
@@ -151,8 +155,9 @@ class Target:
         self.tfm.free()
 
 
-def resolve(algs: List[str], drivers: List[str]) -> List[Target]:
-    """Targets for ``--alg`` names then ``--driver`` names (default set if none)."""
+def resolve(algs: List[str], drivers: List[str], into: bool = False) -> List[Target]:
+    """Targets for ``--alg`` names then ``--driver`` names (default set if none);
+    ``into``: skciphers write into a preallocated buffer (``--into``)."""
     names = [(n, False) for n in algs] + [(n, True) for n in drivers]
     if not names:
         names = [(n, False) for n in DEFAULT_ALGS]
@@ -163,7 +168,7 @@ def resolve(algs: List[str], drivers: List[str]) -> List[Target]:
             if name in seen:
                 raise CryptoError(EINVAL, f"{name}: given twice")
             seen.add(name)
-            out.append(Target(name, pinned))
+            out.append(Target(name, pinned, into))
     except BaseException:
         for t in out:
             t.free()

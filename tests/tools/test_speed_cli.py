@@ -297,3 +297,41 @@ def test_show_renders_a_saved_report_like_the_run(capsys, tmp_path):
     assert rc == 0 and shown == out
     rc, go, _err = run(capsys, "show", str(tmp_path / "run.json"), "--format", "go")
     assert rc == 0 and go.count("\nBenchmark") == 2 * 2
+
+
+def test_into_writes_skciphers_into_one_preallocated_buffer(capsys, tmp_path):
+    from crypto_api.tools.speed_targets import Target
+    report, out = run_json(capsys, tmp_path, "--alg", "xchacha12", "--alg", "poly1305",
+                           "--sizes", "64,4K", "--into", *FAST)
+    into = {t["name"]: t["into"] for t in report["targets"]}
+    assert into == {"xchacha12": True, "poly1305": False}     # a shash has no output buffer
+    assert "out=buf" in out and "preallocated" in out
+    t = Target("xchacha12", into=True)
+    try:
+        fn = t.op("encrypt", 100)
+        buf = fn.args[2]
+        assert fn() is buf and bytes(buf) == t.tfm.encrypt(pattern(100, seed=100), t.iv)
+    finally:
+        t.free()
+
+
+def test_into_does_not_apply_to_tcrypt(capsys):
+    rc, out, err = run(capsys, "--tcrypt", "219", "--into")
+    assert rc != 0 and "--into" in err and len(err.strip().splitlines()) == 1
+
+
+def test_into_peers_write_the_same_cipher_into_their_buffers():
+    peers = {p.key: p for p in speed_peers.available_peers(into=True)}
+    data = pattern(200, seed=200)
+    with capi.crypto_alloc_skcipher("chacha20") as tfm:
+        tfm.setkey(pattern(32, seed=1))
+        ours = tfm.encrypt(data, pattern(16, seed=3))
+    buf = peers["cryptography-chacha20"].op("encrypt", 200)()
+    assert type(buf) is bytearray and bytes(buf[:200]) == ours
+    with capi.crypto_alloc_skcipher("xchacha20") as tfm:
+        tfm.setkey(pattern(32, seed=1))
+        ours = tfm.encrypt(data, pattern(24, seed=3) + bytes(8))
+    assert peers["pycryptodome-xchacha20"].op("encrypt", 200)() == ours
+    xts_new = {p.key: p for p in speed_peers.available_peers()}["cryptography-aes-256-xts"]
+    assert bytes(peers["cryptography-aes-256-xts"].op("encrypt", 200)()[:200]) == \
+        xts_new.op("encrypt", 200)()
