@@ -12,6 +12,8 @@ import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
 from crypto_api.cinterface import address, function_address
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "aes_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes", "aes-generic")
@@ -81,13 +83,47 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
     def dec(tfm, dst, src):
         one(dec_fn, lib_generic.aes_decrypt_generic, tfm, dst, src)
 
+    def oneshot(tfm, encrypt):
+        """encrypt_one/decrypt_one in one C call for a bytes block: the SIMD
+        core when crypto_simd_usable() (declining while a trace records, so
+        the real section shows), else the generic one."""
+        fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
+        call, alloc, unpack, mode_now = _gffi_block, alloc_uninit, unpack_bytes, capi.fast_path_mode
+        trace_bit = capi.MODE_TRACE
+
+        def f(block):
+            if type(block) is not bytes or len(block) != AES_BLOCK_SIZE:
+                return None
+            out = alloc("char[]", AES_BLOCK_SIZE)
+            if not simd:
+                call(fn, fn_ctx, out, block)
+            else:
+                mode = mode_now()
+                if not mode:
+                    call(fn, fn_ctx, out, block)
+                elif mode & trace_bit:
+                    return None
+                else:
+                    call(generic_fn, generic_ctx, out, block)
+            return unpack(out, AES_BLOCK_SIZE)
+        return f
+
+    def _oneshot_ops(ctx, encrypt):
+        main_enc, main_dec, main_ctx = ctx.c_block(True)
+        gen_enc, gen_dec, gen_ctx = ctx.c_block(False)
+        cast = _gffi.cast
+        return (cast("aes_block_fn", main_enc if encrypt else main_dec),
+                cast("aes_block_fn", gen_enc if encrypt else gen_dec),
+                cast("void *", main_ctx), cast("void *", gen_ctx))
+
     return capi.CipherAlg(
         cra_name="aes", cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=AES_BLOCK_SIZE, min_keysize=AES_MIN_KEY_SIZE, max_keysize=AES_MAX_KEY_SIZE,
-        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_)
+        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, oneshot=oneshot)
 
 
 _gffi, lib_generic = ffi, lib
+_gffi_block = lib.aes_block_bytes
 _GENERIC_ENC = function_address(ffi, lib, "aes_encrypt_generic")
 _GENERIC_DEC = function_address(ffi, lib, "aes_decrypt_generic")
 

@@ -40,11 +40,24 @@ void aes_ecb_decrypt_generic(const struct crypto_aes_ctx *ctx, uint8_t *out,
                              const uint8_t *in, size_t nblocks);
 
 void crypto_memzero(void *p, size_t n);
+
+/* One block through any AES core's block function (generic or AES-NI, whose
+ * contexts differ), with char pointers so that cffi takes bytes as they are
+ * (the encrypt_one fast path). */
+typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
+void aes_block_bytes(aes_block_fn fn, const void *ctx, char *out, const char *in);
 """
 
 SOURCE = """
 #include "aes_generic.h"
 #include "memzero.h"
+
+typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
+
+static void aes_block_bytes(aes_block_fn fn, const void *ctx, char *out, const char *in)
+{
+	fn(ctx, (uint8_t *)out, (const uint8_t *)in);
+}
 
 static void crypto_memzero(void *p, size_t n)
 {

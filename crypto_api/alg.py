@@ -97,6 +97,11 @@ class CipherAlg(CryptoAlgBase):
     ``setkey(tfm, key)``; ``encrypt(tfm, dst, src)`` / ``decrypt(tfm, dst, src)``
     transform one ``cra_blocksize`` block from the buffer ``src`` into the
     writable buffer ``dst``.
+
+    Optional ``oneshot(tfm, encrypt: bool) -> fn or None``, as for skciphers:
+    ``fn(block)`` returns the transformed block as new bytes, or None to
+    decline (anything but a bytes block of the right size, a traced SIMD
+    use), and ``encrypt_one``/``decrypt_one`` then take the full path.
     """
 
     TYPE = CRYPTO_ALG_TYPE_CIPHER
@@ -106,6 +111,7 @@ class CipherAlg(CryptoAlgBase):
     setkey: Callback = None
     encrypt: Callback = None
     decrypt: Callback = None
+    oneshot: Callback = None
 
 
 @attrs.frozen(kw_only=True, eq=False)

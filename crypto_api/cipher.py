@@ -43,9 +43,19 @@ class CryptoCipher(BoundedKeyTfm):
 
     def encrypt_one(self, block) -> bytes:
         """Encrypt exactly one block; returns new bytes."""
+        fast = self._fenc
+        if fast is not None:
+            res = fast(block)
+            if res is not None:
+                return res
         return self._one_new(self.alg.encrypt, block)
 
     def decrypt_one(self, block) -> bytes:
+        fast = self._fdec
+        if fast is not None:
+            res = fast(block)
+            if res is not None:
+                return res
         return self._one_new(self.alg.decrypt, block)
 
 

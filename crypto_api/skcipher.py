@@ -24,7 +24,7 @@ class CryptoSkcipher(BoundedKeyTfm):
     allocate one per thread.
     """
 
-    __slots__ = ("_enc", "_dec", "_ivsize", "_lenc", "_ldec", "_fenc", "_fdec")
+    __slots__ = ("_enc", "_dec", "_ivsize", "_lenc", "_ldec")
 
     # -- properties --------------------------------------------------------
     @property
@@ -47,30 +47,12 @@ class CryptoSkcipher(BoundedKeyTfm):
         self._ivsize = alg.ivsize
         self._lenc = alg.encrypt_linear
         self._ldec = alg.decrypt_linear
-        self._fenc = self._fdec = None
         if alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
             alg.cra_init(self)
         if alg.init is not None:
             alg.init(self)
-
-    # -- key and the one-call fast path --------------------------------------
-    def setkey(self, key) -> None:
-        self._fenc = self._fdec = None
-        super().setkey(key)
-        make = self.alg.oneshot
-        if make is not None:
-            self._fenc = make(self, True)
-            self._fdec = make(self, False)
-
-    def wipe_key(self) -> None:
-        self._fenc = self._fdec = None
-        super().wipe_key()
-
-    def free(self) -> None:
-        self._fenc = self._fdec = None
-        super().free()
 
     def _exit(self) -> None:
         alg = self.alg

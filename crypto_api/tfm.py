@@ -159,9 +159,19 @@ class CryptoTfm:
 
 
 class BoundedKeyTfm(CryptoTfm):
-    """Base of the types whose algorithms bound the key length (skcipher, cipher)."""
+    """Base of the types whose algorithms bound the key length (skcipher, cipher).
 
-    __slots__ = ()
+    After each successful setkey, an algorithm's optional ``oneshot(tfm,
+    encrypt)`` gives the one-call fast paths ``_fenc``/``_fdec`` that the
+    type's encrypt/decrypt try first; a failed setkey, wipe_key and free drop
+    them before the key goes.
+    """
+
+    __slots__ = ("_fenc", "_fdec")
+
+    def __init__(self, alg: registry.CryptoAlg) -> None:
+        super().__init__(alg)
+        self._fenc = self._fdec = None
 
     @property
     def min_keysize(self) -> int:
@@ -177,6 +187,7 @@ class BoundedKeyTfm(CryptoTfm):
         wipes the context and re-arms NEED_KEY."""
         alg = self.alg
         self._check_live()
+        self._fenc = self._fdec = None
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         n = len(kv)
         if n < alg.min_keysize or n > alg.max_keysize:
@@ -191,6 +202,18 @@ class BoundedKeyTfm(CryptoTfm):
             self.wipe_key()
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
+        make = alg.oneshot
+        if make is not None:
+            self._fenc = make(self, True)
+            self._fdec = make(self, False)
+
+    def wipe_key(self) -> None:
+        self._fenc = self._fdec = None
+        super().wipe_key()
+
+    def free(self) -> None:
+        self._fenc = self._fdec = None
+        super().free()
 
 
 class Frontend:

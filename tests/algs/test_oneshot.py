@@ -355,3 +355,62 @@ def test_scratch_in_use_falls_back_to_a_fresh_buffer():
     finally:
         scratch._lock.release()
     assert tfm.encrypt(data, iv) == want and scratch._size == len(data)
+
+
+# -- cipher: encrypt_one / decrypt_one -----------------------------------------
+
+AES_DRIVERS = ["aes-generic", "aes-aesni"]
+
+
+def _aes(name, key):
+    try:
+        c = capi.crypto_alloc_cipher(name)
+    except CryptoError as e:
+        pytest.skip(f"{name}: {e}")
+    c.setkey(key)
+    return c
+
+
+@pytest.mark.parametrize("name", AES_DRIVERS)
+@settings(max_examples=30, deadline=None)
+@given(klen=st.sampled_from([16, 24, 32]), where=st.sampled_from(["simd", "nosimd", "inside fpu section"]))
+def test_aes_block_fast_path_matches_full_path_and_peer(name, klen, where):
+    from cryptography.hazmat.primitives.ciphers import modes
+    key, block = os.urandom(klen), os.urandom(16)
+    c = _aes(name, key)
+    peer = Cipher(algorithms.AES(key), modes.ECB())
+    want = peer.encryptor().update(block)
+    ctx = {"simd": _null, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
+    with ctx():
+        assert c._fenc(block) == c.encrypt_one(block) == c.encrypt_one(memoryview(block)) == want
+        assert c._fdec(want) == c.decrypt_one(want) == c.decrypt_one(bytearray(want)) == block
+
+
+def test_aesni_block_fast_path_declines_while_tracing():
+    key, block = os.urandom(32), os.urandom(16)
+    c = _aes("aes-aesni", key)
+    with capi.fpu_trace() as tr:
+        assert c._fenc(block) is None
+        out = c.encrypt_one(block)
+    assert tr.nbytes == [16]                # the block's own FPU section
+    assert out == _aes("aes-generic", key).encrypt_one(block)
+
+
+@pytest.mark.parametrize("name", AES_DRIVERS)
+def test_aes_block_fast_path_declines_and_follows_the_key(name):
+    k1, k2 = os.urandom(32), os.urandom(16)
+    c = _aes(name, k1)
+    assert c._fenc(b"x" * 15) is None and c._fenc(bytearray(16)) is None
+    with pytest.raises(CryptoError) as e:
+        c.encrypt_one(b"x" * 15)
+    assert e.value.errno == EINVAL and "block is 15 bytes" in str(e.value)
+    c.setkey(k2)
+    assert c.encrypt_one(bytes(16)) == _aes("aes-generic", k2).encrypt_one(bytes(16))
+    with pytest.raises(CryptoError):
+        c.setkey(b"bad")
+    assert c._fenc is None and c._fdec is None
+    with pytest.raises(CryptoError) as e:
+        c.encrypt_one(bytes(16))
+    assert e.value.errno == ENOKEY
+    c.free()
+    assert c._fenc is None
