@@ -10,8 +10,9 @@ addr)``) or, within this ffi, ``ffi.addressof(lib, "poly1305_x86_64_ops")``.
 The four operations are also exported as plain functions, plus the one-shot
 ``poly1305_x86_64_hash`` used by the tests.
 
-Pure C (64x64->128 multiplies), no ISA flags; on a non-x86 machine the same
-cdef is built against stubs.  Run directly to build into a scratch directory:
+Pure C (64x64->128 multiplies, adc through _addcarry_u64), no ISA flags:
+it runs on any x86_64 CPU; on a non-x86 machine the same cdef is built
+against stubs.  Run directly to build into a scratch directory:
 ``python3 arch/x86/build_poly1305.py [outdir]`` (default /tmp/x86_build).
 """
 
