@@ -20,8 +20,7 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import address
-from crypto_api.oneshot import SCRATCH_MIN, alloc_uninit, output_scratch
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
                                     sg_linear_views, sg_pieces)
@@ -186,55 +185,23 @@ def adiantum_decrypt_linear(tfm, src, dst, n, iv) -> bool:
 
 def adiantum_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot``: the one-call path with the pointers fixed at
-    setkey, for bytes/bytearray data of at least 16 bytes, a bytes tweak of
-    32 bytes and no ``out`` or a bytearray ``out`` of the data's length.  SIMD
-    inner code when crypto_simd_usable(); while an fpu_trace() records and
-    SIMD is usable it declines, so the composed path makes the real sections.
-    None (no fast path) when an inner driver publishes no C entry points."""
+    setkey (crypto_api.oneshot.linear_oneshot over adiantum_crypt), SIMD inner
+    code when crypto_simd_usable(); messages under 16 bytes are left to the
+    full path, which refuses them.  None (no fast path) when an inner driver
+    publishes no C entry points."""
     fast = tfm.ctx.fast
     if fast is None:
         return None
-    generic, simd = fast[False], fast[True]
-    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, alloc_uninit, unpack_bytes, _fb, \
-        capi.fast_path_mode
-    trace_bit = capi.MODE_TRACE
-    enc = 1 if encrypt else 0
-    scratch = output_scratch(tfm.ctx)
-
-    def oneshot(data, iv, out):
-        t = type(data)
-        if (t is not bytes and t is not bytearray) or type(iv) is not bytes or len(iv) != TWEAK_SIZE:
-            return None
-        n = len(data)
-        if n < BLOCKCIPHER_BLOCK_SIZE:
-            return None                 # the full path gives the error
-        mode = mode_now()
-        if not mode:
-            f = simd
-        elif mode & trace_bit:
-            return None
-        else:
-            f = generic
-        src = data if t is bytes else fb(data)
-        if out is None:
-            if n >= SCRATCH_MIN:
-                return scratch.to_bytes(n, crypt, f, src, n, iv, enc)
-            dst = alloc("char[]", n)
-            crypt(f, dst, src, n, iv, enc)
-            return unpack(dst, n)
-        if type(out) is not bytearray or len(out) != n:
-            return None
-        crypt(f, fb(out), src, n, iv, enc)
-        return out
-
-    return oneshot
+    crypt = _oneshot_encrypt if encrypt else _oneshot_decrypt
+    return linear_oneshot(crypt, fast[False], fast[True], TWEAK_SIZE, output_scratch(tfm.ctx),
+                          min_len=BLOCKCIPHER_BLOCK_SIZE)
 
 
 def _bind_fast_path() -> None:
-    global _adiantum_crypt, _fb, _oneshot_crypt
+    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt
     from crypto_api.algs._adiantum import ffi, lib
     _adiantum_crypt, _fb = lib.adiantum_crypt, ffi.from_buffer
-    _oneshot_crypt = lib.adiantum_oneshot_bytes
+    _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
 
 
 _fpu_tracing = capi.fpu_tracing

@@ -49,18 +49,27 @@ int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *s
                    size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc);
 /* adiantum_crypt with char pointers and the kernel's 32-byte tweak, so that
  * cffi takes bytes as they are (the tfm.encrypt fast path) */
-int adiantum_oneshot_bytes(const struct adiantum_fast *f, char *dst, const char *src,
-                           size_t nbytes, const char *tweak, int enc);
+int adiantum_encrypt_bytes(const struct adiantum_fast *f, char *dst, const char *src,
+                           size_t nbytes, const char *tweak);
+int adiantum_decrypt_bytes(const struct adiantum_fast *f, char *dst, const char *src,
+                           size_t nbytes, const char *tweak);
 """
 
 SOURCE = """
 #include "adiantum_core.h"
 
-static int adiantum_oneshot_bytes(const struct adiantum_fast *f, char *dst, const char *src,
-				  size_t nbytes, const char *tweak, int enc)
+static int adiantum_encrypt_bytes(const struct adiantum_fast *f, char *dst, const char *src,
+				  size_t nbytes, const char *tweak)
 {
 	return adiantum_crypt(f, (uint8_t *)dst, (const uint8_t *)src, nbytes,
-			      (const uint8_t *)tweak, 32, enc);
+			      (const uint8_t *)tweak, 32, 1);
+}
+
+static int adiantum_decrypt_bytes(const struct adiantum_fast *f, char *dst, const char *src,
+				  size_t nbytes, const char *tweak)
+{
+	return adiantum_crypt(f, (uint8_t *)dst, (const uint8_t *)src, nbytes,
+			      (const uint8_t *)tweak, 32, 0);
 }
 """
 

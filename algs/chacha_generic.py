@@ -11,8 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import function_address
-from crypto_api.oneshot import SCRATCH_MIN, alloc_uninit, output_scratch
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.scatterlist import sg_linear_views
 
 MODULE_NAME = "chacha_generic"
@@ -131,52 +130,17 @@ def _oneshot_struct(ctx, fns, xchacha: bool):
 
 def chacha_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
-    call (chacha_crypt_oneshot) with the key and routines fixed at setkey.
-
-    It takes bytes or bytearray data, a bytes IV of the right length and no
-    ``out`` or a bytearray ``out`` of the data's length; it declines the rest.
-    The routines are the driver's ``c_stream`` ones, with the request path's
-    rule: SIMD only above 64 bytes and when crypto_simd_usable(); while an
-    fpu_trace() records, a request that would use SIMD declines, so the
-    modelled walk makes the real sections.  Encryption and decryption are the
-    same function.
-    """
+    call (chacha_crypt_oneshot) with the key and routines fixed at setkey,
+    through crypto_api.oneshot.linear_oneshot.  The routines are the driver's
+    ``c_stream`` ones with the request path's rule: SIMD only above 64 bytes
+    and when crypto_simd_usable().  Encryption and decryption are the same."""
     ctx = tfm.ctx
-    ivsize = tfm.alg.ivsize
-    xchacha = ivsize == XCHACHA_IV_SIZE
+    xchacha = tfm.alg.ivsize == XCHACHA_IV_SIZE
     simd_fns, generic_fns = ctx.c_stream(True), ctx.c_stream(False)
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
-    crypt, alloc, unpack, fb, mode_now = _oneshot_crypt, alloc_uninit, unpack_bytes, _from_buffer, \
-        capi.fast_path_mode
-    trace_bit = capi.MODE_TRACE
-    scratch = output_scratch(ctx)
-
-    def oneshot(data, iv, out):
-        t = type(data)
-        if (t is not bytes and t is not bytearray) or type(iv) is not bytes or len(iv) != ivsize:
-            return None
-        n = len(data)
-        c = generic
-        if n > CHACHA_BLOCK_SIZE and simd is not generic:
-            mode = mode_now()
-            if not mode:
-                c = simd
-            elif mode & trace_bit:
-                return None
-        src = data if t is bytes else fb(data)
-        if out is None:
-            if n >= SCRATCH_MIN:
-                return scratch.to_bytes(n, crypt, c, src, n, iv)
-            dst = alloc("char[]", n)
-            crypt(c, dst, src, n, iv)
-            return unpack(dst, n)
-        if type(out) is not bytearray or len(out) != n:
-            return None
-        crypt(c, fb(out), src, n, iv)
-        return out
-
-    return oneshot
+    return linear_oneshot(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
+                          simd_above=CHACHA_BLOCK_SIZE)
 
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,

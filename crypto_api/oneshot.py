@@ -1,5 +1,6 @@
 """What the drivers' one-call fast paths share (``SkcipherAlg.oneshot``,
-``ShashAlg.oneshot``): output buffers for results returned as new bytes.
+``ShashAlg.oneshot``): the skcipher fast path itself (:func:`linear_oneshot`)
+and the output buffers for results returned as new bytes.
 
 No kernel counterpart: the kernel writes into the caller's scatterlist,
 while ``tfm.encrypt(data, iv)`` returns new bytes.  A fast path has C write
@@ -19,7 +20,10 @@ import threading
 
 import cffi
 
+from . import fpu
+
 _ffi = cffi.FFI()
+_from_buffer = _ffi.from_buffer
 
 #: ``alloc_uninit("char[]", n)``: a buffer C fills completely (no zeroing).
 alloc_uninit = _ffi.new_allocator(should_clear_after_alloc=False)
@@ -85,3 +89,62 @@ def output_scratch(ctx) -> OutputScratch:
     if s is None:
         s = ctx.oneshot_scratch = OutputScratch()
     return s
+
+
+def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
+                   simd_above: int = 0, min_len: int = 0):
+    """An skcipher ``oneshot`` function ``fn(data, iv, out)`` around one C call
+    ``crypt(handle, dst, src, n, iv)`` (char pointers; dst may equal src).
+
+    ``handle`` is ``simd`` for requests of more than ``simd_above`` bytes when
+    crypto_simd_usable(), else ``generic`` (pass the same object twice for a
+    driver without SIMD code).  It accepts bytes or bytearray data with no
+    ``out`` (new bytes back) or a bytearray ``out`` of the same length, in
+    place on the same bytearray or writable contiguous memoryview, and a bytes
+    IV of ``ivsize`` bytes; messages shorter than ``min_len`` and everything
+    else are declined (None), as is a request that would use SIMD while an
+    fpu_trace() records, so that the modelled path makes the real sections.
+    """
+    cpu, trace_bit = fpu._cpu, fpu.MODE_TRACE
+    alloc, unpack_, fb, to_bytes = alloc_uninit, unpack, _from_buffer, scratch.to_bytes
+    has_simd = simd is not generic
+
+    def fn(data, iv, out):
+        if type(iv) is not bytes or len(iv) != ivsize:
+            return None
+        t = type(data)
+        if t is bytes:
+            n, src = len(data), data
+        elif t is bytearray:
+            n, src = len(data), fb(data)
+        elif t is memoryview and out is data and data.c_contiguous and not data.readonly:
+            n, src = data.nbytes, fb(data)
+        else:
+            return None
+        if n < min_len:
+            return None
+        handle = generic
+        if has_simd and n > simd_above:
+            mode = cpu.mode
+            if not mode:
+                handle = simd
+            elif mode & trace_bit:
+                return None
+        if out is None:
+            if n >= SCRATCH_MIN:
+                return to_bytes(n, crypt, handle, src, n, iv)
+            dst = alloc("char[]", n)
+            crypt(handle, dst, src, n, iv)
+            return unpack_(dst, n)
+        if out is data:
+            if t is bytes:
+                return None                 # not writable: the full path says so
+            dst = src
+        elif type(out) is bytearray and len(out) == n:
+            dst = fb(out)
+        else:
+            return None
+        crypt(handle, dst, src, n, iv)
+        return out
+
+    return fn

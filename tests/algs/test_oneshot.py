@@ -75,7 +75,7 @@ def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
     want = _request(tfm, msg, iv)
     if not name.startswith("xchacha12"):
         assert want == _peer(name, key, iv, msg)
-    how = data.draw(st.sampled_from(["bytes", "bytearray", "out", "in place"]))
+    how = data.draw(st.sampled_from(HOW))
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section", "irq"]))
     assert _run(tfm, msg, iv, how, where) == want
 
@@ -88,11 +88,14 @@ def test_adiantum_fast_path_matches_request_path(name, n, data):
     iv = os.urandom(32)
     msg = os.urandom(n)
     want = _request(tfm, msg, iv)
-    how = data.draw(st.sampled_from(["bytes", "bytearray", "out", "in place"]))
+    how = data.draw(st.sampled_from(HOW))
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section", "irq"]))
     assert _run(tfm, msg, iv, how, where) == want
     assert _request(tfm, want, iv, encrypt=False) == msg
     assert _run(tfm, want, iv, how, where, encrypt=False) == msg
+
+
+HOW = ["bytes", "bytearray", "out", "in place", "in place view"]
 
 
 def _run(tfm, msg, iv, how, where, encrypt=True):
@@ -111,6 +114,12 @@ def _run(tfm, msg, iv, how, where, encrypt=True):
             buf = bytearray(msg)
             assert fn(buf, iv, buf) is buf
             return bytes(buf)
+        if how == "in place view":      # a sector of a larger buffer, as the disk tool does
+            buf = bytearray(b"\xa5" * 7 + msg + b"\x5a" * 9)
+            view = memoryview(buf)[7:7 + len(msg)]
+            assert fn(view, iv, view) is view
+            assert buf[:7] == b"\xa5" * 7 and buf[7 + len(msg):] == b"\x5a" * 9
+            return bytes(view)
         res = fn(data, iv, None)
         assert type(res) is bytes
         return res
@@ -174,6 +183,13 @@ def test_fast_path_declines_what_it_does_not_check(name):
     data = os.urandom(100)
     fast = tfm._fenc
     assert fast(memoryview(data), iv, None) is None
+    assert fast(memoryview(bytearray(data)), iv, bytearray(100)) is None
+    view = memoryview(bytearray(200))[::2]                  # not contiguous
+    assert fast(view, iv, view) is None
+    assert fast(data, iv, data) is None                     # bytes cannot be written in place
+    with pytest.raises(CryptoError) as e:
+        tfm.encrypt(data, iv, out=data)
+    assert e.value.errno == EINVAL and "writable" in str(e.value)
     assert fast(data, bytearray(iv), None) is None
     assert fast(data, iv[:-1], None) is None
     assert fast(data, iv, bytearray(99)) is None
