@@ -4,12 +4,12 @@ and the output buffers for results returned as new bytes.
 
 No kernel counterpart: the kernel writes into the caller's scatterlist,
 while ``tfm.encrypt(data, iv)`` returns new bytes.  A fast path has C write
-into a buffer and copies that into the bytes it returns.  Small results use
-a fresh uninitialised buffer per call.  Large ones use a per-tfm scratch
-buffer (:class:`OutputScratch`): two fresh megabyte-sized buffers per call
-(the temporary and the result) make the C allocator hand memory back to the
-system and fault it in again on the next call, which costs more than the
-cipher.  The scratch is taken with a non-blocking lock, so a tfm shared by
+into a buffer and copies that into the bytes it returns.  That buffer is a
+per-tfm scratch (:class:`OutputScratch`), kept between calls: a fresh one
+costs more than the cipher for short messages, and for long ones two fresh
+megabyte-sized buffers per call (the temporary and the result) make the C
+allocator hand memory back to the system and fault it in again on the next
+call.  The scratch is taken with a non-blocking lock, so a tfm shared by
 threads, or used again from a signal handler, falls back to a fresh buffer,
 and it is wiped when the tfm's context is (free, failed setkey).
 """
@@ -30,10 +30,11 @@ alloc_uninit = _ffi.new_allocator(should_clear_after_alloc=False)
 #: ``unpack(buf, n)``: the first n bytes of a ``char[]`` as new bytes.
 unpack = _ffi.unpack
 
-#: Results of at least this many bytes go through the scratch buffer.
-SCRATCH_MIN = 16384
-#: Larger results get a fresh buffer (the scratch does not grow beyond this).
+#: Results larger than this get a fresh buffer (the scratch does not grow beyond it).
 SCRATCH_MAX = 4 << 20
+#: The scratch starts at this size.
+SCRATCH_MIN = 4096
+_CHARS = _ffi.typeof("char[]")
 
 
 def _wipe(buf, size: int) -> None:
@@ -41,46 +42,43 @@ def _wipe(buf, size: int) -> None:
 
 
 class OutputScratch:
-    """A tfm's reusable output buffer for large results (see the module doc)."""
+    """A tfm's reusable output buffer (see the module doc).
 
-    __slots__ = ("_lock", "_buf", "_size")
+    ``lock`` is taken without blocking around each use; ``state`` is one
+    tuple ``(buf, view, size)`` (the ``char[]``, an ``ffi.buffer`` over it
+    whose slices are new bytes, and its size), read in one step, so a wipe
+    from a signal handler never leaves a half-updated scratch behind.
+    """
+
+    __slots__ = ("lock", "state")
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._buf = None
-        self._size = 0
+        self.lock = threading.Lock()
+        self.state = (None, None, 0)
 
-    def to_bytes(self, n: int, fn, first, *rest) -> bytes:
-        """``fn(first, buf, *rest)`` writes n bytes to ``buf``; return them as bytes."""
-        if n > SCRATCH_MAX or not self._lock.acquire(False):
-            dst = alloc_uninit("char[]", n)
-            fn(first, dst, *rest)
-            return unpack(dst, n)
-        try:
-            buf = self._buf
-            if self._size < n:
-                if buf is not None:
-                    _wipe(buf, self._size)
-                buf = self._buf = alloc_uninit("char[]", n)
-                self._size = n
-            fn(first, buf, *rest)
-            return unpack(buf, n)
-        finally:
-            self._lock.release()
+    def grow(self, n: int):
+        """With ``lock`` held: a buffer of at least n bytes; its new state."""
+        buf, _, size = self.state
+        if buf is not None:
+            _wipe(buf, size)
+        size = max(n, SCRATCH_MIN)
+        buf = alloc_uninit(_CHARS, size)
+        self.state = state = (buf, _ffi.buffer(buf), size)
+        return state
 
     def wipe(self) -> None:
         """Zero and drop the buffer (the tfm's key is going away).  If it is
         in use right now (this thread, from a signal handler), it is only
         dropped: the user finishes with it and it is freed after."""
-        locked = self._lock.acquire(False)
+        locked = self.lock.acquire(False)
         try:
-            if locked and self._buf is not None:
-                _wipe(self._buf, self._size)
-            self._buf = None
-            self._size = 0
+            buf, _, size = self.state
+            if locked and buf is not None:
+                _wipe(buf, size)
+            self.state = (None, None, 0)
         finally:
             if locked:
-                self._lock.release()
+                self.lock.release()
 
 
 def output_scratch(ctx) -> OutputScratch:
@@ -106,7 +104,8 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     fpu_trace() records, so that the modelled path makes the real sections.
     """
     cpu, trace_bit = fpu._cpu, fpu.MODE_TRACE
-    alloc, unpack_, fb, to_bytes = alloc_uninit, unpack, _from_buffer, scratch.to_bytes
+    alloc, unpack_, fb, chars = alloc_uninit, unpack, _from_buffer, _CHARS
+    acquire, release = scratch.lock.acquire, scratch.lock.release
     has_simd = simd is not generic
 
     def fn(data, iv, out):
@@ -131,9 +130,16 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
             elif mode & trace_bit:
                 return None
         if out is None:
-            if n >= SCRATCH_MIN:
-                return to_bytes(n, crypt, handle, src, n, iv)
-            dst = alloc("char[]", n)
+            if n <= SCRATCH_MAX and acquire(False):
+                try:
+                    buf, view, size = scratch.state
+                    if size < n or buf is None:
+                        buf, view, size = scratch.grow(n)
+                    crypt(handle, buf, src, n, iv)
+                    return view[:n]
+                finally:
+                    release()
+            dst = alloc(chars, n)
             crypt(handle, dst, src, n, iv)
             return unpack_(dst, n)
         if out is data:

@@ -338,22 +338,23 @@ def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key():
 # -- large results: the per-tfm output scratch ---------------------------------
 
 @pytest.mark.parametrize("name", ["xchacha20-simd", "chacha20-generic", ADIANTUM[0]])
-def test_large_results_through_the_scratch_are_independent_bytes(name):
+def test_results_through_the_scratch_are_independent_bytes(name):
     from crypto_api.oneshot import SCRATCH_MIN
     tfm = _alloc(name)
     iv = os.urandom(tfm.ivsize)
-    a, b = os.urandom(SCRATCH_MIN + 1000), os.urandom(3 * SCRATCH_MIN)
+    a, b = os.urandom(SCRATCH_MIN - 10), os.urandom(5 * SCRATCH_MIN + 3)
     ca = tfm.encrypt(a, iv)
+    scratch = tfm.ctx.oneshot_scratch
+    assert scratch.state[2] == SCRATCH_MIN
     cb = tfm.encrypt(b, iv)                     # grows the scratch
+    assert scratch.state[2] == len(b)
     ca2 = tfm.encrypt(a, iv)                    # reuses it
     assert type(ca) is bytes and ca == ca2 == _request(tfm, a, iv)
     assert cb == _request(tfm, b, iv)
     assert tfm.decrypt(cb, iv) == b and ca == ca2   # earlier results are not overwritten
-    scratch = tfm.ctx.oneshot_scratch
-    assert scratch._size == len(b)
-    buf = scratch._buf
+    buf = scratch.state[0]
     tfm.free()                                  # wipe_ctx wipes the scratch
-    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(len(b)) and scratch._buf is None
+    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(len(b)) and scratch.state == (None, None, 0)
 
 
 def test_scratch_in_use_falls_back_to_a_fresh_buffer():
@@ -363,14 +364,14 @@ def test_scratch_in_use_falls_back_to_a_fresh_buffer():
     data = os.urandom(40000)
     want = _request(tfm, data, iv)
     scratch = tfm.ctx.oneshot_scratch
-    assert scratch._lock.acquire(False)
+    assert scratch.lock.acquire(False)
     try:
         assert tfm.encrypt(data, iv) == want
-        assert scratch._buf is None             # not touched while held
-        scratch.wipe()                          # must not block on the held lock
+        assert scratch.state == (None, None, 0)     # not touched while held
+        scratch.wipe()                              # must not block on the held lock
     finally:
-        scratch._lock.release()
-    assert tfm.encrypt(data, iv) == want and scratch._size == len(data)
+        scratch.lock.release()
+    assert tfm.encrypt(data, iv) == want and scratch.state[2] == len(data)
 
 
 # -- cipher: encrypt_one / decrypt_one -----------------------------------------
