@@ -105,7 +105,7 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     """
     cpu, trace_bit = fpu._cpu, fpu.MODE_TRACE
     alloc, unpack_, fb, chars = alloc_uninit, unpack, _from_buffer, _CHARS
-    acquire, release = scratch.lock.acquire, scratch.lock.release
+    acquire, release, scratch_max = scratch.lock.acquire, scratch.lock.release, SCRATCH_MAX
     has_simd = simd is not generic
 
     def fn(data, iv, out):
@@ -130,7 +130,7 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
             elif mode & trace_bit:
                 return None
         if out is None:
-            if n <= SCRATCH_MAX and acquire(False):
+            if n <= scratch_max and acquire(False):
                 try:
                     buf, view, size = scratch.state
                     if size < n or buf is None:
