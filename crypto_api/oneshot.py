@@ -4,7 +4,9 @@ and the output buffers for results returned as new bytes.
 
 No kernel counterpart: the kernel writes into the caller's scatterlist,
 while ``tfm.encrypt(data, iv)`` returns new bytes.  A fast path has C write
-into a buffer and copies that into the bytes it returns.  That buffer is a
+into a buffer and copies that into the bytes it returns (on CPython, long
+results are written straight into the new bytes object instead: see
+:func:`_uninit_bytes_maker`).  That buffer is a
 per-tfm scratch (:class:`OutputScratch`), kept between calls: a fresh one
 costs more than the cipher for short messages, and for long ones two fresh
 megabyte-sized buffers per call (the temporary and the result) make the C
@@ -16,6 +18,8 @@ and it is wiped when the tfm's context is (free, failed setkey).
 
 from __future__ import annotations
 
+import ctypes
+import sys
 import threading
 
 import cffi
@@ -34,7 +38,32 @@ unpack = _ffi.unpack
 SCRATCH_MAX = 4 << 20
 #: The scratch starts at this size.
 SCRATCH_MIN = 4096
+#: On CPython, results of at least this many bytes are written straight into
+#: the bytes object returned (see :func:`_uninit_bytes_maker`).
+DIRECT_MIN = 16384
 _CHARS = _ffi.typeof("char[]")
+
+
+def _uninit_bytes_maker():
+    """``new(None, n)``: a fresh bytes object of n uninitialised bytes, or None
+    off CPython.
+
+    This is PyBytes_FromStringAndSize(NULL, n), whose contents the C API
+    leaves for the caller to fill before the object is shared; C extensions
+    build their results this way.  The fast path fills it in one C call with
+    the GIL released (so threads overlap) and without the copy out of a
+    scratch buffer, then returns it: nothing else sees the object before.
+    Through ctypes the call costs about as much as copying 16 KiB, hence
+    DIRECT_MIN.  A prototype of our own keeps ctypes.pythonapi's shared
+    function objects untouched.
+    """
+    if sys.implementation.name != "cpython":
+        return None
+    proto = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_ssize_t)
+    return proto(("PyBytes_FromStringAndSize", ctypes.pythonapi))
+
+
+new_uninit_bytes = _uninit_bytes_maker()
 
 
 def _wipe(buf, size: int) -> None:
@@ -106,6 +135,8 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     cpu, trace_bit = fpu._cpu, fpu.MODE_TRACE
     alloc, unpack_, fb, chars = alloc_uninit, unpack, _from_buffer, _CHARS
     acquire, release, scratch_max = scratch.lock.acquire, scratch.lock.release, SCRATCH_MAX
+    new_bytes = new_uninit_bytes
+    direct_min = DIRECT_MIN if new_bytes is not None else SCRATCH_MAX + 1
     has_simd = simd is not generic
 
     def fn(data, iv, out):
@@ -130,6 +161,10 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
             elif mode & trace_bit:
                 return None
         if out is None:
+            if n >= direct_min:
+                res = new_bytes(None, n)
+                crypt(handle, fb(res), src, n, iv)
+                return res
             if n <= scratch_max and acquire(False):
                 try:
                     buf, view, size = scratch.state

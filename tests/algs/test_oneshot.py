@@ -63,7 +63,7 @@ def test_fast_path_is_installed_by_setkey_and_taken(name):
 
 @pytest.mark.parametrize("name", CHACHA_DRIVERS)
 @settings(max_examples=40, deadline=None)
-@given(n=st.one_of(st.integers(0, 300), st.integers(0, 9000)), data=st.data())
+@given(n=st.one_of(st.integers(0, 300), st.integers(0, 9000), st.integers(16380, 40000)), data=st.data())
 def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
     key = os.urandom(32)
     tfm = _alloc(name, key)
@@ -82,7 +82,7 @@ def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
 
 @pytest.mark.parametrize("name", ADIANTUM)
 @settings(max_examples=30, deadline=None)
-@given(n=st.one_of(st.integers(16, 300), st.integers(16, 9000)), data=st.data())
+@given(n=st.one_of(st.integers(16, 300), st.integers(16, 9000), st.integers(16380, 40000)), data=st.data())
 def test_adiantum_fast_path_matches_request_path(name, n, data):
     tfm = _alloc(name)
     iv = os.urandom(32)
@@ -338,30 +338,40 @@ def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key():
 # -- large results: the per-tfm output scratch ---------------------------------
 
 @pytest.mark.parametrize("name", ["xchacha20-simd", "chacha20-generic", ADIANTUM[0]])
-def test_results_through_the_scratch_are_independent_bytes(name):
-    from crypto_api.oneshot import SCRATCH_MIN
-    tfm = _alloc(name)
+@pytest.mark.parametrize("direct", [True, False], ids=["direct bytes", "scratch only"])
+def test_results_are_independent_bytes(name, direct, monkeypatch):
+    """Short results come out of the per-tfm scratch, long ones are written
+    into their bytes object directly (CPython) or through the scratch."""
+    from crypto_api import oneshot
+    if not direct:
+        monkeypatch.setattr(oneshot, "new_uninit_bytes", None)
+    elif oneshot.new_uninit_bytes is None:
+        pytest.skip("not CPython")
+    tfm = _alloc(name)                          # the fast path is built at setkey
     iv = os.urandom(tfm.ivsize)
-    a, b = os.urandom(SCRATCH_MIN - 10), os.urandom(5 * SCRATCH_MIN + 3)
+    a, b = os.urandom(oneshot.SCRATCH_MIN - 10), os.urandom(oneshot.DIRECT_MIN + 4099)
     ca = tfm.encrypt(a, iv)
     scratch = tfm.ctx.oneshot_scratch
-    assert scratch.state[2] == SCRATCH_MIN
-    cb = tfm.encrypt(b, iv)                     # grows the scratch
-    assert scratch.state[2] == len(b)
-    ca2 = tfm.encrypt(a, iv)                    # reuses it
-    assert type(ca) is bytes and ca == ca2 == _request(tfm, a, iv)
-    assert cb == _request(tfm, b, iv)
-    assert tfm.decrypt(cb, iv) == b and ca == ca2   # earlier results are not overwritten
-    buf = scratch.state[0]
+    assert scratch.state[2] == oneshot.SCRATCH_MIN
+    cb = tfm.encrypt(b, iv)
+    assert scratch.state[2] == (oneshot.SCRATCH_MIN if direct else len(b))
+    ca2 = tfm.encrypt(a, iv)
+    cb2 = tfm.encrypt(b, iv)
+    assert type(ca) is bytes and type(cb) is bytes
+    assert ca == ca2 == _request(tfm, a, iv) and cb == cb2 == _request(tfm, b, iv)
+    assert cb is not cb2 and tfm.decrypt(cb, iv) == b
+    assert ca == ca2 and cb == _request(tfm, b, iv)     # earlier results are not overwritten
+    assert hash(cb) == hash(bytes(bytearray(cb)))       # a normal, hashable bytes object
+    buf, _, size = scratch.state
     tfm.free()                                  # wipe_ctx wipes the scratch
-    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(len(b)) and scratch.state == (None, None, 0)
+    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(size) and scratch.state == (None, None, 0)
 
 
 def test_scratch_in_use_falls_back_to_a_fresh_buffer():
     """Held by another user (a thread, a signal handler): no sharing, same bytes."""
     tfm = _alloc("xchacha12-simd")
     iv = os.urandom(32)
-    data = os.urandom(40000)
+    data = os.urandom(10000)
     want = _request(tfm, data, iv)
     scratch = tfm.ctx.oneshot_scratch
     assert scratch.lock.acquire(False)
