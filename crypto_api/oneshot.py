@@ -11,16 +11,16 @@ per-tfm scratch (:class:`OutputScratch`), kept between calls: a fresh one
 costs more than the cipher for short messages, and for long ones two fresh
 megabyte-sized buffers per call (the temporary and the result) make the C
 allocator hand memory back to the system and fault it in again on the next
-call.  The scratch is taken with a non-blocking lock, so a tfm shared by
-threads, or used again from a signal handler, falls back to a fresh buffer,
-and it is wiped when the tfm's context is (free, failed setkey).
+call.  A tfm shared by threads, or used again from a signal handler while
+its scratch is taken, falls back to a fresh buffer; the scratch is wiped
+when the tfm's context is (free, failed setkey).
 """
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import sys
-import threading
 
 import cffi
 
@@ -73,41 +73,40 @@ def _wipe(buf, size: int) -> None:
 class OutputScratch:
     """A tfm's reusable output buffer (see the module doc).
 
-    ``lock`` is taken without blocking around each use; ``state`` is one
-    tuple ``(buf, view, size)`` (the ``char[]``, an ``ffi.buffer`` over it
-    whose slices are new bytes, and its size), read in one step, so a wipe
-    from a signal handler never leaves a half-updated scratch behind.
+    The buffer is one tuple ``(buf, view, size)``: the ``char[]``, an
+    ``ffi.buffer`` over it whose slices are new bytes, and its size.  While
+    nobody uses it, it sits in ``pool``, a one-place deque: a user pops it and
+    appends it back when done.  Both are atomic under the GIL and cheaper than
+    a lock; an empty pool means someone else has it (another thread, or this
+    one interrupted by a signal handler) and the caller takes a fresh buffer.
     """
 
-    __slots__ = ("lock", "state")
+    __slots__ = ("pool",)
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.state = (None, None, 0)
+        self.pool = collections.deque([(None, None, 0)])
 
-    def grow(self, n: int):
-        """With ``lock`` held: a buffer of at least n bytes; its new state."""
-        buf, _, size = self.state
+    @staticmethod
+    def grow(state, n: int):
+        """A state with room for n bytes in place of ``state`` (wiped)."""
+        buf, _, size = state
         if buf is not None:
             _wipe(buf, size)
         size = max(n, SCRATCH_MIN)
         buf = alloc_uninit(_CHARS, size)
-        self.state = state = (buf, _ffi.buffer(buf), size)
-        return state
+        return (buf, _ffi.buffer(buf), size)
 
     def wipe(self) -> None:
         """Zero and drop the buffer (the tfm's key is going away).  If it is
-        in use right now (this thread, from a signal handler), it is only
-        dropped: the user finishes with it and it is freed after."""
-        locked = self.lock.acquire(False)
+        in use right now (this thread, from a signal handler), its user puts
+        it back and it is freed with the tfm, unwiped."""
         try:
-            buf, _, size = self.state
-            if locked and buf is not None:
-                _wipe(buf, size)
-            self.state = (None, None, 0)
-        finally:
-            if locked:
-                self.lock.release()
+            buf, _, size = self.pool.pop()
+        except IndexError:
+            return
+        if buf is not None:
+            _wipe(buf, size)
+        self.pool.append((None, None, 0))
 
 
 def output_scratch(ctx) -> OutputScratch:
@@ -134,7 +133,7 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     """
     cpu, trace_bit = fpu._cpu, fpu.MODE_TRACE
     alloc, unpack_, fb, chars = alloc_uninit, unpack, _from_buffer, _CHARS
-    acquire, release, scratch_max = scratch.lock.acquire, scratch.lock.release, SCRATCH_MAX
+    take, give, grow, scratch_max = scratch.pool.pop, scratch.pool.append, OutputScratch.grow, SCRATCH_MAX
     new_bytes = new_uninit_bytes
     direct_min = DIRECT_MIN if new_bytes is not None else SCRATCH_MAX + 1
     has_simd = simd is not generic
@@ -165,15 +164,21 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
                 res = new_bytes(None, n)
                 crypt(handle, fb(res), src, n, iv)
                 return res
-            if n <= scratch_max and acquire(False):
+            if n <= scratch_max:
                 try:
-                    buf, view, size = scratch.state
-                    if size < n or buf is None:
-                        buf, view, size = scratch.grow(n)
-                    crypt(handle, buf, src, n, iv)
-                    return view[:n]
-                finally:
-                    release()
+                    state = take()
+                except IndexError:          # in use elsewhere: a fresh buffer below
+                    state = None
+                if state is not None:
+                    try:
+                        buf, view, size = state
+                        if size < n or buf is None:
+                            state = grow(state, n)
+                            buf, view, size = state
+                        crypt(handle, buf, src, n, iv)
+                        return view[:n]
+                    finally:
+                        give(state)
             dst = alloc(chars, n)
             crypt(handle, dst, src, n, iv)
             return unpack_(dst, n)

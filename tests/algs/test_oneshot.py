@@ -352,9 +352,9 @@ def test_results_are_independent_bytes(name, direct, monkeypatch):
     a, b = os.urandom(oneshot.SCRATCH_MIN - 10), os.urandom(oneshot.DIRECT_MIN + 4099)
     ca = tfm.encrypt(a, iv)
     scratch = tfm.ctx.oneshot_scratch
-    assert scratch.state[2] == oneshot.SCRATCH_MIN
+    assert scratch.pool[0][2] == oneshot.SCRATCH_MIN
     cb = tfm.encrypt(b, iv)
-    assert scratch.state[2] == (oneshot.SCRATCH_MIN if direct else len(b))
+    assert scratch.pool[0][2] == (oneshot.SCRATCH_MIN if direct else len(b))
     ca2 = tfm.encrypt(a, iv)
     cb2 = tfm.encrypt(b, iv)
     assert type(ca) is bytes and type(cb) is bytes
@@ -362,9 +362,9 @@ def test_results_are_independent_bytes(name, direct, monkeypatch):
     assert cb is not cb2 and tfm.decrypt(cb, iv) == b
     assert ca == ca2 and cb == _request(tfm, b, iv)     # earlier results are not overwritten
     assert hash(cb) == hash(bytes(bytearray(cb)))       # a normal, hashable bytes object
-    buf, _, size = scratch.state
+    buf, _, size = scratch.pool[0]
     tfm.free()                                  # wipe_ctx wipes the scratch
-    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(size) and scratch.state == (None, None, 0)
+    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(size) and list(scratch.pool) == [(None, None, 0)]
 
 
 def test_scratch_in_use_falls_back_to_a_fresh_buffer():
@@ -374,14 +374,15 @@ def test_scratch_in_use_falls_back_to_a_fresh_buffer():
     data = os.urandom(10000)
     want = _request(tfm, data, iv)
     scratch = tfm.ctx.oneshot_scratch
-    assert scratch.lock.acquire(False)
+    held = scratch.pool.pop()                   # someone else has it
     try:
         assert tfm.encrypt(data, iv) == want
-        assert scratch.state == (None, None, 0)     # not touched while held
-        scratch.wipe()                              # must not block on the held lock
+        assert len(scratch.pool) == 0           # not touched while held
+        scratch.wipe()                          # returns at once: nothing to wipe now
+        assert len(scratch.pool) == 0
     finally:
-        scratch.lock.release()
-    assert tfm.encrypt(data, iv) == want and scratch.state[2] == len(data)
+        scratch.pool.append(held)
+    assert tfm.encrypt(data, iv) == want and scratch.pool[0][2] == len(data)
 
 
 # -- cipher: encrypt_one / decrypt_one -----------------------------------------
