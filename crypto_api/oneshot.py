@@ -162,7 +162,7 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
         if out is None:
             if n >= direct_min:
                 res = new_bytes(None, n)
-                crypt(handle, fb(res), src, n, iv)
+                crypt(handle, res, src, n, iv)     # cffi passes a pointer to its contents
                 return res
             if n <= scratch_max:
                 try:
