@@ -442,3 +442,16 @@ def test_aes_block_fast_path_declines_and_follows_the_key(name):
     assert e.value.errno == ENOKEY
     c.free()
     assert c._fenc is None
+
+
+def test_direct_bytes_results_are_owned_once():
+    """A result built by PyBytes_FromStringAndSize(NULL, n) through ctypes holds
+    exactly the references an ordinary bytes object does (no leak)."""
+    import sys
+    from crypto_api import oneshot
+    if oneshot.new_uninit_bytes is None:
+        pytest.skip("not CPython")
+    tfm = _alloc("xchacha12-simd")
+    res = tfm.encrypt(os.urandom(oneshot.DIRECT_MIN), os.urandom(32))
+    other = bytes(bytearray(res))
+    assert sys.getrefcount(res) == sys.getrefcount(other)
