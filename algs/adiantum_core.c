@@ -94,6 +94,8 @@ static void stream_xor(const struct adiantum_fast *f, const uint8_t cm[16], uint
 	uint32_t state[16], subkey[8];
 	int small = len <= CHACHA_BLOCK;
 
+	if (!len)		/* a 16-byte message: no stream bytes, so no subkey either */
+		return;
 	memcpy(state, sigma, sizeof(sigma));
 	for (int i = 0; i < 8; i++)
 		state[4 + i] = get_le32(f->stream_key + 4 * i);
@@ -105,8 +107,7 @@ static void stream_xor(const struct adiantum_fast *f, const uint8_t cm[16], uint
 	state[13] = 0;
 	state[14] = 1;		/* nonce bytes 16..23: 01 00 .. 00 */
 	state[15] = 0;
-	if (len)
-		(small ? f->stream_small : f->stream_crypt)(state, dst, src, len, f->nrounds);
+	(small ? f->stream_small : f->stream_crypt)(state, dst, src, len, f->nrounds);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(subkey, sizeof(subkey));
 }
