@@ -12,12 +12,12 @@ falls back to the generic update for short inputs or when SIMD is unusable.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.oneshot import alloc_uninit
-from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.cinterface import address
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "nhpoly1305"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-generic")

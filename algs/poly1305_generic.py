@@ -9,10 +9,10 @@ glue with its 64-bit-limb core.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.oneshot import alloc_uninit
-from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
+from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "poly1305_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-generic")

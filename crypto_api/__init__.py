@@ -24,9 +24,9 @@ from .cipher import (CryptoCipher, crypto_alloc_cipher, crypto_cipher_ctx,
                      crypto_cipher_setkey, crypto_free_cipher)
 from .errors import CryptoError
 from .fpu import (MODE_TRACE, FpuTrace, FpuUsageError, crypto_simd_usable, fast_path_mode,
-                  fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context, irq_fpu_usable, kernel_fpu_begin,
-                  kernel_fpu_end, kernel_fpu_yield, simd_fpu_begin, may_use_simd, might_sleep,
-                  simd_disabled)
+                  fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context,
+                  irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
+                  simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
 from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
                       request_module, require_cpu, rmmod)
 from .proc import proc_crypto
