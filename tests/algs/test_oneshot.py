@@ -6,6 +6,7 @@ its key.  The tests call the installed fast path directly too, so that they
 fail if it silently declines instead of running.
 """
 
+import contextlib
 import os
 
 import pytest
@@ -124,21 +125,13 @@ def _run(tfm, msg, iv, how, where, encrypt=True):
         assert type(res) is bytes
         return res
 
-    ctx = {"simd": _null, "nosimd": capi.simd_disabled, "irq": capi.interrupt_context,
+    ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "irq": capi.interrupt_context,
            "inside fpu section": _fpu_section}[where]
     with ctx():
         direct = call(fast)
         public = call(crypt)
     assert direct == public
     return direct
-
-
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 class _fpu_section:
@@ -309,7 +302,7 @@ def test_nhpoly1305_digest_fast_path_matches_descriptor(name, n, data):
     msg = os.urandom(n)
     want = _streamed(tfm, msg)
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section"]))
-    ctx = {"simd": _null, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
+    ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
         direct = tfm._fdigest(bytearray(msg) if data.draw(st.booleans()) else msg)
         public = tfm.digest(msg)
@@ -408,7 +401,7 @@ def test_aes_block_fast_path_matches_full_path_and_peer(name, klen, where):
     c = _aes(name, key)
     peer = Cipher(algorithms.AES(key), modes.ECB())
     want = peer.encryptor().update(block)
-    ctx = {"simd": _null, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
+    ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
         assert c._fenc(block) == c.encrypt_one(block) == c.encrypt_one(memoryview(block)) == want
         assert c._fdec(want) == c.decrypt_one(want) == c.decrypt_one(bytearray(want)) == block
