@@ -120,7 +120,6 @@ def _fast_ops(ctx):
         f.nh_small = ffi.cast("nh_fn_t", nh_small)
         f.hash_poly = ffi.cast("poly1305_core_ops *", poly)
         f.hash_key = ffi.cast("struct nhpoly1305_key *", key)
-        f.header_poly = f.hash_poly     # the same Poly1305 core as the hash's (any core gives the same value)
         f.header_r = ffi.cast("uint8_t *", address(poly_ffi, ctx.header_key))
         out[simd] = f
     return out

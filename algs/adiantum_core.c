@@ -45,19 +45,19 @@ static void header_hash(const struct adiantum_fast *f, size_t bulk_len,
 	uint8_t block[BLOCK] = { 0 };
 	size_t full = tweak_len / BLOCK, tail = tweak_len % BLOCK;
 
-	f->header_poly->setkey(&key, f->header_r);
-	f->header_poly->init(&st);
+	f->hash_poly->setkey(&key, f->header_r);
+	f->hash_poly->init(&st);
 	put_le64(block, (uint64_t)bulk_len * 8);
-	f->header_poly->blocks(&st, &key, block, 1, 1);
+	f->hash_poly->blocks(&st, &key, block, 1, 1);
 	if (full)
-		f->header_poly->blocks(&st, &key, tweak, full, 1);
+		f->hash_poly->blocks(&st, &key, tweak, full, 1);
 	if (tail) {
 		memset(block, 0, sizeof(block));
 		memcpy(block, tweak + full * BLOCK, tail);
 		block[tail] = 1;
-		f->header_poly->blocks(&st, &key, block, 1, 0);
+		f->hash_poly->blocks(&st, &key, block, 1, 0);
 	}
-	f->header_poly->emit(&st, out);
+	f->hash_poly->emit(&st, out);
 	memzero_explicit(&key, sizeof(key));
 	memzero_explicit(&st, sizeof(st));
 }

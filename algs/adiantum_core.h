@@ -32,8 +32,8 @@ struct adiantum_fast {
 	nh_fn_t nh_small;
 	const poly1305_core_ops *hash_poly;
 	const struct nhpoly1305_key *hash_key;
-	/* the header hash: Poly1305 core and raw K_T */
-	const poly1305_core_ops *header_poly;
+	/* the header hash: raw K_T (on the hash's Poly1305 core: any core
+	 * gives the same value) */
 	const uint8_t *header_r;
 };
 

@@ -41,7 +41,6 @@ struct adiantum_fast {
     nh_fn_t nh_small;
     const poly1305_core_ops *hash_poly;
     const struct nhpoly1305_key *hash_key;
-    const poly1305_core_ops *header_poly;
     const uint8_t *header_r;
 };
 
