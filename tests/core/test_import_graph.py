@@ -170,10 +170,6 @@ def _fake_package(tmp_path: Path, files: Dict[str, str]) -> Dict[str, Path]:
     return core_modules(tmp_path)
 
 
-def _graph_of(modules: Dict[str, Path]) -> Dict[str, Set[str]]:
-    return import_graph(modules)
-
-
 def test_checker_sees_imports_inside_functions_and_every_form(tmp_path):
     mods = _fake_package(tmp_path, {
         "__init__.py": "from . import a\n",
@@ -183,7 +179,7 @@ def test_checker_sees_imports_inside_functions_and_every_form(tmp_path):
         "sub/c.py": "def g():\n    from .. import a\n",
         "sub/d.py": "from .. import a as _a, CONSTANT\n",
     })
-    graph = _graph_of(mods)
+    graph = import_graph(mods)
     assert graph["crypto_api.a"] == {"crypto_api.b"}
     assert graph["crypto_api.b"] == {"crypto_api.sub", "crypto_api.sub.c"}
     assert graph["crypto_api.sub.c"] == {"crypto_api.a"}
@@ -202,7 +198,7 @@ def test_checker_counts_a_sibling_package_init_but_not_an_ancestor(tmp_path):
         "mgr/level.py": "from . import other\n",         # its own package: no edge
         "mgr/other.py": "",
     })
-    graph = _graph_of(mods)
+    graph = import_graph(mods)
     assert graph["crypto_api.reg"] == {"crypto_api.mgr", "crypto_api.mgr.level"}
     assert graph["crypto_api.mgr.level"] == {"crypto_api.mgr.other"}
     assert find_cycle(graph) == ["crypto_api.mgr", "crypto_api.reg", "crypto_api.mgr"]
@@ -214,7 +210,7 @@ def test_checker_passes_a_layered_package(tmp_path):
         "low.py": "hook = None\n",
         "high.py": "from . import low\ndef api():\n    from .low import hook\n",
     })
-    graph = _graph_of(mods)
+    graph = import_graph(mods)
     assert find_cycle(graph) is None and all_cycles(graph) == []
 
 
