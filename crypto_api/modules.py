@@ -271,5 +271,6 @@ def require_cpu(ok: bool, driver: str, why: str) -> None:
         raise CryptoError(ENODEV, f"{driver}: {why}")
 
 
-registry.set_module_loader(registry.ModuleLoader(request_module=request_module,
-                                                 current_module=current_module))
+# Looked up at each call, so that what replaces them here (a test's monkeypatch) is used.
+registry.set_module_loader(registry.ModuleLoader(request_module=lambda alias: request_module(alias),
+                                                 current_module=lambda: current_module()))

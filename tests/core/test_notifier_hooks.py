@@ -40,11 +40,12 @@ def toy(name, driver):
                             encrypt=crypt, decrypt=crypt)
 
 
-def test_importing_crypto_api_installs_the_module_loader():
-    old = registry.set_module_loader(registry.NO_MODULE_LOADER)
-    registry.set_module_loader(old)
-    assert old.request_module is modules.request_module
-    assert old.current_module is modules.current_module
+def test_importing_crypto_api_installs_the_module_loader(monkeypatch):
+    asked = []
+    monkeypatch.setattr(modules, "request_module", lambda alias: asked.append(alias) or 7)
+    monkeypatch.setattr(modules, "current_module", lambda: "someone")
+    assert registry.crypto_request_module("crypto-hooks-x") == 7 and asked == ["crypto-hooks-x"]
+    assert registry.owning_module() == "someone"
     with pytest.raises(TypeError):
         registry.set_module_loader(modules.request_module)
 

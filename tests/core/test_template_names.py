@@ -10,6 +10,8 @@ Well-formed names, nested ones included, still work.
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import crypto_api as capi
 from crypto_api import registry
@@ -26,6 +28,23 @@ JUNK = [
     ("adiantum(xchacha12),aes)", ",aes)"),
     ("adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)))", "))"),
 ]
+
+
+TOKEN = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=8)
+NAMES = st.recursive(
+    TOKEN,
+    lambda inner: st.tuples(TOKEN.filter(lambda t: not t.isdigit()),
+                            st.lists(inner, min_size=1, max_size=4)).map(
+        lambda tp: f"{tp[0]}({','.join(tp[1])})"),
+    max_leaves=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TOKEN.filter(lambda t: not t.isdigit()), st.lists(NAMES, min_size=1, max_size=6),
+       st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_(),", max_size=12))
+def test_the_text_after_the_parameters_is_returned_exactly(tname, params, junk):
+    clean = f"{tname}({','.join(params)})"
+    assert capi.split_template_name(clean + junk) == capi.split_template_name(clean)[:2] + (junk,)
 
 
 def _entries():
