@@ -11,6 +11,8 @@ from __future__ import annotations
 from . import alg as A
 from .errors import EINVAL, CryptoError
 from .scatterlist import as_byte_view
+from .crypto_type import crypto_register_type
+from .template import CryptoSpawn, crypto_grab_spawn
 from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
 
 
@@ -98,3 +100,11 @@ def crypto_cipher_ctx(tfm: CryptoCipher):
 def show(alg) -> list:
     return [("type", "cipher"), ("blocksize", alg.cra_blocksize),
             ("min keysize", alg.min_keysize), ("max keysize", alg.max_keysize)]
+
+
+def crypto_grab_cipher(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
+    """Grab ``name`` as an inner cipher of a template instance (crypto_grab_cipher)."""
+    return crypto_grab_spawn(CIPHER_FRONTEND, name, type, mask)
+
+
+crypto_register_type("cipher", CIPHER_FRONTEND, show)

@@ -16,7 +16,9 @@ project's own modules are listed there too) and are imported only to read
 their aliases; ``import crypto_api`` itself loads none of them.  Loading
 runs under the registry lock, so a module is loaded once however many
 threads ask for it at the same time; a module whose init fails is reported
-and the lookup goes on without it.
+and the lookup goes on without it.  The registry does not import this
+module: importing it installs :func:`request_module` and
+:func:`current_module` as the registry's module loader.
 """
 
 from __future__ import annotations
@@ -267,3 +269,8 @@ def require_cpu(ok: bool, driver: str, why: str) -> None:
     if not ok:
         log.debug("%s: not registered: %s", driver, why)
         raise CryptoError(ENODEV, f"{driver}: {why}")
+
+
+# Looked up at each call, so that what replaces them here (a test's monkeypatch) is used.
+registry.set_module_loader(registry.ModuleLoader(request_module=lambda alias: request_module(alias),
+                                                 current_module=lambda: current_module()))

@@ -2,7 +2,8 @@
 
 One record per list entry, most recently registered first; each line is the
 label padded to 13 columns, ``": "`` and the value; an empty line ends a
-record.  Larvals show as ``type : larval`` with their flags.
+record.  Larvals show as ``type : larval`` with their flags; the type lines
+come from the show hook each frontend registers (:mod:`.crypto_type`).
 """
 
 from __future__ import annotations
@@ -11,21 +12,16 @@ from typing import List, Tuple
 
 from . import alg as A
 from . import registry
+from .crypto_type import crypto_type_of
 
 
 def _type_lines(a) -> List[Tuple[str, object]]:
     if a.is_larval:
         return [("type", "larval"), ("flags", f"0x{a.cra_flags:x}")]
-    kind = a.desc.KIND
-    if kind == "skcipher":
-        from .skcipher import show
-    elif kind == "shash":
-        from .shash import show
-    elif kind == "cipher":
-        from .cipher import show
-    else:
+    ctype = crypto_type_of(a.desc.KIND)
+    if ctype is None:
         return [("type", "unknown")]
-    return show(a)
+    return ctype.show(a)
 
 
 def alg_record(a) -> List[Tuple[str, object]]:

@@ -1,28 +1,37 @@
 """Algorithm registration and lookup (crypto/api.c, crypto/algapi.c).
 
 One list of entries, newest first, holds algorithms and larvals; a single
-re-entrant lock guards it and the template list.  Registration runs the
-self-test synchronously behind a test larval (v5.0 blocks until the test is
-done); an algorithm that passes gets TESTED and kills the template instances
-built on weaker implementations of its name.  Lookup follows the kernel: an
-exact driver-name match wins, else the highest priority ``cra_name`` match,
-ties going to the most recently registered entry; untested algorithms are seen
-only by a second pass, which reports ELIBBAD.  A miss loads modules through
-``crypto-<name>`` aliases and then asks the template manager to build an
-instance.
+re-entrant lock guards it and the template list.  Registration lists the
+algorithm behind a test larval and announces CRYPTO_MSG_ALG_REGISTER on the
+notifier chain; the crypto manager (algboss) answers it by running the
+self-test synchronously (v5.0 blocks until the test is done) and reporting
+through :func:`crypto_alg_tested`.  An algorithm that passes gets TESTED, kills
+the template instances built on weaker implementations of its name, and is
+announced with CRYPTO_MSG_ALG_LOADED.  Lookup follows the kernel: an exact
+driver-name match wins, else the highest priority ``cra_name`` match, ties
+going to the most recently registered entry; untested algorithms are seen only
+by a second pass, which reports ELIBBAD.  A miss loads modules through
+``crypto-<name>`` aliases (the loader installs itself with
+:func:`set_module_loader`) and then announces CRYPTO_MSG_ALG_REQUEST, which
+the crypto manager answers by building a template instance.
+
+This module imports neither the loader, nor the templates, nor the test
+manager: they sit above it and reach it through these hooks.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import attrs
 
 from . import alg as A
 from .errors import (EAGAIN, EBUSY, EEXIST, EINVAL, ELIBBAD, ENAMETOOLONG,
                      ENOENT, CryptoError)
+from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MSG_ALG_REQUEST,
+                       NOTIFY_DONE, crypto_notify, crypto_probing_notify)
 
 log = logging.getLogger("crypto_api")
 
@@ -53,6 +62,8 @@ class CryptoAlg:
         self.larval_mask = 0
         self.adult: Optional[CryptoAlg] = None
         self.instance = None            # template.InstanceInfo for template instances
+        self.what = "algorithm"         # lookup larvals: the type asked for, for messages
+        self.probed: Optional[CryptoAlg] = None   # lookup larvals: what the template probe built
 
     def __getattr__(self, name):
         desc = object.__getattribute__(self, "desc")
@@ -94,6 +105,45 @@ def crypto_mod_get(alg: CryptoAlg) -> CryptoAlg:
 def crypto_mod_put(alg: CryptoAlg) -> None:
     with lock:
         alg.cra_refcnt -= 1
+
+
+# --------------------------------------------------------------------------
+# The module loader (kmod's request_module and THIS_MODULE), installed by modules.py
+
+@attrs.frozen
+class ModuleLoader:
+    """What the registry asks of the module loader.
+
+    ``request_module(alias)`` loads the modules declaring an alias (returns
+    how many); ``current_module()`` names the module whose init is running on
+    this thread (the owner of what it registers), or None.
+    """
+
+    request_module: Callable[[str], int]
+    current_module: Callable[[], Optional[str]]
+
+
+NO_MODULE_LOADER = ModuleLoader(request_module=lambda alias: 0, current_module=lambda: None)
+_loader: ModuleLoader = NO_MODULE_LOADER
+
+
+def set_module_loader(loader: ModuleLoader) -> ModuleLoader:
+    """Install the module loader; returns the previous one."""
+    global _loader
+    if not isinstance(loader, ModuleLoader):
+        raise TypeError(f"expected a ModuleLoader, not {type(loader).__name__}")
+    old, _loader = _loader, loader
+    return old
+
+
+def crypto_request_module(alias: str) -> int:
+    """request_module through the installed loader (none installed: loads nothing)."""
+    return _loader.request_module(alias)
+
+
+def owning_module() -> Optional[str]:
+    """The module whose init is running on this thread (THIS_MODULE), if any."""
+    return _loader.current_module()
 
 
 # --------------------------------------------------------------------------
@@ -226,12 +276,10 @@ def _conflict(new: CryptoAlg):
 def register(desc, module: Optional[str] = None, extra_flags: int = 0,
              instance=None) -> CryptoAlg:
     """Register a descriptor: checks, conflicts, self-test, finish-registration."""
-    from . import modules, testmgr
     _check_alg(desc)
-    testmgr.get_level()        # a bad CRYPTO_API_SELFTESTS refuses before anything is listed
     prepared = _prepare(desc)
     if module is None:
-        module = desc.cra_module or modules.current_module() or "kernel"
+        module = desc.cra_module or owning_module() or "kernel"
     with lock:
         alg = CryptoAlg(prepared, desc, prepared.cra_flags | extra_flags, module)
         alg.instance = instance
@@ -243,40 +291,70 @@ def register(desc, module: Optional[str] = None, extra_flags: int = 0,
         alg_list.insert(0, alg)
         if instance is not None:
             instance.attach(alg)
-        _run_selftest(alg)
+        _wait_for_test(alg)
         return alg
 
 
-def _run_selftest(alg: CryptoAlg) -> None:
-    from . import testmgr
-    if alg.cra_flags & A.CRYPTO_ALG_INTERNAL or testmgr.get_level() == "off":
-        alg.cra_flags |= A.CRYPTO_ALG_TESTED
-        _finish_registration(alg)
-        return
+def _test_larval(alg: CryptoAlg) -> CryptoAlg:
     larval = CryptoAlg(None, None, alg.cra_flags | A.CRYPTO_ALG_TESTED | A.CRYPTO_ALG_LARVAL, alg.cra_module)
     larval.cra_name = alg.cra_name
     larval.cra_driver_name = alg.cra_driver_name
     larval.cra_priority = alg.cra_priority
     larval.adult = crypto_mod_get(alg)
+    return larval
+
+
+def _kill_larval(larval: CryptoAlg) -> None:
+    """crypto_larval_kill: take a larval off the list and drop its adult."""
+    larval.cra_flags |= A.CRYPTO_ALG_DEAD
+    if larval in alg_list:
+        alg_list.remove(larval)
+    if larval.adult is not None and larval.is_test_larval:
+        crypto_mod_put(larval.adult)
+    larval.adult = None
+
+
+def _wait_for_test(alg: CryptoAlg) -> None:
+    """crypto_wait_for_test: announce the registration and wait for the verdict.
+
+    The crypto manager answers CRYPTO_MSG_ALG_REGISTER synchronously, calling
+    :func:`crypto_alg_tested` before it returns.  Nobody answering (no manager
+    subscribed) counts as a pass, as in the kernel without cryptomgr.  A
+    subscriber that raises (a bad self-test setting) refuses the registration:
+    nothing stays listed.
+    """
+    larval = _test_larval(alg)
     alg_list.insert(0, larval)
-    ok = False
     try:
-        testmgr.alg_test(alg.cra_driver_name, alg.cra_name,
-                         alg.cra_flags & ~A.CRYPTO_ALG_TESTED, A.CRYPTO_ALG_TESTED)
-        ok = True
-    except CryptoError as e:
-        log.warning("alg: self-tests for %s (%s) failed (rc=%d)",
-                    alg.cra_driver_name, alg.cra_name, -e.errno)
-    except Exception as e:  # a driver bug: the driver failed its test
-        log.warning("alg: self-tests for %s (%s) failed: %s: %s",
-                    alg.cra_driver_name, alg.cra_name, type(e).__name__, e)
-    finally:
+        answer = crypto_probing_notify(CRYPTO_MSG_ALG_REGISTER, alg)
+        if answer == NOTIFY_DONE:
+            crypto_alg_tested(alg.cra_driver_name, 0)
+    except BaseException:
+        _kill_larval(larval)
+        alg.cra_flags |= A.CRYPTO_ALG_DEAD
+        _unlink(alg)
+        raise
+    _kill_larval(larval)
+    if alg.tested and not alg.is_moribund:
+        crypto_notify(CRYPTO_MSG_ALG_LOADED, alg)
+
+
+def crypto_alg_tested(name: str, err: int) -> None:
+    """The self-test verdict for the driver ``name`` (0: passed, else an errno).
+
+    A pass marks the algorithm TESTED and finishes its registration; a failure
+    leaves it listed but untested (found only by the ELIBBAD pass).
+    """
+    with lock:
+        larval = next((q for q in alg_list if q.is_test_larval and not q.is_moribund
+                       and q.cra_driver_name == name), None)
+        if larval is None:
+            log.warning("alg: unexpected test result for %s: %d", name, err)
+            return
         larval.cra_flags |= A.CRYPTO_ALG_DEAD
-        if larval in alg_list:
-            alg_list.remove(larval)
-        crypto_mod_put(alg)
-        larval.adult = None
-    if ok and not alg.is_moribund:
+        alg = larval.adult
+        if err or alg is None or alg.is_moribund or alg not in alg_list:
+            return
         alg.cra_flags |= A.CRYPTO_ALG_TESTED
         _finish_registration(alg)
 
@@ -401,10 +479,13 @@ MAX_TEMPLATE_DEPTH = 16
 
 
 def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorithm") -> CryptoAlg:
-    """Find (loading modules or building an instance if needed) and get a reference."""
-    from . import modules, template, testmgr
+    """Find (loading modules or building an instance if needed) and get a reference.
+
+    A miss asks the module loader for ``crypto-<name>``, then announces
+    CRYPTO_MSG_ALG_REQUEST with a lookup larval; the crypto manager's template
+    probe fulfils it (``larval.adult``) or refuses with the template's error.
+    """
     check_name(name)
-    testmgr.get_level()        # a bad CRYPTO_API_SELFTESTS: say so, not a bare ENOENT
     if not (type | mask) & A.CRYPTO_ALG_INTERNAL:
         mask |= A.CRYPTO_ALG_INTERNAL
     type &= ~(A.CRYPTO_ALG_LARVAL | A.CRYPTO_ALG_DEAD)
@@ -412,9 +493,9 @@ def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorith
     with lock:
         alg = crypto_alg_lookup(name, type, mask)
         if alg is None and not mask & A.CRYPTO_ALG_NOLOAD:
-            modules.request_module("crypto-" + name)
+            crypto_request_module("crypto-" + name)
             if not (mask & A.CRYPTO_ALG_NEED_FALLBACK and not type & A.CRYPTO_ALG_NEED_FALLBACK):
-                modules.request_module("crypto-" + name + "-all")
+                crypto_request_module("crypto-" + name + "-all")
             alg = crypto_alg_lookup(name, type, mask)
         if alg is not None:
             if alg.is_larval:
@@ -426,10 +507,11 @@ def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorith
         larval = CryptoAlg(None, None, A.CRYPTO_ALG_LARVAL | type, "kernel")
         larval.cra_name = name
         larval.larval_mask = mask
+        larval.what = what
         alg_list.insert(0, larval)
         _probe_depth.n = depth + 1
         try:
-            made = template.cryptomgr_probe(name, type, mask, what)
+            crypto_probing_notify(CRYPTO_MSG_ALG_REQUEST, larval)
         finally:
             _probe_depth.n = depth
             larval.cra_flags |= A.CRYPTO_ALG_DEAD
@@ -442,6 +524,7 @@ def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorith
         # The template built (or already had) an instance whose names differ
         # from the request, e.g. adiantum(xchacha12-generic,aes-generic):
         # hand out that instance rather than a confusing ENOENT.
+        made = larval.probed
         if (made is not None and made.tested and not made.is_moribund
                 and not (made.cra_flags ^ type) & mask & ~A.CRYPTO_ALG_TESTED):
             return crypto_mod_get(made)

@@ -14,6 +14,8 @@ from types import SimpleNamespace
 from . import alg as A
 from .errors import EINVAL, ENOSYS, CryptoError
 from .scatterlist import as_byte_view
+from .crypto_type import crypto_register_type
+from .template import CryptoSpawn, crypto_grab_spawn
 from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
 
 
@@ -226,3 +228,11 @@ def crypto_shash_import(desc: ShashDesc, state) -> int:
 
 def show(alg) -> list:
     return [("type", "shash"), ("blocksize", alg.cra_blocksize), ("digestsize", alg.digestsize)]
+
+
+def crypto_grab_shash(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
+    """Grab ``name`` as an inner shash of a template instance (crypto_grab_shash)."""
+    return crypto_grab_spawn(SHASH_FRONTEND, name, type, mask)
+
+
+crypto_register_type("shash", SHASH_FRONTEND, show)

@@ -14,6 +14,8 @@ from .errors import EINVAL, CryptoError
 from .fpu import _cpu as _this_cpu
 from .fpu import fpu_owned, fpu_recover
 from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sgl
+from .crypto_type import crypto_register_type
+from .template import CryptoSpawn, crypto_grab_spawn
 from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
 
 
@@ -301,3 +303,11 @@ def show(alg) -> list:
         ("chunksize", alg.chunksize),
         ("walksize", alg.walksize),
     ]
+
+
+def crypto_grab_skcipher(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
+    """Grab ``name`` as an inner skcipher of a template instance (crypto_grab_skcipher)."""
+    return crypto_grab_spawn(SKCIPHER_FRONTEND, name, type, mask)
+
+
+crypto_register_type("skcipher", SKCIPHER_FRONTEND, show)

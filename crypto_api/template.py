@@ -1,20 +1,23 @@
-"""Templates, instances and spawns (crypto/algapi.c, crypto/algboss.c).
+"""Templates, instances and spawns (crypto/algapi.c; the name parser of crypto/algboss.c).
 
 A template builds an algorithm instance from a parameterised name such as
-``adiantum(xchacha12,aes)``.  On a lookup miss the template manager parses the
-name (:func:`parse_template_name`, cryptomgr's rules), finds or loads the
-template through its ``crypto-<template>`` alias and calls its ``create``.  An
-instance refers to its inner algorithms through spawns; spawns are linked
-into the inner algorithm's users so that unregistering it, or registering a
-better implementation of its name, kills the instance (the registry does
-that).  Live transforms keep working; the next allocation builds a new
-instance.
+``adiantum(xchacha12,aes)``.  On a lookup miss the crypto manager
+(:mod:`crypto_api.algboss`) parses the name (:func:`split_template_name`,
+cryptomgr's rules), finds or loads the template through its
+``crypto-<template>`` alias (:func:`crypto_lookup_template`) and calls its
+``create``.  An instance refers to its inner algorithms through spawns
+(:func:`crypto_grab_spawn`; each frontend's ``crypto_grab_<type>`` wraps it);
+spawns are linked into the inner algorithm's users so that unregistering it,
+or registering a better implementation of its name, kills the instance (the
+registry does that).  Live transforms keep working; the next allocation
+builds a new instance.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
 import attrs
 
@@ -66,8 +69,15 @@ def parse_template_name(name: str) -> Tuple[str, List[Attr]]:
     """Split ``tmpl(p1,p2,...)`` the way cryptomgr does; ValueError if malformed.
 
     Nested parentheses form one parameter; all-digit parameters become
-    numbers; text after the closing parenthesis is ignored.
+    numbers; text after the closing parenthesis is not looked at (as in the
+    kernel's parser: :func:`split_template_name` returns it).
     """
+    tname, params, _rest = split_template_name(name)
+    return tname, params
+
+
+def split_template_name(name: str) -> Tuple[str, List[Attr], str]:
+    """:func:`parse_template_name` plus the text after the closing parenthesis."""
     if not isinstance(name, str):
         raise TypeError(f"template name must be str, not {type(name).__name__}")
     n = len(name)
@@ -113,7 +123,7 @@ def parse_template_name(name: str) -> Tuple[str, List[Attr]]:
             i += 1
             continue
         if name[i] == ")":
-            return tname, params
+            return tname, params, name[i + 1:]
         raise ValueError(f"{name!r}: unexpected {name[i]!r} at position {i}")
 
 
@@ -201,14 +211,13 @@ def _find_template(name: str) -> Optional[TemplateRecord]:
 
 
 def crypto_register_template(tmpl: Template) -> None:
-    from . import modules
     if not isinstance(tmpl, Template):
         raise TypeError(f"expected a Template, not {type(tmpl).__name__}")
     registry.check_name(tmpl.name, "template name")
     with registry.lock:
         if _record_of(tmpl) is not None:
             raise CryptoError(EEXIST, f"template {tmpl.name}: already registered")
-        module = tmpl.module or modules.current_module() or "kernel"
+        module = tmpl.module or registry.owning_module() or "kernel"
         _templates.insert(0, TemplateRecord(tmpl, module))
 
 
@@ -228,11 +237,11 @@ def crypto_unregister_template(tmpl: Template) -> None:
 
 
 def crypto_lookup_template(name: str) -> Optional[TemplateRecord]:
-    from . import modules
+    """The registered template ``name``, loading its ``crypto-<name>`` module if needed."""
     with registry.lock:
         rec = _find_template(name)
         if rec is None:
-            modules.request_module("crypto-" + name)
+            registry.crypto_request_module("crypto-" + name)
             rec = _find_template(name)
         return rec
 
@@ -283,7 +292,9 @@ class InstanceInfo:
             self.record.instances.remove(alg)
 
 
-def _grab(frontend, name: str, type: int, mask: int) -> CryptoSpawn:
+def crypto_grab_spawn(frontend, name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
+    """Find ``name`` as an inner algorithm of the type ``frontend`` allocates
+    (crypto_grab_spawn); the frontends' ``crypto_grab_<type>`` call this."""
     if isinstance(name, CryptoError):
         raise name
     type = (type & ~A.CRYPTO_ALG_TYPE_MASK) | frontend.TYPE
@@ -291,21 +302,6 @@ def _grab(frontend, name: str, type: int, mask: int) -> CryptoSpawn:
     alg = registry.crypto_alg_mod_lookup(name, type, mask, frontend.WHAT)
     registry.crypto_mod_put(alg)          # the spawn links as a user instead
     return CryptoSpawn(alg, mask, frontend)
-
-
-def crypto_grab_skcipher(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
-    from .skcipher import SKCIPHER_FRONTEND
-    return _grab(SKCIPHER_FRONTEND, name, type, mask)
-
-
-def crypto_grab_cipher(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
-    from .cipher import CIPHER_FRONTEND
-    return _grab(CIPHER_FRONTEND, name, type, mask)
-
-
-def crypto_grab_shash(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
-    from .shash import SHASH_FRONTEND
-    return _grab(SHASH_FRONTEND, name, type, mask)
 
 
 def crypto_spawn_tfm(spawn: CryptoSpawn):
@@ -334,7 +330,9 @@ def crypto_register_instance(tmpl: Template, desc, spawns: List[CryptoSpawn]) ->
             raise CryptoError(ENOENT, f"template {tmpl.name}: not registered")
         alg = registry.register(desc, module=rec.module, extra_flags=A.CRYPTO_ALG_INSTANCE,
                                 instance=InstanceInfo(rec, list(spawns)))
-        _probe_state.made = alg
+        recorder = getattr(_recording, "current", None)
+        if recorder is not None:
+            recorder.made = alg
         return alg
 
 
@@ -342,41 +340,28 @@ skcipher_register_instance = crypto_register_instance
 shash_register_instance = crypto_register_instance
 
 
-_probe_state = threading.local()
+class InstanceRecorder:
+    """What one ``create`` call registered (see :func:`recording_instances`)."""
+
+    __slots__ = ("made",)
+
+    def __init__(self) -> None:
+        self.made: Optional[registry.CryptoAlg] = None
 
 
-def cryptomgr_probe(name: str, type: int, mask: int, what: str):
-    """Build an instance for ``name`` if it names a template; errors propagate.
+_recording = threading.local()
 
-    Returns the instance the template registered (or the live instance of the
-    same template it collided with), or None when ``name`` is no template name.
+
+@contextlib.contextmanager
+def recording_instances() -> Iterator[InstanceRecorder]:
+    """Record the instance the templates register on this thread inside the block.
+
+    Nested blocks (a probe for an inner name during ``create``) record
+    separately; the outer recorder sees only its own template's instance.
     """
+    outer = getattr(_recording, "current", None)
+    rec = _recording.current = InstanceRecorder()
     try:
-        tname, params = parse_template_name(name)
-    except ValueError as e:
-        if "(" not in name:
-            return          # a plain name: the caller reports a plain ENOENT
-        raise CryptoError(ENOENT, f"{name}: no {what} of that name, and not a valid "
-                                  f"template instance name: {e}") from None
-    rec = crypto_lookup_template(tname)
-    if rec is None:
-        return
-    tb: List[Attr] = [CryptoAttrType(type & ~A.CRYPTO_ALG_TESTED, mask & ~A.CRYPTO_ALG_TESTED)]
-    tb += params
-    outer = getattr(_probe_state, "made", None)
-    try:
-        for _ in range(16):
-            _probe_state.made = None
-            try:
-                rec.tmpl.create(rec.tmpl, tb)
-                return _probe_state.made
-            except CryptoError as e:
-                existing = getattr(e, "existing", None)
-                if (e.errno == EEXIST and existing is not None and existing.instance is not None
-                        and existing.instance.record is rec):
-                    return existing
-                if e.errno != EAGAIN:
-                    raise
+        yield rec
     finally:
-        _probe_state.made = outer
-    raise CryptoError(EAGAIN, f"{name}: template {tname} kept failing with EAGAIN")
+        _recording.current = outer

@@ -4,9 +4,11 @@
 name and for the driver name (both, when both exist) against the driver
 allocated by its driver name; a plain cipher is tested with the
 ``ecb(<name>)`` vectors.  It raises :class:`~crypto_api.CryptoError` on
-failure and logs the kernel's lines.  The registry calls it for every
-registration (unless the level is ``off``).  At level ``full`` it also runs
-:mod:`.fuzz` (random configurations, comparison with the generic driver);
+failure and logs the kernel's lines.  The crypto manager
+(:mod:`crypto_api.algboss`) calls it for every registration (unless the level
+is ``off``), answering the registry's CRYPTO_MSG_ALG_REGISTER.  At level
+``full`` it also runs :mod:`.fuzz` (random configurations, comparison with
+the generic driver);
 ``set_fuzz_iterations`` and ``set_fuzz_seed`` tune and replay those.
 """
 
@@ -15,11 +17,19 @@ from __future__ import annotations
 import logging
 
 from .. import alg as A
+from .. import registry
+from ..cipher import crypto_alloc_cipher
+from ..shash import crypto_alloc_shash
+from ..skcipher import crypto_alloc_skcipher
+from . import fuzz
+from .cipher_test import test_cipher
 from .configs import (DEFAULT_CIPHER_TESTVEC_CONFIGS, DEFAULT_HASH_TESTVEC_CONFIGS,
                       DivSpec, TestvecConfig)
 from .descs import ALG_TEST_DESCS, AlgTestDesc, find_test, generic_driver_name
+from .hash_test import test_hash
 from .level import (DEFAULT_FUZZ_ITERATIONS, LEVELS, get_fuzz_iterations, get_fuzz_seed,
                     get_level, set_fuzz_iterations, set_fuzz_seed, set_level)
+from .skcipher_test import test_skcipher
 from .vectors import CipherTestvec, HashTestvec, suite
 
 log = logging.getLogger("crypto_api")
@@ -33,32 +43,23 @@ __all__ = [
 
 
 def _run_desc(desc: AlgTestDesc, driver: str, type: int, mask: int) -> None:
-    from ..cipher import crypto_alloc_cipher
-    from ..shash import crypto_alloc_shash
-    from ..skcipher import crypto_alloc_skcipher
     vecs = suite(desc.suite)
     if desc.test == "skcipher":
-        from .skcipher_test import test_skcipher
         with crypto_alloc_skcipher(driver, type, mask) as tfm:
             test_skcipher(tfm, vecs, DEFAULT_CIPHER_TESTVEC_CONFIGS)
             if get_level() == "full":
-                from . import fuzz
                 fuzz.test_skcipher_full(tfm, desc, driver, vecs)
     elif desc.test == "hash":
-        from .hash_test import test_hash
         with crypto_alloc_shash(driver, type, mask) as tfm:
             test_hash(tfm, vecs, DEFAULT_HASH_TESTVEC_CONFIGS)
             if get_level() == "full":
-                from . import fuzz
                 fuzz.test_hash_full(tfm, desc, driver, vecs)
     elif desc.test == "cipher":
-        from .cipher_test import test_cipher
         with crypto_alloc_cipher(driver, type, mask) as tfm:
             test_cipher(tfm, vecs)
 
 
 def _registered_type(driver: str) -> int:
-    from .. import registry
     with registry.lock:
         for q in registry.alg_list:
             if q.cra_driver_name == driver and not q.is_larval and not q.is_moribund:

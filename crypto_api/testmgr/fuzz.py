@@ -26,6 +26,8 @@ import secrets
 from typing import Optional
 
 from ..errors import ENOENT, CryptoError
+from ..shash import crypto_alloc_shash
+from ..skcipher import crypto_alloc_skcipher
 from .configs import PAGE_SIZE
 from .descs import AlgTestDesc, generic_driver_name
 from .failure import fail, note
@@ -112,7 +114,6 @@ def skcipher_random_configs(tfm, vecs, rng: random.Random, iterations: int) -> N
 
 def skcipher_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, rng: random.Random,
                         iterations: int) -> None:
-    from ..skcipher import crypto_alloc_skcipher
     gtfm = _generic_tfm(crypto_alloc_skcipher, "skcipher", driver, tfm.alg.cra_name, desc)
     if gtfm is None:
         return
@@ -168,7 +169,6 @@ def hash_random_configs(tfm, vecs, rng: random.Random, iterations: int) -> None:
 
 def hash_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, vecs, rng: random.Random,
                     iterations: int) -> None:
-    from ..shash import crypto_alloc_shash
     gtfm = _generic_tfm(crypto_alloc_shash, "hash", driver, tfm.alg.cra_name, desc)
     if gtfm is None:
         return
