@@ -1,4 +1,5 @@
-"""Adiantum through the public API (crypto/adiantum.c, spec §4.4 and §5).
+"""Adiantum through the public API (crypto/adiantum.c; the Adiantum paper,
+Crowley and Biggers, IACR ToSC 2018(4)).
 
 All official vectors of both variants: the 60 with a 32-byte tweak per
 variant through ``tfm.encrypt``/``tfm.decrypt`` and through kernel-style
