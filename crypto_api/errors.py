@@ -33,7 +33,7 @@ class CryptoError(OSError):
     ``"[Errno 22] EINVAL: xchacha12-generic: key is 16 bytes, expected 32"``.
     """
 
-    def __init__(self, errno: int, message: str):
+    def __init__(self, errno: int, message: str) -> None:
         super().__init__(errno, message)
         self.message = message
 

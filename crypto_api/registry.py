@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import attrs
 
@@ -38,7 +38,7 @@ class CryptoAlg:
     stale) for fast attribute access; ``cra_flags`` and ``cra_refcnt`` are live.
     """
 
-    def __init__(self, desc, origin, flags: int, module: str) -> None:
+    def __init__(self, desc: Optional[A.AlgDescriptor], origin: Any, flags: int, module: str) -> None:
         if desc is not None:
             self.__dict__.update({f.name: getattr(desc, f.name) for f in attrs.fields(type(desc))})
         self.desc = desc

@@ -250,7 +250,7 @@ class CryptoSpawn:
 
     __slots__ = ("alg", "mask", "frontend", "inst")
 
-    def __init__(self, alg: registry.CryptoAlg, mask: int, frontend) -> None:
+    def __init__(self, alg: registry.CryptoAlg, mask: int, frontend: Any) -> None:
         self.alg = alg
         self.mask = mask
         self.frontend = frontend
@@ -308,7 +308,7 @@ def crypto_grab_shash(name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
     return _grab(SHASH_FRONTEND, name, type, mask)
 
 
-def crypto_spawn_tfm(spawn: CryptoSpawn):
+def crypto_spawn_tfm(spawn: CryptoSpawn) -> Any:
     """A new child transform of the spawn's algorithm (EAGAIN if it died)."""
     alg = spawn.alg
     if alg.is_moribund:
@@ -326,7 +326,8 @@ crypto_spawn_cipher = crypto_spawn_tfm
 crypto_spawn_shash = crypto_spawn_tfm
 
 
-def crypto_register_instance(tmpl: Template, desc, spawns: List[CryptoSpawn]) -> registry.CryptoAlg:
+def crypto_register_instance(tmpl: Template, desc: A.AlgDescriptor,
+                             spawns: List[CryptoSpawn]) -> registry.CryptoAlg:
     """Register an instance descriptor built by ``tmpl.create``."""
     with registry.lock:
         rec = _record_of(tmpl)
