@@ -27,6 +27,8 @@ PRIVATE = [
     ("a numbered spec section", re.compile(r"\bspec(?:ification)?\b[^.\n]{0,12}§|§\s?[\d.–-]+ of the spec", re.I)),
     ("a pitfalls list", re.compile(r"\bpitfalls?\s+\d+|pitfalls list", re.I)),
     ("an appendix of an unnamed document", re.compile(r"Appendix [A-Z] of the (?:spec|reference)", re.I)),
+    ("an issue of a tracker the repository does not hold",
+     re.compile(r"\bfoundation issue|\bissue \d+\b", re.I)),
     ("an absolute path of a workstation", re.compile(r"(?<![\w.])/(?:work|home|Users)/\w")),
 ]
 
@@ -77,6 +79,7 @@ def missing_paths(text, base: Path, markdown: bool = True):
     ("as spec §7.2 says", ["a numbered spec section"]),
     ("rules of §2.5–2.6 of the spec", ["a numbered spec section"]),
     ("pitfall 18", ["a pitfalls list"]),
+    ("every refusal of issue 3", ["an issue of a tracker the repository does not hold"]),
     ("(Appendix A of the reference)", ["an appendix of an unnamed document"]),
     ("open ../notes/x.md", ["a parent directory"]),
     ("crypto/adiantum.c, RFC 8439 §2.5, https://example.org/x/../y, draft §2.2.1", []),

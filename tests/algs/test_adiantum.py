@@ -6,7 +6,7 @@ variant through ``tfm.encrypt``/``tfm.decrypt`` and through kernel-style
 requests over scatterlists, all 180 through the any-tweak functions
 ``adiantum_encrypt``/``adiantum_decrypt``; scatterlist layouts that must not
 change a byte; the stream-length rounding and IVs the template hands its
-stream cipher; and every refusal of issue 3.
+stream cipher; and every refusal (names, keys, tweaks, lengths).
 """
 
 import pytest
