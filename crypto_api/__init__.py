@@ -60,3 +60,55 @@ from .template import (CryptoAttrAlg, CryptoAttrType, CryptoAttrU32, CryptoSpawn
 from .walk import SkcipherWalk, skcipher_walk_done, skcipher_walk_virt
 
 __version__ = "0.1.0"
+
+
+#: The public API: kernel names, their descriptors and constants, the type aliases
+#: of its annotations (BytesLike, WritableBuffer, AlgDescriptor), and testmgr.
+__all__ = [
+    "ALG_KINDS", "AlgDescriptor", "BytesLike", "CRYPTO_ALG_ASYNC", "CRYPTO_ALG_DEAD",
+    "CRYPTO_ALG_DYING", "CRYPTO_ALG_INSTANCE", "CRYPTO_ALG_INTERNAL", "CRYPTO_ALG_KERN_DRIVER_ONLY",
+    "CRYPTO_ALG_LARVAL", "CRYPTO_ALG_NEED_FALLBACK", "CRYPTO_ALG_NOLOAD", "CRYPTO_ALG_OPTIONAL_KEY",
+    "CRYPTO_ALG_TESTED", "CRYPTO_ALG_TYPE_ABLKCIPHER", "CRYPTO_ALG_TYPE_AEAD",
+    "CRYPTO_ALG_TYPE_AHASH", "CRYPTO_ALG_TYPE_AHASH_MASK", "CRYPTO_ALG_TYPE_AKCIPHER",
+    "CRYPTO_ALG_TYPE_BLKCIPHER", "CRYPTO_ALG_TYPE_BLKCIPHER_MASK", "CRYPTO_ALG_TYPE_CIPHER",
+    "CRYPTO_ALG_TYPE_COMPRESS", "CRYPTO_ALG_TYPE_HASH", "CRYPTO_ALG_TYPE_HASH_MASK",
+    "CRYPTO_ALG_TYPE_KPP", "CRYPTO_ALG_TYPE_MASK", "CRYPTO_ALG_TYPE_RNG", "CRYPTO_ALG_TYPE_SHASH",
+    "CRYPTO_ALG_TYPE_SKCIPHER", "CRYPTO_MAX_ALG_NAME", "CRYPTO_TFM_NEED_KEY",
+    "CRYPTO_TFM_REQ_FORBID_WEAK_KEYS", "CRYPTO_TFM_REQ_MASK", "CRYPTO_TFM_REQ_MAY_BACKLOG",
+    "CRYPTO_TFM_REQ_MAY_SLEEP", "CRYPTO_TFM_RES_BAD_KEY_LEN", "CipherAlg", "CryptoAlg",
+    "CryptoAlgBase", "CryptoAttrAlg", "CryptoAttrType", "CryptoAttrU32", "CryptoCipher",
+    "CryptoError", "CryptoShash", "CryptoSkcipher", "CryptoSpawn", "FpuTrace", "FpuUsageError",
+    "HASH_MAX_DESCSIZE", "HASH_MAX_DIGESTSIZE", "HASH_MAX_STATESIZE", "MAX_ALGAPI_ALIGNMASK",
+    "MAX_ALGAPI_BLOCKSIZE", "MAX_CIPHER_ALIGNMASK", "MAX_CIPHER_BLOCKSIZE", "MODE_TRACE",
+    "MODULE_ALIAS_CRYPTO", "PAGE_SIZE", "Scatterlist", "ShashAlg", "ShashDesc", "SkcipherAlg",
+    "SkcipherRequest", "SkcipherWalk", "Template", "WritableBuffer", "crypto_alloc_cipher",
+    "crypto_alloc_shash", "crypto_alloc_skcipher", "crypto_alloc_sync_skcipher",
+    "crypto_attr_alg_name", "crypto_attr_u32", "crypto_check_attr_type", "crypto_cipher_ctx",
+    "crypto_cipher_decrypt_one", "crypto_cipher_encrypt_one", "crypto_cipher_setkey",
+    "crypto_free_cipher", "crypto_free_shash", "crypto_free_skcipher", "crypto_get_attr_type",
+    "crypto_grab_cipher", "crypto_grab_shash", "crypto_grab_skcipher", "crypto_has_alg",
+    "crypto_inst_name", "crypto_register_alg", "crypto_register_cipher", "crypto_register_instance",
+    "crypto_register_shash", "crypto_register_shashes", "crypto_register_skcipher",
+    "crypto_register_skciphers", "crypto_register_template", "crypto_requires_sync",
+    "crypto_shash_ctx", "crypto_shash_digest", "crypto_shash_export", "crypto_shash_final",
+    "crypto_shash_finup", "crypto_shash_import", "crypto_shash_init", "crypto_shash_setkey",
+    "crypto_shash_update", "crypto_simd_usable", "crypto_skcipher_alg", "crypto_skcipher_blocksize",
+    "crypto_skcipher_ctx", "crypto_skcipher_decrypt", "crypto_skcipher_encrypt",
+    "crypto_skcipher_ivsize", "crypto_skcipher_reqtfm", "crypto_skcipher_setkey",
+    "crypto_spawn_cipher", "crypto_spawn_shash", "crypto_spawn_skcipher", "crypto_unregister_alg",
+    "crypto_unregister_cipher", "crypto_unregister_shash", "crypto_unregister_shashes",
+    "crypto_unregister_skcipher", "crypto_unregister_skciphers", "crypto_unregister_template",
+    "fast_path_mode", "fpu_account", "fpu_trace", "fpu_tracing", "in_kernel_fpu", "insmod",
+    "interrupt_context", "irq_fpu_usable", "kernel_fpu_begin", "kernel_fpu_end", "kernel_fpu_yield",
+    "load_all", "loaded_modules", "may_use_simd", "might_sleep", "parse_template_name",
+    "proc_crypto", "request_module", "require_cpu", "rmmod", "sg_init_one", "sg_init_table",
+    "sg_nbytes", "sg_set_buf", "shash_desc_ctx", "simd_disabled", "simd_fpu_begin",
+    "skcipher_register_instance", "skcipher_request_alloc", "skcipher_request_free",
+    "skcipher_request_set_callback", "skcipher_request_set_crypt", "skcipher_request_set_tfm",
+    "skcipher_walk_done", "skcipher_walk_virt", "testmgr", "type_name",
+    # the notifier chain and the crypto manager that subscribes to it
+    "CRYPTO_MSG_ALG_LOADED", "CRYPTO_MSG_ALG_REGISTER", "CRYPTO_MSG_ALG_REQUEST", "NOTIFY_BAD",
+    "NOTIFY_DONE", "NOTIFY_OK", "NOTIFY_STOP", "NOTIFY_STOP_MASK", "NotifierBlock",
+    "crypto_grab_spawn", "crypto_register_notifier", "crypto_unregister_notifier",
+    "split_template_name",
+]

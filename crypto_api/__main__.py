@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import importlib.metadata
 import io
 import os
 import sys
 from typing import List, Optional
 
 from .errors import CryptoError
+from .testmgr import level
 
 COMMAND_MODULES = (
     "crypto_api.tools.boot",
@@ -43,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="crypto-api",
         description="The Linux kernel crypto API in userspace: list, self-test, benchmark and use its algorithms.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for path in COMMAND_MODULES:
@@ -54,6 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         mod.register(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (its metadata), else the package's own."""
+    try:
+        return importlib.metadata.version("crypto_api")
+    except importlib.metadata.PackageNotFoundError:
+        from . import __version__
+        return __version__
 
 
 class _ClosedStdout(io.RawIOBase):
@@ -72,6 +84,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        level.check_environment()    # a bad CRYPTO_API_SELFTESTS is named before any work
         return int(args.func(args) or 0)
     except CryptoError as e:
         print(f"crypto-api {args.command}: {e}", file=sys.stderr)

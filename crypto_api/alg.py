@@ -9,7 +9,7 @@ owning module) in its own record (:class:`crypto_api.registry.CryptoAlg`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 import attrs
 
@@ -64,6 +64,12 @@ HASH_MAX_DESCSIZE = 360
 HASH_MAX_STATESIZE = 512
 
 Callback = Optional[Callable[..., Any]]
+#: What the public API takes as data, keys and IVs: any contiguous bytes-like object.
+BytesLike = Union[bytes, bytearray, memoryview]
+#: What it writes into: a writable bytes-like object.
+WritableBuffer = Union[bytearray, memoryview]
+#: A driver's per-tfm context (``crypto_*_ctx``): whatever the driver keeps there.
+Ctx = Any
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -194,6 +200,10 @@ class ShashAlg(CryptoAlgBase):
 
 
 ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg)
+
+
+#: An algorithm descriptor of any type (what crypto_register_alg takes).
+AlgDescriptor = Union[CipherAlg, SkcipherAlg, ShashAlg]
 
 
 def type_name(flags: int) -> str:

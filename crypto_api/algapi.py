@@ -57,12 +57,12 @@ def crypto_register_cipher(alg: A.CipherAlg) -> int:
     return 0
 
 
-def crypto_register_alg(alg) -> int:
+def crypto_register_alg(alg: A.AlgDescriptor) -> int:
     registry.register(alg)
     return 0
 
 
-def crypto_unregister_alg(alg) -> None:
+def crypto_unregister_alg(alg: A.AlgDescriptor) -> None:
     registry.unregister(alg)
 
 

@@ -12,7 +12,7 @@ kernel's cryptomgr is built in and registers at arch_initcall):
 * ``CRYPTO_MSG_ALG_REQUEST``: a lookup missed; if the name is a template
   instance name, find or load the template and let it build the instance
   (cryptomgr_schedule_probe / cryptomgr_probe).  The template's own refusal
-  reaches the caller (later kernels' rule, chosen in DESIGN.md).
+  reaches the caller (the rule of later kernels, which this project follows).
 
 A bad self-test setting (``CRYPTO_API_SELFTESTS``) refuses both: no algorithm
 is registered untested and a lookup says why instead of a bare ENOENT.

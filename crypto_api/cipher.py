@@ -43,7 +43,7 @@ class CryptoCipher(BoundedKeyTfm):
         self._one(fn, dst, src)
         return bytes(dst)
 
-    def encrypt_one(self, block) -> bytes:
+    def encrypt_one(self, block: A.BytesLike) -> bytes:
         """Encrypt exactly one block; returns new bytes."""
         fast = self._fenc
         if fast is not None:
@@ -52,7 +52,7 @@ class CryptoCipher(BoundedKeyTfm):
                 return res
         return self._one_new(self.alg.encrypt, block)
 
-    def decrypt_one(self, block) -> bytes:
+    def decrypt_one(self, block: A.BytesLike) -> bytes:
         fast = self._fdec
         if fast is not None:
             res = fast(block)
@@ -72,7 +72,7 @@ def crypto_free_cipher(tfm: CryptoCipher) -> None:
     tfm.free()
 
 
-def crypto_cipher_setkey(tfm: CryptoCipher, key) -> int:
+def crypto_cipher_setkey(tfm: CryptoCipher, key: A.BytesLike) -> int:
     tfm.setkey(key)
     return 0
 
@@ -84,16 +84,16 @@ def _writable(tfm: CryptoCipher, dst) -> memoryview:
     return dv
 
 
-def crypto_cipher_encrypt_one(tfm: CryptoCipher, dst, src) -> None:
+def crypto_cipher_encrypt_one(tfm: CryptoCipher, dst: A.WritableBuffer, src: A.BytesLike) -> None:
     """Encrypt one block from ``src`` into the writable buffer ``dst``."""
     tfm._one(tfm.alg.encrypt, _writable(tfm, dst), as_byte_view(src, f"{tfm.alg.cra_driver_name}: src"))
 
 
-def crypto_cipher_decrypt_one(tfm: CryptoCipher, dst, src) -> None:
+def crypto_cipher_decrypt_one(tfm: CryptoCipher, dst: A.WritableBuffer, src: A.BytesLike) -> None:
     tfm._one(tfm.alg.decrypt, _writable(tfm, dst), as_byte_view(src, f"{tfm.alg.cra_driver_name}: src"))
 
 
-def crypto_cipher_ctx(tfm: CryptoCipher):
+def crypto_cipher_ctx(tfm: CryptoCipher) -> A.Ctx:
     return tfm.ctx
 
 

@@ -1,8 +1,9 @@
 """CryptoError: every refusal carries the kernel's errno.
 
-Mirrors the negative-errno convention of the kernel crypto API (see Appendix A
-of the reference): each error is an ``OSError`` whose ``errno`` is the kernel's
-code and whose message names the algorithm and what was wrong.
+Mirrors the negative-errno convention of the kernel crypto API (the values
+of include/uapi/asm-generic/errno-base.h and errno.h): each error is an
+``OSError`` whose ``errno`` is the kernel's code and whose message names the
+algorithm and what was wrong.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class CryptoError(OSError):
     ``"[Errno 22] EINVAL: xchacha12-generic: key is 16 bytes, expected 32"``.
     """
 
-    def __init__(self, errno: int, message: str):
+    def __init__(self, errno: int, message: str) -> None:
         super().__init__(errno, message)
         self.message = message
 

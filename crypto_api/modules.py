@@ -32,7 +32,7 @@ import threading
 from errno import ENOEXEC
 from importlib import metadata
 from types import ModuleType
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from . import registry
 from .errors import EBUSY, EEXIST, ENODEV, ENOENT, CryptoError
@@ -167,7 +167,7 @@ def _load(name: str, mod: ModuleType, source: str) -> LoadedModule:
     return lm
 
 
-def insmod(target, name: Optional[str] = None) -> str:
+def insmod(target: Union[str, "os.PathLike[str]"], name: Optional[str] = None) -> str:
     """Load a module given as a path to a .py file, a module object or a dotted name.
 
     Returns the module name.  Raises EEXIST if it is already loaded and the
@@ -238,7 +238,7 @@ def is_loaded(name: str) -> bool:
     return name in _loaded
 
 
-def load_all(only=None) -> Dict[str, Optional[CryptoError]]:
+def load_all(only: Optional[Iterable[str]] = None) -> Dict[str, Optional[CryptoError]]:
     """modprobe every available module (or those named in ``only``), as a boot
     does; returns name -> None if loaded (now or before) or the error."""
     result: Dict[str, Optional[CryptoError]] = {}

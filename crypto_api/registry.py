@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 import attrs
 
@@ -47,7 +47,7 @@ class CryptoAlg:
     stale) for fast attribute access; ``cra_flags`` and ``cra_refcnt`` are live.
     """
 
-    def __init__(self, desc, origin, flags: int, module: str) -> None:
+    def __init__(self, desc: Optional[A.AlgDescriptor], origin: Any, flags: int, module: str) -> None:
         if desc is not None:
             self.__dict__.update({f.name: getattr(desc, f.name) for f in attrs.fields(type(desc))})
         self.desc = desc

@@ -9,7 +9,7 @@ length 0 (unused slots of ``sg_init_table``) are skipped.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
 from .errors import EINVAL, CryptoError
 
@@ -79,7 +79,8 @@ class Scatterlist:
         return f"<Scatterlist offset={self.offset} length={self.length} bufsize={size}>"
 
 
-def sg_set_buf(sg: Scatterlist, buf, offset: int = 0, length: Optional[int] = None) -> Scatterlist:
+def sg_set_buf(sg: Scatterlist, buf: Union[bytes, bytearray, memoryview], offset: int = 0,
+               length: Optional[int] = None) -> Scatterlist:
     """Point ``sg`` at ``buf[offset:offset+length]`` (default: to the end)."""
     if not isinstance(sg, Scatterlist):
         raise TypeError(f"sg must be a Scatterlist entry, not {type(sg).__name__}")
@@ -113,7 +114,8 @@ def sg_init_table(n: int) -> List[Scatterlist]:
     return [Scatterlist() for _ in range(n)]
 
 
-def sg_init_one(buf, offset: int = 0, length: Optional[int] = None) -> List[Scatterlist]:
+def sg_init_one(buf: Union[bytes, bytearray, memoryview], offset: int = 0,
+                length: Optional[int] = None) -> List[Scatterlist]:
     """A one-entry scatterlist over ``buf`` (or a slice of it)."""
     sgl = sg_init_table(1)
     sg_set_buf(sgl[0], buf, offset, length)

@@ -72,7 +72,7 @@ class CryptoShash(CryptoTfm):
     def _keyed(self) -> bool:
         return self.alg.setkey is not None and not self.alg.cra_flags & A.CRYPTO_ALG_OPTIONAL_KEY
 
-    def setkey(self, key) -> None:
+    def setkey(self, key: A.BytesLike) -> None:
         alg = self.alg
         self._check_live()
         if alg.setkey is None:
@@ -91,7 +91,7 @@ class CryptoShash(CryptoTfm):
         """A new descriptor (call ``init()`` before ``update()``)."""
         return ShashDesc(self)
 
-    def digest(self, data) -> bytes:
+    def digest(self, data: A.BytesLike) -> bytes:
         """init + update + final in one call."""
         fast = self._fdigest
         if fast is not None:
@@ -122,14 +122,14 @@ class ShashDesc:
         self.tfm.alg.init(self)
         return self
 
-    def update(self, data) -> "ShashDesc":
+    def update(self, data: A.BytesLike) -> "ShashDesc":
         self.tfm.alg.update(self, self._data(data))
         return self
 
     def final(self) -> bytes:
         return bytes(self.tfm.alg.final(self))
 
-    def finup(self, data) -> bytes:
+    def finup(self, data: A.BytesLike) -> bytes:
         return self._finup(self._data(data))
 
     def _finup(self, mv: memoryview) -> bytes:
@@ -146,7 +146,7 @@ class ShashDesc:
         alg.init(self)
         return self._finup(mv)
 
-    def digest(self, data) -> bytes:
+    def digest(self, data: A.BytesLike) -> bytes:
         self.tfm._check_key()
         return self._digest(self._data(data))
 
@@ -156,7 +156,7 @@ class ShashDesc:
             return bytes(alg.export(self))
         return bytes(self.state)
 
-    def import_(self, state) -> "ShashDesc":
+    def import_(self, state: A.BytesLike) -> "ShashDesc":
         self.tfm._check_key()
         alg = self.tfm.alg
         sv = as_byte_view(state, f"{alg.cra_driver_name}: state")
@@ -182,7 +182,7 @@ def crypto_free_shash(tfm: CryptoShash) -> None:
     tfm.free()
 
 
-def crypto_shash_ctx(tfm: CryptoShash):
+def crypto_shash_ctx(tfm: CryptoShash) -> A.Ctx:
     return tfm.ctx
 
 
@@ -190,12 +190,12 @@ def shash_desc_ctx(desc: ShashDesc) -> bytearray:
     return desc.state
 
 
-def crypto_shash_setkey(tfm: CryptoShash, key) -> int:
+def crypto_shash_setkey(tfm: CryptoShash, key: A.BytesLike) -> int:
     tfm.setkey(key)
     return 0
 
 
-def crypto_shash_digest(desc: ShashDesc, data) -> bytes:
+def crypto_shash_digest(desc: ShashDesc, data: A.BytesLike) -> bytes:
     return desc.digest(data)
 
 
@@ -204,7 +204,7 @@ def crypto_shash_init(desc: ShashDesc) -> int:
     return 0
 
 
-def crypto_shash_update(desc: ShashDesc, data) -> int:
+def crypto_shash_update(desc: ShashDesc, data: A.BytesLike) -> int:
     desc.update(data)
     return 0
 
@@ -213,7 +213,7 @@ def crypto_shash_final(desc: ShashDesc) -> bytes:
     return desc.final()
 
 
-def crypto_shash_finup(desc: ShashDesc, data) -> bytes:
+def crypto_shash_finup(desc: ShashDesc, data: A.BytesLike) -> bytes:
     return desc.finup(data)
 
 
@@ -221,7 +221,7 @@ def crypto_shash_export(desc: ShashDesc) -> bytes:
     return desc.export()
 
 
-def crypto_shash_import(desc: ShashDesc, state) -> int:
+def crypto_shash_import(desc: ShashDesc, state: A.BytesLike) -> int:
     desc.import_(state)
     return 0
 

@@ -9,6 +9,8 @@ one-buffer convenience.  A failed request leaves the destination untouched.
 
 from __future__ import annotations
 
+from typing import Any, List, Optional
+
 from . import alg as A
 from .errors import EINVAL, CryptoError
 from .fpu import _cpu as _this_cpu
@@ -112,7 +114,8 @@ class CryptoSkcipher(BoundedKeyTfm):
             raise
         return bytes(dst) if out is None else out
 
-    def encrypt(self, data, iv=None, out=None) -> bytes:
+    def encrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None,
+                out: Optional[A.WritableBuffer] = None) -> bytes:
         """Encrypt a bytes-like object; returns new bytes (``iv`` is not changed).
 
         ``out``: an optional writable buffer of the same length to write into
@@ -125,7 +128,8 @@ class CryptoSkcipher(BoundedKeyTfm):
                 return res
         return self._crypt(data, iv, True, out)
 
-    def decrypt(self, data, iv=None, out=None) -> bytes:
+    def decrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None,
+                out: Optional[A.WritableBuffer] = None) -> bytes:
         fast = self._fdec
         if fast is not None:
             res = fast(data, iv, out)
@@ -139,7 +143,9 @@ class SkcipherRequest:
 
     __slots__ = ("tfm", "src", "dst", "cryptlen", "iv", "flags", "complete", "data", "ctx")
 
-    def __init__(self, tfm: CryptoSkcipher, src=None, dst=None, cryptlen: int = 0, iv=None) -> None:
+    def __init__(self, tfm: CryptoSkcipher, src: Optional[List[Scatterlist]] = None,
+                 dst: Optional[List[Scatterlist]] = None, cryptlen: int = 0,
+                 iv: Optional[A.WritableBuffer] = None) -> None:
         self.tfm = tfm
         self.src = src
         self.dst = dst
@@ -171,12 +177,12 @@ def crypto_free_skcipher(tfm: CryptoSkcipher) -> None:
     tfm.free()
 
 
-def crypto_skcipher_setkey(tfm: CryptoSkcipher, key) -> int:
+def crypto_skcipher_setkey(tfm: CryptoSkcipher, key: A.BytesLike) -> int:
     tfm.setkey(key)
     return 0
 
 
-def crypto_skcipher_ctx(tfm: CryptoSkcipher):
+def crypto_skcipher_ctx(tfm: CryptoSkcipher) -> A.Ctx:
     return tfm.ctx
 
 
@@ -184,15 +190,15 @@ def crypto_skcipher_reqtfm(req: SkcipherRequest) -> CryptoSkcipher:
     return req.tfm
 
 
-def crypto_skcipher_ivsize(tfm) -> int:
+def crypto_skcipher_ivsize(tfm: CryptoSkcipher) -> int:
     return tfm.ivsize
 
 
-def crypto_skcipher_blocksize(tfm) -> int:
+def crypto_skcipher_blocksize(tfm: CryptoSkcipher) -> int:
     return tfm.blocksize
 
 
-def crypto_skcipher_alg(tfm):
+def crypto_skcipher_alg(tfm: CryptoSkcipher) -> Any:          # the registry entry
     return tfm.alg
 
 
@@ -210,13 +216,15 @@ def skcipher_request_set_tfm(req: SkcipherRequest, tfm: CryptoSkcipher) -> None:
     req.tfm = tfm
 
 
-def skcipher_request_set_callback(req: SkcipherRequest, flags: int, complete=None, data=None) -> None:
+def skcipher_request_set_callback(req: SkcipherRequest, flags: int, complete: A.Callback = None,
+                                  data: Any = None) -> None:
     req.flags = flags
     req.complete = complete
     req.data = data
 
 
-def skcipher_request_set_crypt(req: SkcipherRequest, src, dst, cryptlen: int, iv) -> None:
+def skcipher_request_set_crypt(req: SkcipherRequest, src: List[Scatterlist], dst: List[Scatterlist],
+                               cryptlen: int, iv: Optional[A.WritableBuffer]) -> None:
     req.src = src
     req.dst = dst
     req.cryptlen = cryptlen

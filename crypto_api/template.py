@@ -259,7 +259,7 @@ class CryptoSpawn:
 
     __slots__ = ("alg", "mask", "frontend", "inst")
 
-    def __init__(self, alg: registry.CryptoAlg, mask: int, frontend) -> None:
+    def __init__(self, alg: registry.CryptoAlg, mask: int, frontend: Any) -> None:
         self.alg = alg
         self.mask = mask
         self.frontend = frontend
@@ -292,7 +292,7 @@ class InstanceInfo:
             self.record.instances.remove(alg)
 
 
-def crypto_grab_spawn(frontend, name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
+def crypto_grab_spawn(frontend: Any, name: str, type: int = 0, mask: int = 0) -> CryptoSpawn:
     """Find ``name`` as an inner algorithm of the type ``frontend`` allocates
     (crypto_grab_spawn); the frontends' ``crypto_grab_<type>`` call this."""
     if isinstance(name, CryptoError):
@@ -304,7 +304,7 @@ def crypto_grab_spawn(frontend, name: str, type: int = 0, mask: int = 0) -> Cryp
     return CryptoSpawn(alg, mask, frontend)
 
 
-def crypto_spawn_tfm(spawn: CryptoSpawn):
+def crypto_spawn_tfm(spawn: CryptoSpawn) -> Any:
     """A new child transform of the spawn's algorithm (EAGAIN if it died)."""
     alg = spawn.alg
     if alg.is_moribund:
@@ -322,7 +322,8 @@ crypto_spawn_cipher = crypto_spawn_tfm
 crypto_spawn_shash = crypto_spawn_tfm
 
 
-def crypto_register_instance(tmpl: Template, desc, spawns: List[CryptoSpawn]) -> registry.CryptoAlg:
+def crypto_register_instance(tmpl: Template, desc: A.AlgDescriptor,
+                             spawns: List[CryptoSpawn]) -> registry.CryptoAlg:
     """Register an instance descriptor built by ``tmpl.create``."""
     with registry.lock:
         rec = _record_of(tmpl)

@@ -11,7 +11,7 @@ step.  Bytes processed inside an FPU section are reported to the FPU model.
 
 from __future__ import annotations
 
-from typing import List
+from typing import Any, List
 
 from .errors import EINVAL, CryptoError
 from .fpu import might_sleep
@@ -90,7 +90,7 @@ class SkcipherWalk:
         return f"<SkcipherWalk {self.algname} total={self.total} nbytes={self.nbytes} {mode}>"
 
 
-def skcipher_walk_virt(req, atomic: bool = False) -> SkcipherWalk:
+def skcipher_walk_virt(req: Any, atomic: bool = False) -> SkcipherWalk:     # a SkcipherRequest
     """Start walking ``req``; the first step is ready in ``walk.nbytes``.
 
     ``atomic=True`` forbids sleeping between steps (needed inside an FPU

@@ -6,7 +6,10 @@ or, with ``--table``, one line per algorithm.  ``--type`` keeps one
 algorithm type, ``--name`` keeps records whose name or driver name matches a
 shell pattern; a ``--name`` without wildcards is looked up first, as an
 allocation would, so a template instance such as ``adiantum(xchacha12,aes)``
-is built on demand and listed.
+is built on demand and listed; a pattern first builds the template instances
+of the self-test table (the adiantum ones), so ``--name 'adiantum*'`` finds
+them as it would on a system that had used them.  Patterns are fnmatch's:
+``( ) ,`` are ordinary characters, and an unclosed ``[`` matches itself.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import fnmatch
 import sys
 
 import crypto_api as capi
-from crypto_api import modules, registry
+from crypto_api import modules, registry, testmgr
 from crypto_api.errors import EINVAL
 from crypto_api.proc import alg_record, format_record
 
@@ -56,6 +59,13 @@ def select(type_: str = None, pattern: str = None):
     return out
 
 
+def _build_known_instances() -> None:
+    """Instantiate the template instances the self-test table names (as a lookup would)."""
+    for desc in testmgr.ALG_TEST_DESCS:
+        if "(" in desc.alg and desc.test != "cipher":
+            capi.crypto_has_alg(desc.alg)
+
+
 def _table(algs) -> str:
     rows = [COLUMNS]
     for a in algs:
@@ -79,6 +89,8 @@ def run(args) -> int:
                                            f"and shorter than {capi.CRYPTO_MAX_ALG_NAME} characters")
         if not _is_pattern(pattern):
             capi.crypto_has_alg(pattern)      # build a template instance if it names one
+        else:
+            _build_known_instances()
     algs = select(args.type, pattern)
     if not algs:
         what = " and ".join(filter(None, [args.type and f"type {args.type}",

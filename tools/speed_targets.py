@@ -29,7 +29,7 @@ from typing import Callable, List, Optional, Tuple
 import crypto_api as capi
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 
-#: The default set of ``speed`` (issue 4): Adiantum, its parts and chacha20.
+#: The default set of ``speed``: Adiantum, its parts and chacha20.
 DEFAULT_ALGS = ("adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)", "xchacha12", "xchacha20",
                 "chacha20", "nhpoly1305", "poly1305", "aes")
 

@@ -24,13 +24,19 @@ _iterations = None
 _seed: Optional[int] = None
 
 
+def _level_from_env() -> str:
+    raw = os.environ.get("CRYPTO_API_SELFTESTS", "")
+    env = raw.strip().lower() or "fast"
+    if env not in LEVELS:
+        raise CryptoError(EINVAL, f"CRYPTO_API_SELFTESTS={raw!r}: not a self-test level, "
+                                  f"expected one of {', '.join(LEVELS)}")
+    return env
+
+
 def get_level() -> str:
     global _level
     if _level is None:
-        env = os.environ.get("CRYPTO_API_SELFTESTS", "fast").strip().lower() or "fast"
-        if env not in LEVELS:
-            raise CryptoError(EINVAL, f"CRYPTO_API_SELFTESTS={env!r}: expected one of {', '.join(LEVELS)}")
-        _level = env
+        _level = _level_from_env()
     return _level
 
 
@@ -50,19 +56,32 @@ def _check_iterations(n, what: str) -> int:
     return n
 
 
+def _iterations_from_env() -> int:
+    env = os.environ.get("CRYPTO_API_FUZZ_ITERATIONS", "").strip()
+    if not env:
+        return DEFAULT_FUZZ_ITERATIONS
+    try:
+        value = int(env)
+    except ValueError:
+        value = env
+    return _check_iterations(value, "CRYPTO_API_FUZZ_ITERATIONS")
+
+
 def get_fuzz_iterations() -> int:
     global _iterations
     if _iterations is None:
-        env = os.environ.get("CRYPTO_API_FUZZ_ITERATIONS", "").strip()
-        if not env:
-            _iterations = DEFAULT_FUZZ_ITERATIONS
-        else:
-            try:
-                value = int(env)
-            except ValueError:
-                value = env
-            _iterations = _check_iterations(value, "CRYPTO_API_FUZZ_ITERATIONS")
+        _iterations = _iterations_from_env()
     return _iterations
+
+
+def check_environment() -> None:
+    """Refuse (EINVAL) a bad ``CRYPTO_API_SELFTESTS`` or ``CRYPTO_API_FUZZ_ITERATIONS``.
+
+    The command line calls this first, so every command names a bad value in
+    one line instead of failing later inside whatever first registers a driver.
+    """
+    _level_from_env()
+    _iterations_from_env()
 
 
 def set_fuzz_iterations(n: int) -> int:

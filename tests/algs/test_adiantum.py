@@ -1,11 +1,12 @@
-"""Adiantum through the public API (crypto/adiantum.c, spec §4.4 and §5).
+"""Adiantum through the public API (crypto/adiantum.c; the Adiantum paper,
+Crowley and Biggers, IACR ToSC 2018(4)).
 
 All official vectors of both variants: the 60 with a 32-byte tweak per
 variant through ``tfm.encrypt``/``tfm.decrypt`` and through kernel-style
 requests over scatterlists, all 180 through the any-tweak functions
 ``adiantum_encrypt``/``adiantum_decrypt``; scatterlist layouts that must not
 change a byte; the stream-length rounding and IVs the template hands its
-stream cipher; and every refusal of issue 3.
+stream cipher; and every refusal (names, keys, tweaks, lengths).
 """
 
 import pytest

@@ -3,8 +3,8 @@
 Mirrors crypto/chacha_generic.c as driven by the kernel's users: every
 official vector of the three algorithms on the generic drivers in both
 directions, cross-checks against the ``cryptography`` package's ChaCha20 and
-against a small XChaCha reference written here from the spec (§5.8), the
-1 MiB requirement of the foundation issue, and scatterlist layouts (the
+against a small XChaCha reference written here from draft-irtf-cfrg-xchacha-03, the
+1 MiB messages, and scatterlist layouts (the
 skcipher walk of crypto/skcipher.c) that must not change a single byte.
 """
 

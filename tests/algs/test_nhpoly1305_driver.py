@@ -1,9 +1,10 @@
 """The nhpoly1305 shash through the public API (crypto/nhpoly1305.c).
 
 Every official vector (setkey 1088 = r ‖ NH key, digest), the streaming rule
-of spec §5.6 (the result does not depend on how the input is split across
+of crypto/nhpoly1305.c (the result does not depend on how the input is split across
 updates, nor on export/import in the middle), and a cross-check against a
-small NHPoly1305 written here from §5.5-5.6 of the spec.
+small NHPoly1305 written here from the Adiantum paper's NH and RFC 8439's
+Poly1305.
 """
 
 import struct

@@ -16,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, ENOKEY, CryptoError
+from drawn_bytes import exactly
 
 CHACHA_DRIVERS = ["chacha20-generic", "xchacha20-generic", "xchacha12-generic",
                   "chacha20-simd", "xchacha20-simd", "xchacha12-simd"]
@@ -29,7 +30,7 @@ def _alloc(name, key=None):
         tfm = capi.crypto_alloc_skcipher(name)
     except CryptoError as e:
         pytest.skip(f"{name}: {e}")
-    tfm.setkey(key if key is not None else os.urandom(tfm.max_keysize))
+    tfm.setkey(key if key is not None else bytes(range(7, 7 + tfm.max_keysize)))
     return tfm
 
 
@@ -66,13 +67,13 @@ def test_fast_path_is_installed_by_setkey_and_taken(name):
 @settings(max_examples=40, deadline=None)
 @given(n=st.one_of(st.integers(0, 300), st.integers(0, 9000), st.integers(16380, 40000)), data=st.data())
 def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
-    key = os.urandom(32)
+    key = data.draw(exactly(32), label="key")
     tfm = _alloc(name, key)
     if tfm.ivsize == 32:
-        iv = os.urandom(24) + bytes(8)
+        iv = data.draw(exactly(24), label="nonce") + bytes(8)
     else:
-        iv = os.urandom(16)
-    msg = os.urandom(n)
+        iv = data.draw(exactly(16), label="iv")
+    msg = data.draw(exactly(n), label="msg")
     want = _request(tfm, msg, iv)
     if not name.startswith("xchacha12"):
         assert want == _peer(name, key, iv, msg)
@@ -85,9 +86,9 @@ def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
 @settings(max_examples=30, deadline=None)
 @given(n=st.one_of(st.integers(16, 300), st.integers(16, 9000), st.integers(16380, 40000)), data=st.data())
 def test_adiantum_fast_path_matches_request_path(name, n, data):
-    tfm = _alloc(name)
-    iv = os.urandom(32)
-    msg = os.urandom(n)
+    tfm = _alloc(name, data.draw(exactly(32), label="key"))
+    iv = data.draw(exactly(32), label="iv")
+    msg = data.draw(exactly(n), label="msg")
     want = _request(tfm, msg, iv)
     how = data.draw(st.sampled_from(HOW))
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section", "irq"]))
@@ -271,11 +272,11 @@ def _streamed(tfm, data):
 
 @pytest.mark.parametrize("name", POLY_DRIVERS)
 @settings(max_examples=40, deadline=None)
-@given(n=st.one_of(st.integers(32, 200), st.integers(32, 70000)), as_bytearray=st.booleans())
-def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, n, as_bytearray):
+@given(data=st.one_of(st.integers(32, 200), st.integers(32, 70000)).flatmap(exactly),
+       as_bytearray=st.booleans())
+def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, data, as_bytearray):
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     tfm = _shash(name)
-    data = os.urandom(n)
     arg = bytearray(data) if as_bytearray else data
     direct = tfm._fdigest(arg)
     assert direct == tfm.digest(arg) == _streamed(tfm, data)
@@ -298,8 +299,8 @@ def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name):
 @settings(max_examples=30, deadline=None)
 @given(n=st.one_of(st.integers(0, 300), st.integers(0, 20000)), data=st.data())
 def test_nhpoly1305_digest_fast_path_matches_descriptor(name, n, data):
-    tfm = _shash(name, os.urandom(1088))
-    msg = os.urandom(n)
+    tfm = _shash(name, data.draw(exactly(1088), label="key"))
+    msg = data.draw(exactly(n), label="msg")
     want = _streamed(tfm, msg)
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section"]))
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
@@ -394,10 +395,10 @@ def _aes(name, key):
 
 @pytest.mark.parametrize("name", AES_DRIVERS)
 @settings(max_examples=30, deadline=None)
-@given(klen=st.sampled_from([16, 24, 32]), where=st.sampled_from(["simd", "nosimd", "inside fpu section"]))
-def test_aes_block_fast_path_matches_full_path_and_peer(name, klen, where):
+@given(key=st.sampled_from([16, 24, 32]).flatmap(exactly), block=exactly(16),
+       where=st.sampled_from(["simd", "nosimd", "inside fpu section"]))
+def test_aes_block_fast_path_matches_full_path_and_peer(name, key, block, where):
     from cryptography.hazmat.primitives.ciphers import modes
-    key, block = os.urandom(klen), os.urandom(16)
     c = _aes(name, key)
     peer = Cipher(algorithms.AES(key), modes.ECB())
     want = peer.encryptor().update(block)

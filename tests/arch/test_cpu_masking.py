@@ -50,7 +50,7 @@ def test_without_avx2_no_nhpoly1305_avx2_and_chacha_uses_ssse3():
     assert "nhpoly1305-avx2" not in r["drivers"]
     assert "nhpoly1305-sse2" in r["drivers"]
     assert r["chacha_impl"] == "ssse3"
-    if boot_cpu_has("aes"):                   # the reference's example: (1200 + 400 + 300) // 7
+    if boot_cpu_has("aes"):                   # crypto/adiantum.c: (4*stream + 2*block + hash) // 7 = (1200 + 400 + 300) // 7
         assert r["adiantum"] == ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-sse2)", 271]
 
 

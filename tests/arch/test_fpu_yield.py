@@ -31,7 +31,8 @@ def tfm():
 
 
 def model_sections(src_off, dst_off, total):
-    """The v5.0 rule, computed independently from the spec text (§6.1, §7.3)."""
+    """The v5.0 rule, computed independently from v5.0's arch/x86/crypto/chacha_glue.c
+    and crypto/skcipher.c."""
     page, stride = 4096, 64
     sections, cur, budget = [], 0, 4096
     while total:
@@ -125,7 +126,7 @@ def test_contiguous_fast_path_matches_walk_and_model(tfm):
 
 
 def nh_sections(n):
-    """nhpoly1305-sse2/-avx2 update (§6.4): generic below 64 bytes, else one
+    """nhpoly1305-sse2/-avx2 update (arch/x86/crypto/nhpoly1305-*-glue.c): generic below 64 bytes, else one
     section per piece of at most 4096 bytes."""
     return [] if n < 64 else [min(4096, n - p) for p in range(0, n, 4096)]
 
@@ -168,7 +169,7 @@ def page_pieces(off, n):
 @pytest.mark.parametrize("n, off", [(64, 0), (65, 0), (512, 0), (4096, 0), (12345, 0), (8000, 100),
                                     (5000, 4000), (33, 4090)])
 def test_adiantum_on_simd_drivers_sections(n, off):
-    """Kernel order (§5.4): NH over the src bulk, the stream over stream_len,
+    """Kernel order (crypto/adiantum.c): NH over the src bulk, the stream over stream_len,
     NH over the dst bulk; each hash update is one sg_miter page piece."""
     name = f"adiantum(xchacha12-simd,aes-generic,{nh_driver()})"
     with capi.crypto_alloc_skcipher(name) as t:

@@ -1,6 +1,7 @@
-"""The refusals of the foundation issue's "Bad input" table.
+"""Bad input: the refusals of the public API, one per kind of mistake.
 
-Each refusal is a CryptoError with the kernel errno (Appendix A of the spec)
+Each refusal is a CryptoError with the kernel errno
+(include/uapi/asm-generic/errno-base.h)
 and a message naming the algorithm and the parameter, or a TypeError for a
 wrong Python type; a refused request leaves its destination untouched.
 """

@@ -1,7 +1,6 @@
 """The FPU model: kernel_fpu_begin/end, crypto_simd_usable, traces, per-thread state.
 
-Mirrors arch/x86/kernel/fpu/core.c and include/crypto/internal/simd.h (spec
-§6.5).  The SIMD drivers have their own tests; here a ChaCha20 test driver
+Mirrors arch/x86/kernel/fpu/core.c and include/crypto/internal/simd.h.  The SIMD drivers have their own tests; here a ChaCha20 test driver
 written against the public interface (keystream from the ``cryptography``
 package) plays a SIMD driver: one FPU section per walk step when
 crypto_simd_usable(), no section otherwise.

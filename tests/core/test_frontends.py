@@ -1,7 +1,7 @@
 """The type frontends: skcipher, shash and cipher transforms and their calls.
 
 Mirrors crypto/skcipher.c, crypto/shash.c and crypto/cipher.c as seen by a
-user (DESIGN.md's public contract): properties, the one-buffer convenience
+user: properties, the one-buffer convenience
 calls on any bytes-like object, kernel-style requests, descriptors with
 init/update/final/finup/digest/export/import, the function forms, the
 driver's per-tfm hooks and the flags that decide NEED_KEY.

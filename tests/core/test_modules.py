@@ -1,7 +1,8 @@
 """Module loading: MODULE_ALIAS_CRYPTO, request_module, plug-ins, insmod/rmmod.
 
 Mirrors what include/linux/crypto.h's MODULE_ALIAS_CRYPTO and modprobe do for
-the crypto API (spec §3, §2.9 and pitfall 8 of §12).  Plug-ins are installed
+the crypto API (crypto/api.c's crypto_larval_lookup asks for "crypto-<name>",
+then "crypto-<name>-all").  Plug-ins are installed
 for real: a throw-away distribution (a ``*.dist-info`` with entry points in the
 ``crypto_api.modules`` group) is put on sys.path, so discovery goes through
 importlib.metadata exactly as for an installed third-party driver.

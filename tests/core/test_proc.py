@@ -1,6 +1,6 @@
 """/proc/crypto text (crypto/proc.c and the per-type show hooks, v5.0 format).
 
-Spec §9: one record per list entry, newest first, each line the label padded
+The format: one record per list entry, newest first, each line the label padded
 to 13 columns, ": " and the value, an empty line after each record; the
 type-specific lines of skcipher, shash, cipher and larval records; ``module``
 is ``kernel`` for built-ins and the module name for loaded modules.  The

@@ -2,8 +2,8 @@
 
 Mirrors crypto/algapi.c (crypto_check_alg, __crypto_register_alg,
 crypto_unregister_alg) and crypto/api.c (__crypto_alg_lookup, the two-pass
-lookup, INTERNAL hiding), i.e. spec §2 and pitfalls 3, 4, 5 and 7 of §12.
-Drivers here are written against the public driver interface of DESIGN.md;
+lookup, INTERNAL hiding).  Drivers here are written against the public
+driver interface (the README's "Write your own driver");
 the ChaCha20 one computes its keystream with the ``cryptography`` package so
 that it is independent of this project's C code.
 """

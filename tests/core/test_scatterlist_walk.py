@@ -1,7 +1,7 @@
 """Scatterlists and the skcipher walk (include/linux/scatterlist.h, crypto/skcipher.c).
 
 A recording driver, written against the public driver interface, shows the
-steps the walk hands out (spec §7, v5.0): cut at scatterlist-entry and page
+steps the walk hands out (v5.0's crypto/skcipher.c): cut at scatterlist-entry and page
 boundaries of either side, never shorter than a stride unless the data ends
 (else one stride is bounced), bounced steps consumed whole, the "unprocessed
 bytes" argument of skcipher_walk_done, in-place and out-of-place views, and

@@ -2,8 +2,7 @@
 
 Mirrors crypto/algboss.c (cryptomgr_schedule_probe's parser, cryptomgr_probe),
 crypto/algapi.c (templates, instances, spawns, crypto_alg_finish_registration
-and crypto_remove_spawns) and the naming rules of crypto/adiantum.c: spec
-§2.5-2.6, §2.9-2.12, §4 and pitfalls 1, 2, 6 and 9 of §12.  A small template
+and crypto_remove_spawns) and the naming rules of crypto/adiantum.c.  A small template
 written against the public interface exercises the machinery; Adiantum shows
 the naming, priority and upgrade rules on the real template.
 """
@@ -403,7 +402,7 @@ def test_adiantum_priority_is_the_floored_weighted_mean(register):
             ref.setkey(KEY)
             data = bytes(range(256)) * 3
             assert tfm.encrypt(data, TWEAK) == ref.encrypt(data, TWEAK)
-    # The instance joins the priority contest for its cra_name (pitfall 1): the
+    # The instance joins the priority contest for its cra_name: the
     # instances built on the weaker xchacha12 drivers died when the 1001 one
     # arrived, so the plain two-parameter request finds this one.
     with capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)") as tfm:

@@ -1,6 +1,6 @@
 """The self-test manager itself: the table, alg_test, configurations, levels, messages.
 
-Spec §8.1–8.2 and §8.5 (crypto/testmgr.c): a sorted table checked at first
+crypto/testmgr.c: a sorted table checked at first
 use, generic driver names, both table entries run, "No test for", configs
 that cannot be met, the default configuration lists, and the levels (from
 the environment, in a subprocess, and from Python).  Test drivers compute

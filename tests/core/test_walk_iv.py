@@ -1,4 +1,5 @@
-"""The walk's IV handling (§7.2, §7.4, pitfall 18) and a zero-length walk.
+"""The walk's IV handling (crypto/skcipher.c: skcipher_copy_iv and the
+copy-back in skcipher_walk_done) and a zero-length walk.
 
 An algorithm with an alignment mask works on an aligned copy of the IV, and
 the caller's IV receives the result only when the walk ends; without a mask

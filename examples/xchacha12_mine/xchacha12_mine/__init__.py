@@ -56,18 +56,18 @@ def xchacha12_mine_crypt(req) -> None:
 
 
 ALG = capi.SkcipherAlg(
-    cra_name="xchacha12",
-    cra_driver_name="xchacha12-mine",
+    cra_name="xchacha12",                   # the algorithm: what users ask for
+    cra_driver_name="xchacha12-mine",       # this implementation: unique
     cra_priority=PRIORITY,
     cra_blocksize=1,                        # a stream cipher: any length
-    min_keysize=KEY_SIZE,
+    min_keysize=KEY_SIZE,                   # the frontend refuses other key lengths (EINVAL)
     max_keysize=KEY_SIZE,
     ivsize=IV_SIZE,
     chunksize=CHACHA_BLOCK_SIZE,            # the walk's stride: 64-byte ChaCha blocks
-    setkey=xchacha12_mine_setkey,
-    encrypt=xchacha12_mine_crypt,
+    setkey=xchacha12_mine_setkey,           # setkey(tfm, key)
+    encrypt=xchacha12_mine_crypt,           # encrypt(req), decrypt(req)
     decrypt=xchacha12_mine_crypt,
-    exit=xchacha12_mine_exit,
+    exit=xchacha12_mine_exit,               # wipe the key when a tfm is freed
 )
 
 
