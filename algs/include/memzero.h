@@ -3,6 +3,7 @@
  * wiping key material (the role of the kernel's memzero_explicit() from
  * include/linux/string.h).
  *
+ * This is the only wiping routine of the C code (algs/ and arch/x86/).
  * Portable C: memset is called through a volatile function pointer, so the
  * compiler cannot prove the store is dead and elide it.
  */
@@ -18,6 +19,16 @@ static inline void memzero_explicit(void *p, size_t n)
 
 	if (p != NULL && n != 0)
 		memset_fn(p, 0, n);
+}
+
+/*
+ * The name under which every cffi extension exports memzero_explicit() to
+ * Python (lib.crypto_memzero) and the x86 cores call it: the same routine,
+ * not a second implementation.
+ */
+static inline void crypto_memzero(void *p, size_t n)
+{
+	memzero_explicit(p, n);
 }
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "chacha_glue_walk.h"
 #include "byteorder.h"
+#include "memzero.h"
 
 #define WALK_PAGE_SIZE 4096u
 #define CHACHA_BLOCK 64u
@@ -92,13 +93,7 @@ size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
 	nsec = chacha_glue_walk_linear(crypt, state, dst, src, total, src_off, dst_off,
 				       nrounds, sections, max_sections);
 	/* the key schedule must not outlive the request */
-	{
-		volatile uint32_t *w = state;
-		for (i = 0; i < 16; i++)
-			w[i] = 0;
-		w = subkey;
-		for (i = 0; i < 8; i++)
-			w[i] = 0;
-	}
+	memzero_explicit(state, sizeof(state));
+	memzero_explicit(subkey, sizeof(subkey));
 	return nsec;
 }
