@@ -293,7 +293,7 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_avx2_blocks(state, dst, src, bytes, nrounds);
-	x86_wipe_stack();
+	x86_wipe_stack(3072);
 }
 
 #else /* not x86 */
