@@ -3,8 +3,8 @@ kernel's crypto/Makefile and arch/x86/crypto/Makefile rules): include paths,
 compiler flags, source paths and the ``python <build script> [outdir]`` entry.
 
 Each build script (algs/build_*.py, arch/x86/build_*.py) keeps only its cdef,
-its wrapper source, its list of C files and, for SIMD code, the instruction
-sets the CPU must have; it reaches this module with two lines::
+its wrapper source, its list of C files and the builders whose types it
+shares; it reaches this module with two lines::
 
     sys.path.insert(0, <this directory>)
     from build_common import extension, main
@@ -32,6 +32,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+import types
 from dataclasses import dataclass
 
 from cffi import FFI
@@ -86,8 +87,8 @@ def _path(rel: str) -> str:
     return os.path.relpath(os.path.join(ROOT, rel))
 
 
-def extension(module: str, cdef: str, source: str, sources, *, include_dirs=ALGS_DIRS,
-              includes=()) -> FFI:
+def extension(module: str, cdef: str, source: str, sources: list, *,
+              include_dirs: tuple = ALGS_DIRS, includes: tuple = ()) -> FFI:
     """An FFI builder for ``module``: ``cdef`` is what Python sees, ``source``
     the wrapper preamble (headers, small adapters), ``sources`` the C files
     (project-relative), ``includes`` other extensions' builders whose types
@@ -111,7 +112,7 @@ def extension(module: str, cdef: str, source: str, sources, *, include_dirs=ALGS
     return ffi
 
 
-def load_builder(script: str):
+def load_builder(script: str) -> types.ModuleType:
     """Another build script (project-relative path) as a module, loaded once
     under a private name: its builders for ``includes=``, and what they need."""
     mod_name = "_crypto_api_build_" + script.replace(os.sep, "_").replace("/", "_")[:-3]
