@@ -31,4 +31,24 @@ static inline void crypto_memzero(void *p, size_t n)
 	memzero_explicit(p, n);
 }
 
+/*
+ * memzero_stack(): clear the top `depth` bytes (at most MEMZERO_STACK_MAX)
+ * of this function's own frame, which is the stack just below its caller's
+ * frame.  Called right after a noinline worker returns, it wipes what the
+ * worker's frames left there: keystream buffers, spilled registers holding
+ * key-derived state.  `depth` is the worker's stack use with what it calls
+ * (gcc -fstack-usage), rounded up; tests/arch/test_build_isa.py scans the
+ * stack after each x86 ChaCha entry.
+ */
+#define MEMZERO_STACK_MAX 4096
+
+static __attribute__((noinline, unused)) void memzero_stack(size_t depth)
+{
+	unsigned char area[MEMZERO_STACK_MAX];
+
+	if (depth > sizeof(area))
+		depth = sizeof(area);
+	memzero_explicit(area + sizeof(area) - depth, depth);
+}
+
 #endif

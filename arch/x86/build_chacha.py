@@ -10,7 +10,9 @@ with crypto_api.arch.x86._cpufeatures.lib.cpu_has first):
 * ``crypto_api.arch.x86._chacha_avx512``   chacha_ssse3.c chacha_avx512vl.c chacha_avx512f.c
   (``chacha_dosimd_avx512``: the 16-block zmm code, beyond the v5.0 kernel)
 
-Every extension exports ``hchacha_block_ssse3`` and ``crypto_memzero``.  On a
+Every extension exports ``hchacha_block_ssse3`` and ``crypto_memzero``; the
+entries wipe the stack their worker used, and the worker ``chacha_<isa>_blocks``
+(no wipe) is for the C glue loop, which wipes once per request.  On a
 non-x86 machine the same cdef is built against stub bodies that abort (the
 glue never calls them there).  Paths, flags and ``__main__`` come from
 algs/build_common.py.
@@ -25,13 +27,16 @@ from build_common import X86_DIRS, extension, main  # noqa: E402
 CDEF = """
 void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds);
 void crypto_memzero(void *p, size_t n);
-void chacha_dosimd_%s(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+void chacha_dosimd_%(isa)s(uint32_t state[16], uint8_t *dst, const uint8_t *src,
                       size_t bytes, int nrounds);
+/* the same without the stack wipe, for the glue loop, which wipes once */
+void chacha_%(isa)s_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+                         size_t bytes, int nrounds);
 """
 
 
 def _make(isa: str, files):
-    return extension("crypto_api.arch.x86._chacha_" + isa, CDEF % isa, '#include "chacha_x86.h"\n',
+    return extension("crypto_api.arch.x86._chacha_" + isa, CDEF % {"isa": isa}, '#include "chacha_x86.h"\n',
                      ["arch/x86/" + f for f in files], include_dirs=X86_DIRS)
 
 

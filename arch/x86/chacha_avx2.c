@@ -258,7 +258,7 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 }
 
 X86_TARGET_AVX2
-static __attribute__((noinline)) void
+X86_INTERNAL __attribute__((noinline)) void
 chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
                    int nrounds)
 {
@@ -285,7 +285,7 @@ chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t 
 		return;
 	}
 	/* 0..64 bytes left: the SSSE3 path takes them (one block at most) */
-	chacha_dosimd_ssse3(state, dst, src, bytes, nrounds);
+	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
 }
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
@@ -293,7 +293,7 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_avx2_blocks(state, dst, src, bytes, nrounds);
-	x86_wipe_stack(3072);
+	memzero_stack(3072);
 }
 
 #else /* not x86 */

@@ -201,7 +201,7 @@ chacha_16block_xor_avx512f(const uint32_t state[16], uint8_t *dst,
 }
 
 X86_TARGET_AVX512
-static __attribute__((noinline)) void
+X86_INTERNAL __attribute__((noinline)) void
 chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
                      int nrounds)
 {
@@ -219,7 +219,7 @@ chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_
 		return;
 	}
 	if (bytes)
-		chacha_dosimd_avx512vl(state, dst, src, bytes, nrounds);
+		chacha_avx512vl_blocks(state, dst, src, bytes, nrounds);
 }
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
@@ -227,7 +227,7 @@ void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_avx512_blocks(state, dst, src, bytes, nrounds);
-	x86_wipe_stack(2048);
+	memzero_stack(4096);
 }
 
 #else /* not x86: stub so the extension still builds; never called */

@@ -237,7 +237,7 @@ static void chacha_8block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 }
 
 X86_TARGET_AVX512
-static __attribute__((noinline)) void
+X86_INTERNAL __attribute__((noinline)) void
 chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
                        int nrounds)
 {
@@ -270,7 +270,7 @@ void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src
 			size_t bytes, int nrounds)
 {
 	chacha_avx512vl_blocks(state, dst, src, bytes, nrounds);
-	x86_wipe_stack(2048);
+	memzero_stack(2048);
 }
 
 #else /* not x86 */

@@ -84,7 +84,8 @@ def select_impl() -> str:
     impl.dosimd = getattr(lib, dosimd)
     impl.hchacha = lib.hchacha_block_ssse3
     impl.c_stream = (ffi.addressof(lib, dosimd), ffi.addressof(lib, "hchacha_block_ssse3"))
-    impl.dosimd_ptr = _wffi.cast("chacha_crypt_fn", impl.c_stream[0])
+    # the glue loop takes the worker, which leaves the stack wipe to it (once per request)
+    impl.dosimd_ptr = _wffi.cast("chacha_crypt_fn", ffi.addressof(lib, "chacha_%s_blocks" % impl.name))
     impl.hchacha_ptr = _wffi.cast("hchacha_fn", impl.c_stream[1])
     return impl.name
 

@@ -201,7 +201,7 @@ void chacha_4block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
 }
 
 X86_TARGET_SSSE3
-static __attribute__((noinline)) void
+X86_INTERNAL __attribute__((noinline)) void
 chacha_ssse3_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
                     int nrounds)
 {
@@ -243,14 +243,14 @@ void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
-	x86_wipe_stack(2048);
+	memzero_stack(1536);
 }
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
 void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds)
 {
 	hchacha_ssse3_rounds(state, out, nrounds);
-	x86_wipe_stack(512);
+	memzero_stack(512);
 }
 
 #else /* not x86: stubs so the extension still builds; never called */

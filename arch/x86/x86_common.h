@@ -38,23 +38,4 @@
 #define X86_TARGET_AESNI X86_TARGET("aes,sse4.1")
 #endif
 
-/*
- * Clear the stack just below the caller's frame: called by an exported SIMD
- * entry right after its noinline worker returns, it wipes the top `depth`
- * bytes of its own frame, which is where the worker's frames were (their
- * keystream buffers and spilled registers).  `depth` is the worker's stack
- * use with what it calls, rounded up (gcc -fstack-usage); the tests scan the
- * stack after each entry (tests/arch/test_build_isa.py).
- */
-#define X86_STACK_WIPE_MAX 4096
-
-static __attribute__((noinline, unused)) void x86_wipe_stack(size_t depth)
-{
-	unsigned char area[X86_STACK_WIPE_MAX];
-
-	if (depth > sizeof(area))
-		depth = sizeof(area);
-	memzero_explicit(area + sizeof(area) - depth, depth);
-}
-
 #endif

@@ -7,10 +7,10 @@
   while the AVX2/AVX-512 code does use its registers (the target attributes
   took effect).  Before, each SIMD file was compiled whole with -mavx2 etc.,
   and the SSSE3 code inside the AVX2/AVX-512 extensions came out VEX-encoded.
-* Each exported x86 ChaCha entry leaves no keystream on the stack: a C
-  harness (data/stack_residue.c, built with the extensions' own flags) runs
-  the entry over zeros, then scans the stack its frames used for 16-byte
-  pieces of the output.  A positive control shows that the scan does find
+* Each exported x86 ChaCha entry, and the C glue loop over a worker, leaves
+  no keystream on the stack: a C harness (data/stack_residue.c, built with
+  the extensions' own flags) runs the code over zeros, then scans the stack
+  its frames used for 16-byte pieces of the output.  A positive control shows that the scan does find
   keystream a function leaves behind.
 """
 from __future__ import annotations
@@ -103,7 +103,7 @@ def residue_harness(tmp_path_factory):
         sys.path.remove(str(ROOT / "algs"))
     common.load_builder("arch/x86/build_chacha.py")
     sources = sorted({s for m, spec in common.SPECS.items() if m.startswith("crypto_api.arch.x86._chacha_")
-                      and m != "crypto_api.arch.x86._chacha_glue" for s in spec.sources})
+                      for s in spec.sources})          # the four ISA extensions and the glue loop
     spec = common.SPECS["crypto_api.arch.x86._chacha_avx512"]
     exe = tmp_path_factory.mktemp("residue") / "stack_residue"
     cmd = [CC, *common.CFLAGS, *["-I" + str(ROOT / d) for d in spec.include_dirs],
@@ -125,6 +125,14 @@ def _residue(exe, what: str, length: int) -> int:
 @pytest.mark.parametrize("isa", ["ssse3", "avx2", "avx512vl", "avx512"])
 def test_chacha_entry_leaves_no_keystream_on_the_stack(residue_harness, isa, length):
     assert _residue(residue_harness, isa, length) == 0
+
+
+@pytest.mark.parametrize("length", [1, 64, 300, 1000, 4096, 8192])
+@pytest.mark.parametrize("isa", ["ssse3", "avx2", "avx512vl", "avx512"])
+def test_glue_loop_leaves_no_keystream_on_the_stack(residue_harness, isa, length):
+    """XChaCha20 through chacha_glue_crypt_linear over a worker (no wipe of
+    its own): the loop wipes once, after the last step."""
+    assert _residue(residue_harness, "glue-" + isa, length) == 0
 
 
 def test_hchacha_entry_leaves_no_subkey_on_the_stack(residue_harness):

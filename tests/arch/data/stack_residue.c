@@ -3,10 +3,12 @@
  * (chacha_dosimd_<isa> or hchacha_block_ssse3) over zeros, so that its
  * output is the keystream (or the HChaCha output), then reads the stack
  * below main's frame, where the entry's frames were, and prints how many
- * 16-byte pieces of that output it finds there.  "leak" is the positive
- * control: a function that leaves keystream on its stack unwiped.
+ * 16-byte pieces of that output it finds there.  "glue-<isa>" runs XChaCha20
+ * through the C glue loop (chacha_glue_walk.c) over the worker of <isa>,
+ * which leaves the wipe to the loop.  "leak" is the positive control: a
+ * function that leaves keystream on its stack unwiped.
  *
- * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|leak> <bytes>
+ * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|leak|glue-<isa>> <bytes>
  * Exit 77: the CPU lacks the instruction set.
  */
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chacha_glue_walk.h"
 #include "chacha_x86.h"
 
 #define SCAN_BYTES 65536
@@ -47,6 +50,18 @@ static __attribute__((noinline)) void run_hchacha(uint32_t seed)
 	set_state(state, seed);
 	hchacha_block_ssse3(state, (uint32_t *)out, 20);
 	memzero_explicit(state, sizeof(state));
+}
+
+static __attribute__((noinline)) void run_glue(crypt_fn worker, size_t len, uint32_t seed)
+{
+	uint8_t key[32], iv[32];
+
+	memset(key, (int)seed, sizeof(key));
+	memset(iv, (int)seed + 1, sizeof(iv));
+	memset(out, 0, sizeof(out));
+	chacha_glue_crypt_linear(worker, hchacha_block_ssse3, key, iv, out, out, len,
+				 (size_t)seed * 64, (size_t)seed * 128, 20, NULL, 0);
+	memzero_explicit(key, sizeof(key));
 }
 
 /* Positive control: keystream left in a stack buffer, unwiped. */
@@ -83,7 +98,7 @@ int main(int argc, char **argv)
 {
 	const char *isa;
 	size_t len;
-	crypt_fn f = chacha_dosimd_ssse3;
+	crypt_fn f = chacha_dosimd_ssse3, worker = chacha_ssse3_blocks;
 
 	if (argc != 3)
 		return 2;
@@ -94,20 +109,27 @@ int main(int argc, char **argv)
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("ssse3"))
 		return 77;
+	if (!strncmp(isa, "glue-", 5))
+		isa += 5;
 	if (!strcmp(isa, "avx2")) {
 		if (!__builtin_cpu_supports("avx2"))
 			return 77;
 		f = chacha_dosimd_avx2;
+		worker = chacha_avx2_blocks;
 	} else if (!strcmp(isa, "avx512vl") || !strcmp(isa, "avx512")) {
 		if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("avx512f") ||
 		    !__builtin_cpu_supports("avx512vl") || !__builtin_cpu_supports("avx512bw"))
 			return 77;
 		f = !strcmp(isa, "avx512") ? chacha_dosimd_avx512 : chacha_dosimd_avx512vl;
+		worker = !strcmp(isa, "avx512") ? chacha_avx512_blocks : chacha_avx512vl_blocks;
 	}
 	/* a first call with another state resolves the lazy PLT entries (the
 	 * dynamic linker's resolver saves the vector registers on the stack,
 	 * which is outside this code's reach) */
-	if (!strcmp(isa, "hchacha")) {
+	if (!strncmp(argv[1], "glue-", 5)) {
+		run_glue(worker, len, 7);
+		run_glue(worker, len, 1);
+	} else if (!strcmp(isa, "hchacha")) {
 		run_hchacha(7);
 		run_hchacha(1);
 		len = 32;
