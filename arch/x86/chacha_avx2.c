@@ -293,7 +293,7 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_avx2_blocks(state, dst, src, bytes, nrounds);
-	memzero_stack(3072);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
 }
 
 #else /* not x86 */

@@ -227,7 +227,7 @@ void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_avx512_blocks(state, dst, src, bytes, nrounds);
-	memzero_stack(4096);
+	memzero_stack(CHACHA_AVX512_STACK_USE);
 }
 
 #else /* not x86: stub so the extension still builds; never called */

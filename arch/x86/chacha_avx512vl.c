@@ -270,7 +270,7 @@ void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src
 			size_t bytes, int nrounds)
 {
 	chacha_avx512vl_blocks(state, dst, src, bytes, nrounds);
-	memzero_stack(2048);
+	memzero_stack(CHACHA_AVX512VL_STACK_USE);
 }
 
 #else /* not x86 */

@@ -243,14 +243,14 @@ void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
-	memzero_stack(1536);
+	memzero_stack(CHACHA_SSSE3_STACK_USE);
 }
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
 void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds)
 {
 	hchacha_ssse3_rounds(state, out, nrounds);
-	memzero_stack(512);
+	memzero_stack(HCHACHA_SSSE3_STACK_USE);
 }
 
 #else /* not x86: stubs so the extension still builds; never called */
