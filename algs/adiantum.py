@@ -19,7 +19,6 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
-from crypto_api.cinterface import address
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
@@ -112,15 +111,15 @@ def _fast_ops(ctx):
         f.hchacha = ffi.cast("adiantum_hchacha_fn", hchacha)
         f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small_hchacha)
         f.nrounds = s.nrounds
-        f.stream_key = ffi.cast("uint8_t *", address(poly_ffi, s.key))
+        f.stream_key = ffi.cast("uint8_t *", s.key)
         f.block_encrypt = ffi.cast("adiantum_block_fn", enc)
         f.block_decrypt = ffi.cast("adiantum_block_fn", dec)
         f.block_ctx = ffi.cast("void *", block_ctx)
         f.nh_bulk = ffi.cast("nh_fn_t", nh_bulk)
         f.nh_small = ffi.cast("nh_fn_t", nh_small)
-        f.hash_poly = ffi.cast("poly1305_core_ops *", poly)
-        f.hash_key = ffi.cast("struct nhpoly1305_key *", key)
-        f.header_r = ffi.cast("uint8_t *", address(poly_ffi, ctx.header_key))
+        f.hash_poly = poly
+        f.hash_key = key
+        f.header_r = ffi.cast("uint8_t *", ctx.header_key)
         out[simd] = f
     return out
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
-from crypto_api.cinterface import address, function_address
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.oneshot import alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
@@ -34,8 +33,8 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
     """
     from_buffer = ffi.from_buffer
     expand_fn, enc_fn, dec_fn = getattr(lib, expandkey), getattr(lib, encrypt), getattr(lib, decrypt)
-    enc_addr = function_address(ffi, lib, encrypt)
-    dec_addr = function_address(ffi, lib, decrypt)
+    enc_addr = ffi.addressof(lib, encrypt)
+    dec_addr = ffi.addressof(lib, decrypt)
 
     def setkey(tfm, key):
         ctx = tfm.ctx
@@ -51,10 +50,10 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         ctx.c_block = c_block_for(ctx)
 
     def c_block_for(ctx):
-        main = (enc_addr, dec_addr, address(ffi, ctx.aes))
+        main = (enc_addr, dec_addr, ctx.aes)
         if not simd:
             return lambda use_simd=True: main
-        fallback = (_GENERIC_ENC, _GENERIC_DEC, address(_gffi, ctx.aes_fallback))
+        fallback = (_GENERIC_ENC, _GENERIC_DEC, ctx.aes_fallback)
         return lambda use_simd=True: main if use_simd else fallback
 
     def exit_(tfm):
@@ -124,8 +123,8 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
 
 _gffi, lib_generic = ffi, lib
 _gffi_block = lib.aes_block_bytes
-_GENERIC_ENC = function_address(ffi, lib, "aes_encrypt_generic")
-_GENERIC_DEC = function_address(ffi, lib, "aes_decrypt_generic")
+_GENERIC_ENC = ffi.addressof(lib, "aes_encrypt_generic")
+_GENERIC_DEC = ffi.addressof(lib, "aes_decrypt_generic")
 
 
 def _generic_schedule(ctx, key: bytes):

@@ -1,27 +1,21 @@
-"""cffi build script for crypto_api.algs._adiantum: Adiantum over one
-contiguous buffer in a single call (adiantum_core.c), reaching the inner
+"""cffi build script for ``crypto_api.algs._adiantum``: Adiantum over one
+contiguous buffer in a single call (algs/adiantum_core.c), reaching the inner
 drivers through function pointers; the NHPoly1305 streaming code
-(nhpoly1305.c) is compiled in from the same source as the generic hash."""
+(algs/nhpoly1305.c) is compiled in from the same source as the generic hash.
+The Poly1305/NH types are those of ``crypto_api.algs._poly1305`` (included),
+so its ``poly1305_core_ops *`` and key pointers are assigned as they are.
+Paths, flags and ``__main__`` come from algs/build_common.py."""
 
 import os
+import sys
 
-from cffi import FFI
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_common import extension, load_builder, main  # noqa: E402
 
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-INCLUDE = os.path.join(HERE, "include")
+POLY = load_builder("algs/build_poly1305.py")   # the Poly1305/NH types, shared
 
 CDEF = """
-typedef struct { uint64_t w[6]; } poly1305_core_key;
-typedef struct { uint64_t w[3]; } poly1305_core_state;
-typedef struct poly1305_core_ops poly1305_core_ops;
-struct nhpoly1305_key;
-typedef void (*nh_fn_t)(const uint32_t *key, const uint8_t *message,
-                        size_t message_len, uint8_t hash[32]);
+/* poly1305_core_ops, nh_fn_t and struct nhpoly1305_key: from _poly1305 (included) */
 typedef void (*adiantum_stream_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
                                    size_t bytes, int nrounds);
 typedef void (*adiantum_hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
@@ -72,17 +66,9 @@ static int adiantum_decrypt_bytes(const struct adiantum_fast *f, char *dst, cons
 }
 """
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "crypto_api.algs._adiantum",
-    SOURCE,
-    sources=[os.path.join(HERE, "adiantum_core.c"), os.path.join(HERE, "nhpoly1305.c")],
-    depends=[os.path.join(HERE, "adiantum_core.h"), os.path.join(INCLUDE, "nhpoly1305.h"),
-             os.path.join(INCLUDE, "poly1305_core.h"), os.path.join(INCLUDE, "memzero.h")],
-    include_dirs=[HERE, INCLUDE],
-    extra_compile_args=["-O3"],
-)
+ffibuilder = extension("crypto_api.algs._adiantum", CDEF, POLY.TYPES_SOURCE + SOURCE,
+                       ["algs/adiantum_core.c", "algs/nhpoly1305.c"],
+                       includes=[POLY.ffibuilder])
 
 if __name__ == "__main__":
-    ffibuilder.compile(tmpdir=os.environ.get("CRYPTO_API_BUILD_DIR", "/tmp/crypto_api_build"), verbose=True)
+    main(ffibuilder)

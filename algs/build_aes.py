@@ -1,21 +1,12 @@
-"""cffi (API mode) build script for the portable AES core.
+"""cffi build script for ``crypto_api.algs._aes_generic``: the portable AES
+core (algs/aes_generic.c).  Paths, flags and ``python algs/build_aes.py
+[outdir]`` come from algs/build_common.py."""
 
-Builds ``crypto_api.algs._aes_generic`` from algs/aes_generic.c.  Run directly
-it compiles into ``$CRYPTO_API_BUILD_DIR`` (default:
-<tmpdir>/crypto_api_build), never into the source tree.
-"""
 import os
-import tempfile
+import sys
 
-from cffi import FFI
-
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-INCLUDE = os.path.join(HERE, "include")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_common import extension, main  # noqa: E402
 
 CDEF = """
 #define AES_BLOCK_SIZE 16
@@ -58,32 +49,9 @@ static void aes_block_bytes(aes_block_fn fn, const void *ctx, char *out, const c
 {
 	fn(ctx, (uint8_t *)out, (const uint8_t *)in);
 }
-
-static void crypto_memzero(void *p, size_t n)
-{
-	memzero_explicit(p, n);
-}
 """
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "crypto_api.algs._aes_generic",
-    SOURCE,
-    sources=[os.path.join(HERE, "aes_generic.c")],
-    depends=[
-        os.path.join(HERE, "aes_generic.h"),
-        os.path.join(INCLUDE, "memzero.h"),
-    ],
-    include_dirs=[HERE, INCLUDE],
-    extra_compile_args=["-O3"],
-)
+ffibuilder = extension("crypto_api.algs._aes_generic", CDEF, SOURCE, ["algs/aes_generic.c"])
 
 if __name__ == "__main__":
-    ffibuilder.compile(
-        tmpdir=os.environ.get(
-            "CRYPTO_API_BUILD_DIR",
-            os.path.join(tempfile.gettempdir(), "crypto_api_build"),
-        ),
-        verbose=True,
-    )
+    main(ffibuilder)

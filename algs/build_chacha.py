@@ -1,22 +1,12 @@
-"""cffi (API mode) build script for the portable ChaCha core.
+"""cffi build script for ``crypto_api.algs._chacha_generic``: the portable
+ChaCha core (algs/chacha_generic.c).  Paths, flags and ``python
+algs/build_chacha.py [outdir]`` come from algs/build_common.py."""
 
-Builds ``crypto_api.algs._chacha_generic`` from algs/chacha_generic.c.
-Run directly (``python3 algs/build_chacha.py``) it compiles into
-``$CRYPTO_API_BUILD_DIR`` (default: <tmpdir>/crypto_api_build), never into the
-source tree; setuptools picks up ``ffibuilder`` through ``cffi_modules``.
-"""
 import os
-import tempfile
+import sys
 
-from cffi import FFI
-
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-INCLUDE = os.path.join(HERE, "include")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_common import extension, main  # noqa: E402
 
 CDEF = """
 #define CHACHA_BLOCK_SIZE 64
@@ -54,11 +44,6 @@ SOURCE = """
 #include "chacha_generic.h"
 #include "memzero.h"
 
-static void crypto_memzero(void *p, size_t n)
-{
-	memzero_explicit(p, n);
-}
-
 static void chacha_oneshot_bytes(const struct chacha_oneshot *c, char *dst, const char *src,
 				 size_t bytes, const char *iv)
 {
@@ -66,25 +51,7 @@ static void chacha_oneshot_bytes(const struct chacha_oneshot *c, char *dst, cons
 }
 """
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "crypto_api.algs._chacha_generic",
-    SOURCE,
-    sources=[os.path.join(HERE, "chacha_generic.c")],
-    depends=[
-        os.path.join(HERE, "chacha_generic.h"),
-        os.path.join(INCLUDE, "memzero.h"),
-    ],
-    include_dirs=[HERE, INCLUDE],
-    extra_compile_args=["-O3"],
-)
+ffibuilder = extension("crypto_api.algs._chacha_generic", CDEF, SOURCE, ["algs/chacha_generic.c"])
 
 if __name__ == "__main__":
-    ffibuilder.compile(
-        tmpdir=os.environ.get(
-            "CRYPTO_API_BUILD_DIR",
-            os.path.join(tempfile.gettempdir(), "crypto_api_build"),
-        ),
-        verbose=True,
-    )
+    main(ffibuilder)

@@ -1,23 +1,20 @@
-"""cffi (API mode) build script for the portable Poly1305 / NH / NHPoly1305 code.
+"""cffi build script for ``crypto_api.algs._poly1305``: the portable
+Poly1305 / NH / NHPoly1305 code -- algs/poly1305_core.c (26-bit-limb core and
+``poly1305_generic_ops``), algs/poly1305_desc.c (v5.0 "poly1305" shash
+descriptor), algs/nh_generic.c and algs/nhpoly1305.c (streaming NHPoly1305).
 
-Builds ``crypto_api.algs._poly1305`` from algs/poly1305_core.c (26-bit-limb
-core and ``poly1305_generic_ops``), algs/poly1305_desc.c (v5.0 "poly1305"
-shash descriptor), algs/nh_generic.c and algs/nhpoly1305.c (streaming
-NHPoly1305).  Run directly it compiles into ``$CRYPTO_API_BUILD_DIR``
-(default: <tmpdir>/crypto_api_build), never into the source tree.
+Its cdef is also where ``poly1305_core_ops``, ``nh_fn_t`` and the NHPoly1305
+key/state types are declared for every other extension: those include this
+builder (``ffi.include``), so a ``poly1305_core_ops *`` or ``nh_fn_t`` of one
+extension is passed to another's functions as typed cdata.  Paths, flags and
+``python algs/build_poly1305.py [outdir]`` come from algs/build_common.py.
 """
+
 import os
-import tempfile
+import sys
 
-from cffi import FFI
-
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-INCLUDE = os.path.join(HERE, "include")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_common import extension, main  # noqa: E402
 
 CDEF = """
 #define POLY1305_BLOCK_SIZE 16
@@ -123,11 +120,6 @@ SOURCE = """
 #include "nhpoly1305.h"
 #include "memzero.h"
 
-static void crypto_memzero(void *p, size_t n)
-{
-	memzero_explicit(p, n);
-}
-
 static int poly1305_digest_bytes(const char *src, size_t len, char *digest,
 				 const poly1305_core_ops *ops)
 {
@@ -150,30 +142,17 @@ static void nhpoly1305_digest_bytes(const struct nhpoly1305_key *key, const char
 #define poly1305_generic_ops (*(poly1305_core_ops *)&poly1305_generic_ops)
 """
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "crypto_api.algs._poly1305",
-    SOURCE,
-    sources=[
-        os.path.join(HERE, name)
-        for name in ("poly1305_core.c", "poly1305_desc.c", "nh_generic.c", "nhpoly1305.c")
-    ],
-    depends=[
-        os.path.join(HERE, "poly1305_desc.h"),
-        os.path.join(INCLUDE, "poly1305_core.h"),
-        os.path.join(INCLUDE, "nhpoly1305.h"),
-        os.path.join(INCLUDE, "memzero.h"),
-    ],
-    include_dirs=[HERE, INCLUDE],
-    extra_compile_args=["-O3"],
-)
+# What an extension that includes this builder must put in its own wrapper
+# source: cffi checks there every type declared above.
+TYPES_SOURCE = """
+#include "poly1305_core.h"
+#include "poly1305_desc.h"
+#include "nhpoly1305.h"
+"""
+
+ffibuilder = extension(
+    "crypto_api.algs._poly1305", CDEF, SOURCE,
+    ["algs/poly1305_core.c", "algs/poly1305_desc.c", "algs/nh_generic.c", "algs/nhpoly1305.c"])
 
 if __name__ == "__main__":
-    ffibuilder.compile(
-        tmpdir=os.environ.get(
-            "CRYPTO_API_BUILD_DIR",
-            os.path.join(tempfile.gettempdir(), "crypto_api_build"),
-        ),
-        verbose=True,
-    )
+    main(ffibuilder)

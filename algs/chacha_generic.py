@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
-from crypto_api.cinterface import function_address
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.scatterlist import sg_linear_views
 
@@ -97,8 +96,8 @@ def crypto_xchacha_crypt(req) -> None:
     chacha_walk(req, chacha_state(ctx, req.iv, True), ctx.nrounds)
 
 
-GENERIC_C_STREAM = (function_address(ffi, lib, "chacha_crypt_generic"),
-                    function_address(ffi, lib, "hchacha_block_generic"))
+GENERIC_C_STREAM = (ffi.addressof(lib, "chacha_crypt_generic"),
+                    ffi.addressof(lib, "hchacha_block_generic"))
 
 
 def generic_c_stream(simd: bool):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
-from crypto_api.cinterface import address
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.oneshot import alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
@@ -30,11 +29,6 @@ NH_GENERIC = ffi.addressof(lib, "nh_generic")
 
 _from_buffer = ffi.from_buffer
 _update = lib.nhpoly1305_update
-
-
-def nh_from_address(address: int):
-    """An ``nh_fn_t`` from another extension's function address."""
-    return ffi.cast("nh_fn_t", address)
 
 
 def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OPS,
@@ -53,12 +47,12 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         lib.nhpoly1305_setkey(k, key, poly_ops)
         ctx.c_nhpoly1305 = c_interface_for(tfm)
 
-    nh_small = address(ffi, NH_GENERIC)
-    poly_addr = address(ffi, poly_ops)
-    nh_bulk = address(ffi, nh_simd) if nh_simd is not None else nh_small
+    nh_small = NH_GENERIC
+    poly_addr = poly_ops
+    nh_bulk = nh_simd if nh_simd is not None else nh_small
 
     def c_interface_for(tfm):
-        key = address(ffi, tfm.ctx.key)
+        key = tfm.ctx.key
         return lambda simd: (nh_bulk if simd else nh_small, nh_small, poly_addr, key)
 
     def exit_tfm(tfm):

@@ -25,11 +25,6 @@ DESCSIZE = ffi.sizeof("struct poly1305_desc")
 _from_buffer = ffi.from_buffer
 
 
-def ops_from_address(address: int):
-    """A ``poly1305_core_ops *`` from another extension's table address."""
-    return ffi.cast("poly1305_core_ops *", address)
-
-
 def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.ShashAlg:
     """A ``poly1305`` shash descriptor over the given core ops."""
 

@@ -8,23 +8,17 @@ fallback for any driver that publishes nothing (a plug-in, say).  The
 protocol, per kind of inner algorithm:
 
 * stream skcipher (XChaCha): ``ctx.c_stream(simd) -> (crypt, hchacha)``
-  addresses with the signatures of chacha_crypt_generic / hchacha_block_generic,
+  function pointers with the signatures of chacha_crypt_generic / hchacha_block_generic,
   plus ``ctx.key`` (32 bytes) and ``ctx.nrounds``;
-* block cipher: ``ctx.c_block(simd) -> (encrypt, decrypt, ctx)`` addresses, the
+* block cipher: ``ctx.c_block(simd) -> (encrypt, decrypt, ctx)`` pointers, the
   functions taking ``(const void *ctx, uint8_t *out, const uint8_t *in)``;
 * nhpoly1305 shash: ``ctx.c_nhpoly1305(simd) -> (nh_bulk, nh_small, poly_ops, key)``.
 
 ``simd`` says whether the caller may use SIMD (crypto_simd_usable()).  All
-values are plain integers (addresses) so that they cross cffi extensions.
+values are cffi pointers (``ffi.addressof(lib, name)``, the context cdata):
+a function pointer type is the same in every extension, and the struct types
+(``poly1305_core_ops``, ``struct nhpoly1305_key``) are declared once, in
+``crypto_api.algs._poly1305``, and included by the others (``ffi.include``;
+see algs/build_common.py), so a pointer from one extension is passed to
+another's functions as it is, never as an integer.
 """
-
-from __future__ import annotations
-
-
-def address(ffi, cdata) -> int:
-    """The address of a cffi pointer, array or function as an int."""
-    return int(ffi.cast("uintptr_t", cdata))
-
-
-def function_address(ffi, lib, name: str) -> int:
-    return address(ffi, ffi.addressof(lib, name))

@@ -3,6 +3,7 @@
  * wiping key material (the role of the kernel's memzero_explicit() from
  * include/linux/string.h).
  *
+ * This is the only wiping routine of the C code (algs/ and arch/x86/).
  * Portable C: memset is called through a volatile function pointer, so the
  * compiler cannot prove the store is dead and elide it.
  */
@@ -18,6 +19,36 @@ static inline void memzero_explicit(void *p, size_t n)
 
 	if (p != NULL && n != 0)
 		memset_fn(p, 0, n);
+}
+
+/*
+ * The name under which every cffi extension exports memzero_explicit() to
+ * Python (lib.crypto_memzero) and the x86 cores call it: the same routine,
+ * not a second implementation.
+ */
+static inline void crypto_memzero(void *p, size_t n)
+{
+	memzero_explicit(p, n);
+}
+
+/*
+ * memzero_stack(): clear the top `depth` bytes (at most MEMZERO_STACK_MAX)
+ * of this function's own frame, which is the stack just below its caller's
+ * frame.  Called right after a noinline worker returns, it wipes what the
+ * worker's frames left there: keystream buffers, spilled registers holding
+ * key-derived state.  `depth` is the worker's stack use with what it calls
+ * (gcc -fstack-usage), rounded up; tests/arch/test_build_isa.py scans the
+ * stack after each x86 ChaCha entry.
+ */
+#define MEMZERO_STACK_MAX 4096
+
+static __attribute__((noinline, unused)) void memzero_stack(size_t depth)
+{
+	unsigned char area[MEMZERO_STACK_MAX];
+
+	if (depth > sizeof(area))
+		depth = sizeof(area);
+	memzero_explicit(area + sizeof(area) - depth, depth);
 }
 
 #endif

@@ -27,12 +27,14 @@
 
 #define AES_BLOCK 16
 
+X86_TARGET_AESNI
 static inline uint32_t ror32(uint32_t v, int n)
 {
 	return (v >> n) | (v << (32 - n));
 }
 
 /* S-box applied to each byte of w. */
+X86_TARGET_AESNI
 static inline uint32_t sub_word(uint32_t w)
 {
 	/* AESKEYGENASSIST: dword 0 of the result is SubWord(dword 1 of src). */
@@ -41,6 +43,7 @@ static inline uint32_t sub_word(uint32_t w)
 	return (uint32_t)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(v, 0));
 }
 
+X86_TARGET_AESNI
 int aesni_setkey(struct aesni_ctx *ctx, const uint8_t *key, size_t len)
 {
 	uint32_t w[AESNI_MAX_ROUND_KEYS * 4];
@@ -92,6 +95,7 @@ int aesni_setkey(struct aesni_ctx *ctx, const uint8_t *key, size_t len)
  * Normally a pointer into ctx; if ctx was moved to a different alignment,
  * the keys are copied into bounce (wiped by the caller).
  */
+X86_TARGET_AESNI
 static inline const __m128i *round_keys(const struct aesni_ctx *ctx, int dec,
 					__m128i *bounce, int *bounced)
 {
@@ -106,6 +110,7 @@ static inline const __m128i *round_keys(const struct aesni_ctx *ctx, int dec,
 	return (const __m128i *)p;
 }
 
+X86_TARGET_AESNI
 static inline __m128i enc1(const __m128i *rk, int rounds, __m128i x)
 {
 	int r;
@@ -116,6 +121,7 @@ static inline __m128i enc1(const __m128i *rk, int rounds, __m128i x)
 	return _mm_aesenclast_si128(x, rk[rounds]);
 }
 
+X86_TARGET_AESNI
 static inline __m128i dec1(const __m128i *rk, int rounds, __m128i x)
 {
 	int r;
@@ -126,6 +132,7 @@ static inline __m128i dec1(const __m128i *rk, int rounds, __m128i x)
 	return _mm_aesdeclast_si128(x, rk[rounds]);
 }
 
+X86_TARGET_AESNI
 void aesni_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in)
 {
 	__m128i bounce[AESNI_MAX_ROUND_KEYS];
@@ -138,6 +145,7 @@ void aesni_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in)
 		crypto_memzero(bounce, sizeof(bounce));
 }
 
+X86_TARGET_AESNI
 void aesni_decrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in)
 {
 	__m128i bounce[AESNI_MAX_ROUND_KEYS];
@@ -172,6 +180,7 @@ void aesni_decrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in)
 			v[j_] = op(v[j_], (k));        \
 	} while (0)
 
+X86_TARGET_AESNI
 static inline __m128i xor128(__m128i a, __m128i b)
 {
 	return _mm_xor_si128(a, b);
@@ -215,6 +224,7 @@ static inline __m128i xor128(__m128i a, __m128i b)
 		}                                                              \
 	} while (0)
 
+X86_TARGET_AESNI
 void aesni_ecb_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		       size_t nblocks)
 {
@@ -228,6 +238,7 @@ void aesni_ecb_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t 
 		crypto_memzero(bounce, sizeof(bounce));
 }
 
+X86_TARGET_AESNI
 void aesni_ecb_decrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		       size_t nblocks)
 {

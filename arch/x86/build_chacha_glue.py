@@ -1,20 +1,15 @@
-"""cffi build script for crypto_api.arch.x86._chacha_glue: the v5.0 ChaCha glue
-loop over one contiguous buffer (chacha_glue_walk.c), portable C with no ISA
-flags; the SIMD routine is passed in as a function pointer."""
+"""cffi build script for ``crypto_api.arch.x86._chacha_glue``: the v5.0 ChaCha
+glue loop over one contiguous buffer (arch/x86/chacha_glue_walk.c), portable C
+with no ISA code; the SIMD routine is passed in as a function pointer.
+Paths, flags and ``__main__`` come from algs/build_common.py."""
 
 import os
+import sys
 
-from cffi import FFI
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
+from build_common import X86_DIRS, extension, main  # noqa: E402
 
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-
-ffibuilder = FFI()
-ffibuilder.cdef("""
+CDEF = """
 typedef void (*chacha_crypt_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
                                 size_t bytes, int nrounds);
 size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
@@ -27,15 +22,10 @@ size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
                                 const uint8_t *src, size_t total, size_t src_off,
                                 size_t dst_off, int nrounds, uint32_t *sections,
                                 size_t max_sections);
-""")
-ffibuilder.set_source(
-    "crypto_api.arch.x86._chacha_glue",
-    '#include "chacha_glue_walk.h"\n',
-    sources=[os.path.join(HERE, "chacha_glue_walk.c")],
-    depends=[os.path.join(HERE, "chacha_glue_walk.h")],
-    include_dirs=[HERE, os.path.join(os.path.dirname(os.path.dirname(HERE)), "algs", "include")],
-    extra_compile_args=["-O2"],
-)
+"""
+
+ffibuilder = extension("crypto_api.arch.x86._chacha_glue", CDEF, '#include "chacha_glue_walk.h"\n',
+                       ["arch/x86/chacha_glue_walk.c"], include_dirs=X86_DIRS)
 
 if __name__ == "__main__":
-    ffibuilder.compile(tmpdir=os.environ.get("CRYPTO_API_BUILD_DIR", "/tmp/crypto_api_build"), verbose=True)
+    main(ffibuilder)

@@ -10,24 +10,14 @@ XCR0 value, ``lib.cpu_feature_known(name)`` whether a name is recognised
 ``os_ymm``) and ``xsave_zmm`` (alias ``os_zmm``).  See cpufeatures.h for
 the full name list.  On a non-x86 machine every query returns 0.
 
-Run directly to build into a scratch directory:
-``python3 arch/x86/build_cpufeatures.py [outdir]`` (default /tmp/x86_build).
+Paths, flags and ``__main__`` come from algs/build_common.py.
 """
 
 import os
 import sys
 
-from cffi import FFI
-
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-ROOT = os.path.dirname(os.path.dirname(HERE))
-INCLUDE_DIRS = [HERE, os.path.join(ROOT, "algs", "include")]
-BASE_FLAGS = ["-O3"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
+from build_common import X86_DIRS, extension, main  # noqa: E402
 
 CDEF = """
 int cpu_has(const char *name);
@@ -37,17 +27,9 @@ uint64_t cpu_xcr0(void);
 void crypto_memzero(void *p, size_t n);
 """
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "crypto_api.arch.x86._cpufeatures",
-    '#include "x86_common.h"\n#include "cpufeatures.h"\n',
-    sources=[os.path.join(HERE, "cpufeatures.c")],
-    include_dirs=INCLUDE_DIRS,
-    extra_compile_args=BASE_FLAGS,
-)
-
+ffibuilder = extension("crypto_api.arch.x86._cpufeatures", CDEF,
+                       '#include "x86_common.h"\n#include "cpufeatures.h"\n',
+                       ["arch/x86/cpufeatures.c"], include_dirs=X86_DIRS)
 
 if __name__ == "__main__":
-    out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/x86_build"
-    ffibuilder.compile(tmpdir=out, verbose=False)
+    main(ffibuilder)

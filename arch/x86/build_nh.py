@@ -1,44 +1,28 @@
-"""cffi (API mode) builders for the x86 NH cores.
+"""cffi build script for the x86 NH cores (each function compiled for its
+target, the wrapper baseline; see arch/x86/x86_common.h):
 
-* ``crypto_api.arch.x86._nh_sse2``  nh_sse2.c  -msse2
-* ``crypto_api.arch.x86._nh_avx2``  nh_avx2.c  -mavx2
+* ``crypto_api.arch.x86._nh_sse2``  nh_sse2.c
+* ``crypto_api.arch.x86._nh_avx2``  nh_avx2.c
 
-Both functions have the ``nh_fn_t`` signature of algs/include/nhpoly1305.h
-and are meant to be handed to the generic ``nhpoly1305_update`` (algs/
-nhpoly1305.c) of another extension.  Two ways to get the pointer:
-
-* ``lib.nh_avx2_address()`` returns it as an integer (uintptr_t); the other
-  extension turns it back with ``other_ffi.cast("nh_fn_t", addr)``;
-* ``ffi.addressof(lib, "nh_avx2")`` gives a cdata function pointer of this
-  ffi (cast it to ``uintptr_t`` to move it between ffi instances).
-
-On a non-x86 machine the same cdef is built without -m flags against stubs.
-Run directly to build into a scratch directory:
-``python3 arch/x86/build_nh.py [outdir]`` (default /tmp/x86_build).
+Both functions have the ``nh_fn_t`` signature of algs/include/nhpoly1305.h;
+``ffi.addressof(lib, "nh_avx2")`` is a typed ``nh_fn_t`` that the generic
+``nhpoly1305_update`` (algs/nhpoly1305.c, in ``crypto_api.algs._poly1305``,
+whose types this extension includes) takes as it is.  On a non-x86 machine
+the same cdef is built against stubs.  Paths, flags and ``__main__`` come
+from algs/build_common.py.
 """
 
 import os
-import platform
 import sys
 
-from cffi import FFI
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
+from build_common import X86_DIRS, extension, load_builder, main  # noqa: E402
 
-# setuptools (setup.py's cffi_modules, run from the project root) refuses
-# absolute source paths, so they are relative to the working directory there;
-# ffi.compile() (running this file directly) works from inside its tmpdir and
-# needs absolute ones.
-_HERE_ABS = os.path.dirname(os.path.abspath(__file__))
-HERE = _HERE_ABS if __name__ == "__main__" else os.path.relpath(_HERE_ABS)
-ROOT = os.path.dirname(os.path.dirname(HERE))
-INCLUDE_DIRS = [HERE, os.path.join(ROOT, "algs", "include")]
-IS_X86 = platform.machine().lower() in (
-    "x86_64", "amd64", "i386", "i486", "i586", "i686", "x86")
-BASE_FLAGS = ["-O3"]
+POLY = load_builder("algs/build_poly1305.py")   # the Poly1305/NH types, shared
 
 CDEF = """
 void nh_%(isa)s(const uint32_t *key, const uint8_t *message, size_t message_len,
              uint8_t hash[32]);
-uintptr_t nh_%(isa)s_address(void);
 void crypto_memzero(void *p, size_t n);
 """
 
@@ -48,32 +32,17 @@ SOURCE = """
 
 void nh_%(isa)s(const uint32_t *key, const uint8_t *message, size_t message_len,
              uint8_t hash[NH_HASH_BYTES]);
-
-static uintptr_t nh_%(isa)s_address(void)
-{
-    return (uintptr_t)(nh_fn_t)nh_%(isa)s;
-}
 """
 
 
-def _make(isa, isa_flags):
-    ffi = FFI()
-    ffi.cdef(CDEF % {"isa": isa})
-    ffi.set_source(
-        "crypto_api.arch.x86._nh_" + isa,
-        SOURCE % {"isa": isa},
-        sources=[os.path.join(HERE, "nh_%s.c" % isa)],
-        include_dirs=INCLUDE_DIRS,
-        extra_compile_args=BASE_FLAGS + (isa_flags if IS_X86 else []),
-    )
-    return ffi
+def _make(isa: str):
+    return extension("crypto_api.arch.x86._nh_" + isa, CDEF % {"isa": isa}, POLY.TYPES_SOURCE + SOURCE % {"isa": isa},
+                     ["arch/x86/nh_%s.c" % isa], include_dirs=X86_DIRS,
+                     includes=[POLY.ffibuilder])
 
 
-ffi_sse2 = _make("sse2", ["-msse2"])
-ffi_avx2 = _make("avx2", ["-mavx2"])
-
+ffi_sse2 = _make("sse2")
+ffi_avx2 = _make("avx2")
 
 if __name__ == "__main__":
-    out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/x86_build"
-    for f in (ffi_sse2, ffi_avx2):
-        f.compile(tmpdir=out, verbose=False)
+    main(ffi_sse2, ffi_avx2)

@@ -12,7 +12,8 @@
  *     put the keystream back in block order.
  * Rotations by 16 and 8 use vpshufb, 12 and 7 shifts.  Remainders of 64
  * bytes or less go to the SSSE3 one-block code (chacha_ssse3.c, compiled
- * into this extension with the same flags).
+ * into this extension as SSSE3 code).  The exported entry wipes the stack
+ * its worker used (keystream, spilled state) before returning.
  */
 #include "chacha_x86.h"
 
@@ -20,6 +21,7 @@
 
 #include <immintrin.h>
 
+X86_TARGET_AVX2
 static inline __m256i rotl16_256(__m256i x)
 {
 	const __m256i m = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5,
@@ -29,6 +31,7 @@ static inline __m256i rotl16_256(__m256i x)
 	return _mm256_shuffle_epi8(x, m);
 }
 
+X86_TARGET_AVX2
 static inline __m256i rotl8_256(__m256i x)
 {
 	const __m256i m = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6,
@@ -65,17 +68,20 @@ static inline __m256i rotl8_256(__m256i x)
 		d = _mm256_shuffle_epi32(d, 0x39); \
 	} while (0)
 
+X86_TARGET_AVX2
 static inline __m256i load256(const uint8_t *p)
 {
 	return _mm256_loadu_si256((const __m256i *)p);
 }
 
+X86_TARGET_AVX2
 static inline void store256(uint8_t *p, __m256i v)
 {
 	_mm256_storeu_si256((__m256i *)p, v);
 }
 
 /* dst = src ^ ks over len bytes, ks as 32-byte chunks; bounce the tail. */
+X86_TARGET_AVX2
 static inline void xor_chunks256(uint8_t *dst, const uint8_t *src, size_t len,
 				 const __m256i *ks)
 {
@@ -93,12 +99,14 @@ static inline void xor_chunks256(uint8_t *dst, const uint8_t *src, size_t len,
 	}
 }
 
+X86_TARGET_AVX2
 static inline __m256i bcast_row(const uint32_t *row)
 {
 	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)row));
 }
 
 /* Keystream for blocks (ctr+off, ctr+off+1) into ks[0..3] (32-byte chunks). */
+X86_TARGET_AVX2
 static inline void rows_to_ks(__m256i a, __m256i b, __m256i c, __m256i d,
 			      __m256i *ks)
 {
@@ -108,6 +116,7 @@ static inline void rows_to_ks(__m256i a, __m256i b, __m256i c, __m256i d,
 	ks[3] = _mm256_permute2x128_si256(c, d, 0x31);
 }
 
+X86_TARGET_AVX2
 static void chacha_2block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
@@ -138,6 +147,7 @@ static void chacha_2block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 	}
 }
 
+X86_TARGET_AVX2
 static void chacha_4block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
@@ -181,6 +191,7 @@ static void chacha_4block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 }
 
 /* In-lane 4x4 word transpose of v[0..3]. */
+X86_TARGET_AVX2
 static inline void transpose4_256(__m256i *v)
 {
 	__m256i t0 = _mm256_unpacklo_epi32(v[0], v[1]);
@@ -194,6 +205,7 @@ static inline void transpose4_256(__m256i *v)
 	v[3] = _mm256_unpackhi_epi64(t2, t3);
 }
 
+X86_TARGET_AVX2
 static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
@@ -245,8 +257,10 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 	}
 }
 
-void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			size_t bytes, int nrounds)
+X86_TARGET_AVX2
+X86_INTERNAL __attribute__((noinline)) void
+chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
+                   int nrounds)
 {
 	while (bytes >= 8 * CHACHA_BLOCK_SIZE) {
 		chacha_8block_xor_avx2(state, dst, src, 8 * CHACHA_BLOCK_SIZE, nrounds);
@@ -271,7 +285,15 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 		return;
 	}
 	/* 0..64 bytes left: the SSSE3 path takes them (one block at most) */
-	chacha_dosimd_ssse3(state, dst, src, bytes, nrounds);
+	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
+}
+
+/* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds)
+{
+	chacha_avx2_blocks(state, dst, src, bytes, nrounds);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
 }
 
 #else /* not x86 */

@@ -96,6 +96,7 @@
 		d = _mm512_unpackhi_epi64(t1, t3);                          \
 	} while (0)
 
+X86_TARGET_AVX512
 static inline __m512i xor_block(const uint8_t *src, __m512i ks)
 {
 	return _mm512_xor_si512(_mm512_loadu_si512((const void *)src), ks);
@@ -105,6 +106,7 @@ static inline __m512i xor_block(const uint8_t *src, __m512i ks)
  * XOR the keystream of blocks state[12] .. state[12]+15 into src, len
  * bytes (1..1024), writing dst.  state is not modified.
  */
+X86_TARGET_AVX512
 static inline __attribute__((always_inline)) void
 chacha_16block_xor_avx512f(const uint32_t state[16], uint8_t *dst,
 			   const uint8_t *src, size_t len, int nrounds)
@@ -198,8 +200,10 @@ chacha_16block_xor_avx512f(const uint32_t state[16], uint8_t *dst,
 	}
 }
 
-void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			  size_t bytes, int nrounds)
+X86_TARGET_AVX512
+X86_INTERNAL __attribute__((noinline)) void
+chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
+                     int nrounds)
 {
 	while (bytes >= 16 * CHACHA_BLOCK_SIZE) {
 		chacha_16block_xor_avx512f(state, dst, src, 16 * CHACHA_BLOCK_SIZE,
@@ -215,7 +219,15 @@ void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 		return;
 	}
 	if (bytes)
-		chacha_dosimd_avx512vl(state, dst, src, bytes, nrounds);
+		chacha_avx512vl_blocks(state, dst, src, bytes, nrounds);
+}
+
+/* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds)
+{
+	chacha_avx512_blocks(state, dst, src, bytes, nrounds);
+	memzero_stack(CHACHA_AVX512_STACK_USE);
 }
 
 #else /* not x86: stub so the extension still builds; never called */

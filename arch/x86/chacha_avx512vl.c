@@ -48,11 +48,13 @@
 		d = _mm256_shuffle_epi32(d, 0x39); \
 	} while (0)
 
+X86_TARGET_AVX512
 static inline __m256i load256(const uint8_t *p)
 {
 	return _mm256_loadu_si256((const __m256i *)p);
 }
 
+X86_TARGET_AVX512
 static inline void store256(uint8_t *p, __m256i v)
 {
 	_mm256_storeu_si256((__m256i *)p, v);
@@ -63,6 +65,7 @@ static inline void store256(uint8_t *p, __m256i v)
  * chunk uses byte-masked load/store (AVX-512BW+VL): masked-off bytes are
  * neither read nor written, so no bounce buffer is needed.
  */
+X86_TARGET_AVX512
 static inline void xor_chunks256(uint8_t *dst, const uint8_t *src, size_t len,
 				 const __m256i *ks)
 {
@@ -78,12 +81,14 @@ static inline void xor_chunks256(uint8_t *dst, const uint8_t *src, size_t len,
 	}
 }
 
+X86_TARGET_AVX512
 static inline __m256i bcast_row(const uint32_t *row)
 {
 	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)row));
 }
 
 /* Keystream for blocks (ctr+off, ctr+off+1) into ks[0..3] (32-byte chunks). */
+X86_TARGET_AVX512
 static inline void rows_to_ks(__m256i a, __m256i b, __m256i c, __m256i d,
 			      __m256i *ks)
 {
@@ -93,6 +98,7 @@ static inline void rows_to_ks(__m256i a, __m256i b, __m256i c, __m256i d,
 	ks[3] = _mm256_permute2x128_si256(c, d, 0x31);
 }
 
+X86_TARGET_AVX512
 static void chacha_2block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
@@ -122,6 +128,7 @@ static void chacha_2block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 	}
 }
 
+X86_TARGET_AVX512
 static void chacha_4block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
@@ -164,6 +171,7 @@ static void chacha_4block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 }
 
 /* In-lane 4x4 word transpose of v[0..3]. */
+X86_TARGET_AVX512
 static inline void transpose4_256(__m256i *v)
 {
 	__m256i t0 = _mm256_unpacklo_epi32(v[0], v[1]);
@@ -177,6 +185,7 @@ static inline void transpose4_256(__m256i *v)
 	v[3] = _mm256_unpackhi_epi64(t2, t3);
 }
 
+X86_TARGET_AVX512
 static void chacha_8block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
@@ -227,8 +236,10 @@ static void chacha_8block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 	}
 }
 
-void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			    size_t bytes, int nrounds)
+X86_TARGET_AVX512
+X86_INTERNAL __attribute__((noinline)) void
+chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
+                       int nrounds)
 {
 	while (bytes >= 8 * CHACHA_BLOCK_SIZE) {
 		chacha_8block_xor_avx512vl(state, dst, src, 8 * CHACHA_BLOCK_SIZE,
@@ -252,6 +263,14 @@ void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src
 		chacha_2block_xor_avx512vl(state, dst, src, bytes, nrounds);
 		state[12] += chacha_blocks_for(bytes);
 	}
+}
+
+/* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds)
+{
+	chacha_avx512vl_blocks(state, dst, src, bytes, nrounds);
+	memzero_stack(CHACHA_AVX512VL_STACK_USE);
 }
 
 #else /* not x86 */

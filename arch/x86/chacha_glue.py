@@ -29,7 +29,6 @@ from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.x86._chacha_glue import ffi as _wffi
 from crypto_api.arch.x86._chacha_glue import lib as _wlib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
-from crypto_api.cinterface import function_address
 from crypto_api.scatterlist import sg_linear_views
 
 log = logging.getLogger("crypto_api")
@@ -56,7 +55,7 @@ class _Impl:
     name = ""
     dosimd = None
     hchacha = None
-    c_stream = None        # (dosimd, hchacha) addresses for fused templates
+    c_stream = None        # (dosimd, hchacha) function pointers for fused templates
     dosimd_ptr = None      # the same two routines as pointers of the C glue loop's types
     hchacha_ptr = None
 
@@ -84,8 +83,9 @@ def select_impl() -> str:
     dosimd = "chacha_dosimd_" + impl.name
     impl.dosimd = getattr(lib, dosimd)
     impl.hchacha = lib.hchacha_block_ssse3
-    impl.c_stream = (function_address(ffi, lib, dosimd), function_address(ffi, lib, "hchacha_block_ssse3"))
-    impl.dosimd_ptr = _wffi.cast("chacha_crypt_fn", impl.c_stream[0])
+    impl.c_stream = (ffi.addressof(lib, dosimd), ffi.addressof(lib, "hchacha_block_ssse3"))
+    # the glue loop takes the worker, which leaves the stack wipe to it (once per request)
+    impl.dosimd_ptr = _wffi.cast("chacha_crypt_fn", ffi.addressof(lib, "chacha_%s_blocks" % impl.name))
     impl.hchacha_ptr = _wffi.cast("hchacha_fn", impl.c_stream[1])
     return impl.name
 

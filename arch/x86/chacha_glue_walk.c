@@ -10,7 +10,9 @@
  * of a 4096-byte budget; when it is gone the glue releases and retakes the
  * FPU.  This loop makes exactly those steps, and records the bytes processed
  * in each FPU section so that the Python side can replay them into the FPU
- * trace.  The SIMD routine is passed in as a function pointer.
+ * trace.  The SIMD routine is passed in as a function pointer: one of the
+ * workers of chacha_x86.h, which leave their stack to this loop to wipe, once
+ * per request rather than once per step.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +20,8 @@
 
 #include "chacha_glue_walk.h"
 #include "byteorder.h"
+#include "chacha_x86.h"
+#include "memzero.h"
 
 #define WALK_PAGE_SIZE 4096u
 #define CHACHA_BLOCK 64u
@@ -60,6 +64,8 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
 	}
 	if (sections && nsec < max_sections)
 		sections[nsec] = cur;
+	/* crypt is a worker that leaves its stack unwiped (chacha_x86.h): once here */
+	memzero_stack(CHACHA_X86_STACK_USE);
 	return nsec + 1;
 }
 
@@ -92,13 +98,7 @@ size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
 	nsec = chacha_glue_walk_linear(crypt, state, dst, src, total, src_off, dst_off,
 				       nrounds, sections, max_sections);
 	/* the key schedule must not outlive the request */
-	{
-		volatile uint32_t *w = state;
-		for (i = 0; i < 16; i++)
-			w[i] = 0;
-		w = subkey;
-		for (i = 0; i < 8; i++)
-			w[i] = 0;
-	}
+	memzero_explicit(state, sizeof(state));
+	memzero_explicit(subkey, sizeof(subkey));
 	return nsec;
 }

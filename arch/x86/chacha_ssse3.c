@@ -11,8 +11,10 @@
  *     independent lanes; the result is transposed back to block order.
  * Rotations by 16 and 8 are byte permutations (pshufb), 12 and 7 use shifts.
  *
- * This file is also compiled into the AVX2 and AVX-512VL extensions (with
- * their -m flags), which use it for HChaCha and short leftovers.
+ * This file is also compiled into the AVX2 and AVX-512 extensions, which use
+ * it for HChaCha and short leftovers; its functions are SSSE3 code there too
+ * (target attributes, see x86_common.h).  The exported entries wipe the
+ * stack their worker used (keystream, spilled state) before returning.
  */
 #include "chacha_x86.h"
 
@@ -20,6 +22,7 @@
 
 #include <immintrin.h>
 
+X86_TARGET_SSSE3
 static inline __m128i rotl16_128(__m128i x)
 {
 	const __m128i m = _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5,
@@ -27,6 +30,7 @@ static inline __m128i rotl16_128(__m128i x)
 	return _mm_shuffle_epi8(x, m);
 }
 
+X86_TARGET_SSSE3
 static inline __m128i rotl8_128(__m128i x)
 {
 	const __m128i m = _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6,
@@ -48,6 +52,7 @@ static inline __m128i rotl8_128(__m128i x)
 	} while (0)
 
 /* Rounds on a row-per-register state (a = row 0 ... d = row 3). */
+X86_TARGET_SSSE3
 static inline void permute_rows(__m128i *pa, __m128i *pb, __m128i *pc,
 				__m128i *pd, int nrounds)
 {
@@ -68,11 +73,13 @@ static inline void permute_rows(__m128i *pa, __m128i *pb, __m128i *pc,
 	*pa = a; *pb = b; *pc = c; *pd = d;
 }
 
+X86_TARGET_SSSE3
 static inline __m128i load128(const uint8_t *p)
 {
 	return _mm_loadu_si128((const __m128i *)p);
 }
 
+X86_TARGET_SSSE3
 static inline void store128(uint8_t *p, __m128i v)
 {
 	_mm_storeu_si128((__m128i *)p, v);
@@ -83,6 +90,7 @@ static inline void store128(uint8_t *p, __m128i v)
  * chunks.  Whole chunks go straight to memory; a trailing partial chunk is
  * XORed in a stack buffer so nothing past src/dst + len is accessed.
  */
+X86_TARGET_SSSE3
 static inline void xor_chunks128(uint8_t *dst, const uint8_t *src, size_t len,
 				 const __m128i *ks)
 {
@@ -100,6 +108,7 @@ static inline void xor_chunks128(uint8_t *dst, const uint8_t *src, size_t len,
 	}
 }
 
+X86_TARGET_SSSE3
 void chacha_block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
 			    const uint8_t *src, size_t len, int nrounds)
 {
@@ -131,6 +140,7 @@ void chacha_block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
  * Transpose the 4x4 word matrix held in v[0..3] (v[i] = word i of blocks
  * 0..3) so that out[b] = those four words of block b.
  */
+X86_TARGET_SSSE3
 static inline void transpose4(__m128i *v)
 {
 	__m128i t0 = _mm_unpacklo_epi32(v[0], v[1]);
@@ -144,6 +154,7 @@ static inline void transpose4(__m128i *v)
 	v[3] = _mm_unpackhi_epi64(t2, t3);
 }
 
+X86_TARGET_SSSE3
 void chacha_4block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
 			     const uint8_t *src, size_t len, int nrounds)
 {
@@ -189,8 +200,10 @@ void chacha_4block_xor_ssse3(const uint32_t state[16], uint8_t *dst,
 	}
 }
 
-void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			 size_t bytes, int nrounds)
+X86_TARGET_SSSE3
+X86_INTERNAL __attribute__((noinline)) void
+chacha_ssse3_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
+                    int nrounds)
 {
 	while (bytes >= 4 * CHACHA_BLOCK_SIZE) {
 		chacha_4block_xor_ssse3(state, dst, src, 4 * CHACHA_BLOCK_SIZE,
@@ -211,7 +224,9 @@ void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 	}
 }
 
-void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds)
+X86_TARGET_SSSE3
+static __attribute__((noinline)) void
+hchacha_ssse3_rounds(const uint32_t state[16], uint32_t out[8], int nrounds)
 {
 	__m128i a = _mm_loadu_si128((const __m128i *)(state + 0));
 	__m128i b = _mm_loadu_si128((const __m128i *)(state + 4));
@@ -221,6 +236,21 @@ void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds)
 	permute_rows(&a, &b, &c, &d, nrounds);
 	_mm_storeu_si128((__m128i *)(out + 0), a);
 	_mm_storeu_si128((__m128i *)(out + 4), d);
+}
+
+/* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds)
+{
+	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
+	memzero_stack(CHACHA_SSSE3_STACK_USE);
+}
+
+/* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds)
+{
+	hchacha_ssse3_rounds(state, out, nrounds);
+	memzero_stack(HCHACHA_SSSE3_STACK_USE);
 }
 
 #else /* not x86: stubs so the extension still builds; never called */

@@ -25,6 +25,28 @@ void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src
 void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			  size_t bytes, int nrounds);
 
+/*
+ * The workers of the entries above: the same computation without the stack
+ * wipe that each entry does when its worker returns.  For a C loop that
+ * calls one many times and wipes the stack once afterwards, covering
+ * CHACHA_X86_STACK_USE bytes (the deepest worker with what it calls,
+ * gcc -fstack-usage, rounded up): chacha_glue_walk.c.
+ */
+#define CHACHA_SSSE3_STACK_USE 1536
+#define CHACHA_AVX2_STACK_USE 3072		/* with the SSSE3 worker for tails */
+#define CHACHA_AVX512VL_STACK_USE 2048
+#define CHACHA_AVX512_STACK_USE 4096		/* with the AVX-512VL worker for tails */
+#define HCHACHA_SSSE3_STACK_USE 512
+#define CHACHA_X86_STACK_USE 4096		/* the deepest of them */
+X86_INTERNAL void chacha_ssse3_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				      size_t bytes, int nrounds);
+X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				     size_t bytes, int nrounds);
+X86_INTERNAL void chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+					 size_t bytes, int nrounds);
+X86_INTERNAL void chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				       size_t bytes, int nrounds);
+
 /* HChaCha core: rounds without feed-forward, out = words 0..3 || 12..15. */
 void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds);
 

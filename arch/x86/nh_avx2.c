@@ -23,11 +23,13 @@
 
 #define NH_ORDER 0xd8 /* words (0,2,1,3) in each 128-bit lane */
 
+X86_TARGET_AVX2
 static inline __m256i load_key2(const uint32_t *k)
 {
 	return _mm256_shuffle_epi32(_mm256_loadu_si256((const __m256i *)k), NH_ORDER);
 }
 
+X86_TARGET_AVX2
 static inline __m256i nh_term2(__m256i m, __m256i k)
 {
 	__m256i t = _mm256_add_epi32(m, k);
@@ -35,6 +37,7 @@ static inline __m256i nh_term2(__m256i m, __m256i k)
 	return _mm256_mul_epu32(t, _mm256_srli_epi64(t, 32));
 }
 
+X86_TARGET_AVX2
 static inline __m128i nh_term1(__m128i m, __m128i k)
 {
 	__m128i t = _mm_add_epi32(m, k);
@@ -42,6 +45,7 @@ static inline __m128i nh_term1(__m128i m, __m128i k)
 	return _mm_mul_epu32(t, _mm_srli_epi64(t, 32));
 }
 
+X86_TARGET_AVX2
 void nh_avx2(const uint32_t *key, const uint8_t *message, size_t message_len,
 	     uint8_t hash[NH_HASH_BYTES])
 {

@@ -24,12 +24,14 @@
 
 #define NH_ORDER 0xd8 /* words (0,2,1,3) */
 
+X86_TARGET_SSE2
 static inline __m128i load_key(const uint32_t *k)
 {
 	return _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)k), NH_ORDER);
 }
 
 /* (m0+k0)*(m2+k2) in lane 0 and (m1+k1)*(m3+k3) in lane 1 */
+X86_TARGET_SSE2
 static inline __m128i nh_term(__m128i m, __m128i k)
 {
 	__m128i t = _mm_add_epi32(m, k);
@@ -37,6 +39,7 @@ static inline __m128i nh_term(__m128i m, __m128i k)
 	return _mm_mul_epu32(t, _mm_srli_epi64(t, 32));
 }
 
+X86_TARGET_SSE2
 void nh_sse2(const uint32_t *key, const uint8_t *message, size_t message_len,
 	     uint8_t hash[NH_HASH_BYTES])
 {

@@ -13,9 +13,9 @@ ALGS = []
 def module_init() -> None:
     capi.require_cpu(boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm"),
                      "nhpoly1305-avx2", "the CPU lacks AVX2 or the OS does not save YMM state")
-    from crypto_api.arch.x86._nh_avx2 import lib
+    from crypto_api.arch.x86._nh_avx2 import ffi, lib
     from crypto_api.arch.x86.nhpoly1305_simd import make_alg
-    ALGS[:] = [make_alg("nhpoly1305-avx2", 300, lib.nh_avx2_address())]
+    ALGS[:] = [make_alg("nhpoly1305-avx2", 300, ffi.addressof(lib, "nh_avx2"))]
     capi.crypto_register_shash(ALGS[0])
 
 

@@ -9,15 +9,15 @@ Poly1305 step (see crypto_api.algs.nhpoly1305_generic.nhpoly1305_alg).
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.algs.nhpoly1305_generic import nh_from_address, nhpoly1305_alg
-from crypto_api.algs.poly1305_generic import ops_from_address
+from crypto_api.algs.nhpoly1305_generic import nhpoly1305_alg
 
 
 def x86_64_poly_ops():
-    from crypto_api.arch.x86._poly1305_x86_64 import lib
-    return ops_from_address(lib.poly1305_x86_64_ops_address())
+    """The 64-bit-limb core's ops table, typed as _poly1305's (ffi.include)."""
+    from crypto_api.arch.x86._poly1305_x86_64 import ffi, lib
+    return ffi.addressof(lib, "poly1305_x86_64_ops")
 
 
-def make_alg(driver: str, priority: int, nh_address: int) -> capi.ShashAlg:
-    return nhpoly1305_alg(driver, priority, nh_simd=nh_from_address(nh_address),
-                          poly_ops=x86_64_poly_ops())
+def make_alg(driver: str, priority: int, nh_simd) -> capi.ShashAlg:
+    """``nh_simd``: the SIMD NH function (an ``nh_fn_t`` cdata)."""
+    return nhpoly1305_alg(driver, priority, nh_simd=nh_simd, poly_ops=x86_64_poly_ops())

@@ -12,9 +12,9 @@ ALGS = []
 
 def module_init() -> None:
     capi.require_cpu(boot_cpu_has("sse2"), "nhpoly1305-sse2", "the CPU lacks SSE2")
-    from crypto_api.arch.x86._nh_sse2 import lib
+    from crypto_api.arch.x86._nh_sse2 import ffi, lib
     from crypto_api.arch.x86.nhpoly1305_simd import make_alg
-    ALGS[:] = [make_alg("nhpoly1305-sse2", 200, lib.nh_sse2_address())]
+    ALGS[:] = [make_alg("nhpoly1305-sse2", 200, ffi.addressof(lib, "nh_sse2"))]
     capi.crypto_register_shash(ALGS[0])
 
 

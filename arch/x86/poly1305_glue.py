@@ -21,9 +21,9 @@ ALGS = []
 def module_init() -> None:
     capi.require_cpu(platform.machine().lower() in ("x86_64", "amd64"), "poly1305-x86_64",
                      "not an x86_64 machine")
-    from crypto_api.algs.poly1305_generic import ops_from_address, poly1305_alg
-    from crypto_api.arch.x86._poly1305_x86_64 import lib
-    ALGS[:] = [poly1305_alg("poly1305-x86_64", 200, ops_from_address(lib.poly1305_x86_64_ops_address()))]
+    from crypto_api.algs.poly1305_generic import poly1305_alg
+    from crypto_api.arch.x86._poly1305_x86_64 import ffi, lib
+    ALGS[:] = [poly1305_alg("poly1305-x86_64", 200, ffi.addressof(lib, "poly1305_x86_64_ops"))]
     capi.crypto_register_shash(ALGS[0])
 
 

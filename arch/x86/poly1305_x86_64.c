@@ -240,11 +240,6 @@ const poly1305_core_ops poly1305_x86_64_ops = {
 	.emit = poly1305_x86_64_emit,
 };
 
-uintptr_t poly1305_x86_64_ops_address(void)
-{
-	return (uintptr_t)&poly1305_x86_64_ops;
-}
-
 void poly1305_x86_64_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblocks,
 			  uint32_t hibit, uint8_t out[16])
 {

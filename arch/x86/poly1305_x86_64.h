@@ -10,9 +10,6 @@
 
 extern const poly1305_core_ops poly1305_x86_64_ops;
 
-/* &poly1305_x86_64_ops as an integer, to hand it to another extension. */
-uintptr_t poly1305_x86_64_ops_address(void);
-
 void poly1305_x86_64_setkey(poly1305_core_key *key, const uint8_t raw_r[16]);
 void poly1305_x86_64_init(poly1305_core_state *state);
 void poly1305_x86_64_blocks(poly1305_core_state *state, const poly1305_core_key *key,

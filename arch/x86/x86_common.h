@@ -1,9 +1,8 @@
 /*
  * Small helpers shared by the x86 SIMD cores of crypto_api (the C files in arch/x86).
  *
- * Every extension built from this directory exposes crypto_memzero(); it is
- * defined here as a static inline so that each shared object carries its own
- * copy and nothing is exported beyond what the cffi cdef names.
+ * Every extension built from this directory exposes crypto_memzero(), the
+ * one wiping routine of algs/include/memzero.h.
  */
 #ifndef CRYPTO_API_X86_COMMON_H
 #define CRYPTO_API_X86_COMMON_H
@@ -11,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "memzero.h"
 
 /* Internal symbols shared between the C files of one extension only. */
 #define X86_INTERNAL __attribute__((visibility("hidden")))
@@ -23,14 +24,18 @@
 #endif
 
 /*
- * Clear n bytes at p in a way the optimiser may not drop: after the memset
- * the buffer's address escapes into an empty asm statement that claims to
- * read all of memory, so the stores are observable and must be kept.
+ * Per-function instruction sets.  No file is compiled with -m flags (cffi's
+ * wrapper code, which runs on any CPU at import, is in the same extension):
+ * each function of a SIMD file carries the target it needs, and the glue
+ * checks the CPU (cpufeatures.c) before it calls any of them.
  */
-static inline void crypto_memzero(void *p, size_t n)
-{
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-}
+#if defined(__x86_64__) || defined(__i386__)
+#define X86_TARGET(isa) __attribute__((target(isa)))
+#define X86_TARGET_SSE2 X86_TARGET("sse2")
+#define X86_TARGET_SSSE3 X86_TARGET("ssse3")
+#define X86_TARGET_AVX2 X86_TARGET("avx2")
+#define X86_TARGET_AVX512 X86_TARGET("avx2,avx512f,avx512vl,avx512bw")
+#define X86_TARGET_AESNI X86_TARGET("aes,sse4.1")
+#endif
 
 #endif
