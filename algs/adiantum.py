@@ -22,6 +22,7 @@ from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import address
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
+from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
                                     sg_linear_views, sg_pieces)
 
@@ -132,9 +133,12 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     fast = tfm.ctx.fast
     if fast is None:
         return False
-    simd = _simd_fpu_begin(True)        # SIMD usable and no trace recording
-    if not simd and _fpu_tracing():
+    choice = _simd_choice()
+    if choice == DECLINE:               # a trace records: the composed path's sections
         return False
+    simd = choice == SIMD
+    if simd:
+        _fpu_begin()
     try:
         rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
                              src if type(src) is bytes else _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
@@ -151,7 +155,7 @@ def _crypt_fast(tfm, req, enc: bool) -> bool:
     """The request path in one C call: directly on one contiguous buffer per
     side, else on a gathered copy scattered back (Adiantum reads the whole
     message before it writes any of it, so the result is the same)."""
-    if tfm.ctx.fast is None or _fpu_tracing():
+    if tfm.ctx.fast is None or _simd_choice() == DECLINE:
         return False
     src, dst = req.src, req.dst
     n = req.cryptlen
@@ -203,8 +207,8 @@ def _bind_fast_path() -> None:
     _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
 
 
-_fpu_tracing = capi.fpu_tracing
-_simd_fpu_begin = capi.simd_fpu_begin
+_simd_choice = capi.simd_choice
+_fpu_begin = capi.kernel_fpu_begin
 _fpu_end = capi.kernel_fpu_end
 _bind_fast_path()
 

@@ -12,6 +12,8 @@ import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
 from crypto_api.cinterface import address, function_address
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.fpu import DECLINE, GENERIC, SIMD
+from crypto_api.fpu import simd_choice as _simd_choice
 from crypto_api.oneshot import alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
 
@@ -67,7 +69,8 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         d = from_buffer("uint8_t[]", dst, require_writable=True)
         if not simd:
             fn(tfm.ctx.aes, d, from_buffer("uint8_t[]", src))
-        elif capi.simd_fpu_begin():
+        elif _simd_choice() != GENERIC:     # SIMD, or DECLINE: the section a trace records
+            capi.kernel_fpu_begin()
             try:
                 fn(tfm.ctx.aes, d, from_buffer("uint8_t[]", src))
                 capi.fpu_account(AES_BLOCK_SIZE)
@@ -85,11 +88,10 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
 
     def oneshot(tfm, encrypt):
         """encrypt_one/decrypt_one in one C call for a bytes block: the SIMD
-        core when crypto_simd_usable() (declining while a trace records, so
-        the real section shows), else the generic one."""
+        core when fpu.simd_choice() says SIMD (declining while a trace
+        records, so the real section shows), else the generic one."""
         fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
-        call, alloc, unpack, mode_now = _gffi_block, alloc_uninit, unpack_bytes, capi.fast_path_mode
-        trace_bit = capi.MODE_TRACE
+        call, alloc, unpack, choice_now = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice
 
         def f(block):
             if type(block) is not bytes or len(block) != AES_BLOCK_SIZE:
@@ -98,10 +100,10 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             if not simd:
                 call(fn, fn_ctx, out, block)
             else:
-                mode = mode_now()
-                if not mode:
+                choice = choice_now()
+                if choice == SIMD:
                     call(fn, fn_ctx, out, block)
-                elif mode & trace_bit:
+                elif choice == DECLINE:
                     return None
                 else:
                     call(generic_fn, generic_ctx, out, block)

@@ -23,10 +23,10 @@ from .cipher import (CryptoCipher, crypto_alloc_cipher, crypto_cipher_ctx,
                      crypto_cipher_decrypt_one, crypto_cipher_encrypt_one,
                      crypto_cipher_setkey, crypto_free_cipher)
 from .errors import CryptoError
-from .fpu import (MODE_TRACE, FpuTrace, FpuUsageError, crypto_simd_usable, fast_path_mode,
+from .fpu import (DECLINE, GENERIC, SIMD, FpuTrace, FpuUsageError, crypto_simd_usable,
                   fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context,
                   irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
-                  simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
+                  simd_choice, simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
 from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
                       request_module, require_cpu, rmmod)
 from .proc import proc_crypto
