@@ -46,7 +46,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             c = ctx.aes = ffi.new(ctx_type)
         else:
             lib.crypto_memzero(c, ffi.sizeof(c[0]))
-        if expand_fn(c, key, len(key)):
+        if expand_fn(c, from_buffer("uint8_t[]", key), len(key)):
             raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected 16, 24 or 32")
         if simd:
             ctx.aes_fallback = _generic_schedule(ctx, key)
@@ -137,7 +137,7 @@ def _generic_schedule(ctx, key: bytes):
         c = _gffi.new("struct crypto_aes_ctx *")
     else:
         lib_generic.crypto_memzero(c, _gffi.sizeof(c[0]))
-    lib_generic.aes_expandkey_generic(c, key, len(key))
+    lib_generic.aes_expandkey_generic(c, _gffi.from_buffer("uint8_t[]", key), len(key))
     return c
 
 

@@ -52,7 +52,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
             k = ctx.key = ffi.new("struct nhpoly1305_key *")
         else:
             lib.crypto_memzero(k, ffi.sizeof(k[0]))
-        lib.nhpoly1305_setkey(k, key, poly_ops)
+        lib.nhpoly1305_setkey(k, _from_buffer("uint8_t[]", key), poly_ops)
         ctx.c_nhpoly1305 = c_interface_for(tfm)
 
     nh_small = address(ffi, NH_GENERIC)

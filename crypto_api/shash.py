@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from . import alg as A
 from .errors import EINVAL, ENOSYS, CryptoError
 from .scatterlist import as_byte_view
-from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm
 
 
 class CryptoShash(CryptoTfm):
@@ -78,7 +78,7 @@ class CryptoShash(CryptoTfm):
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         self._fdigest = None
         try:
-            alg.setkey(self, bytes(kv))
+            call_setkey(alg.setkey, self, kv)
         except BaseException:
             self.wipe_key()                 # a failed setkey leaves no old key usable
             raise

@@ -141,6 +141,7 @@ def _simd_walk(req, ctx, xchacha: bool) -> None:
                    req.src[0].offset, req.dst[0].offset)
         return
     walk = capi.skcipher_walk_virt(req, atomic=True)
+    state = None
     capi.kernel_fpu_begin()
     try:
         state = _simd_state(ctx, req.iv, xchacha)
@@ -159,6 +160,8 @@ def _simd_walk(req, ctx, xchacha: bool) -> None:
                 budget = FPU_YIELD_BYTES
             capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
     finally:
+        if state is not None:
+            generic.wipe_state(state)
         if capi.in_kernel_fpu():
             capi.kernel_fpu_end()
 
