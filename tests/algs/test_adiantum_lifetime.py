@@ -87,3 +87,32 @@ def test_a_failing_child_setkey_leaves_no_struct_and_no_key(monkeypatch):
         tfm.encrypt(bytes(32), bytes(32))
     assert e.value.errno == ENOKEY
     tfm.free()
+
+
+def test_the_poly1305_key_of_an_odd_tweak_is_wiped(monkeypatch):
+    """A tweak that is not whole 16-byte blocks is hashed in Python with a
+    Poly1305 key struct expanded from K_T: it is zeroed after use."""
+    from crypto_api.algs._poly1305 import ffi as pff
+    tfm = _alloc(NAMES[0], os.urandom(32))
+    data, tweak = os.urandom(200), os.urandom(17)
+    want = adiantum.adiantum_encrypt(tfm, data, tweak)
+
+    class Recorder:
+        def __init__(self, real):
+            self.real, self.made = real, []
+
+        def new(self, ctype, *args):
+            obj = self.real.new(ctype, *args)
+            self.made.append((ctype, obj))
+            return obj
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+    rec = Recorder(adiantum.poly_ffi)
+    monkeypatch.setattr(adiantum, "poly_ffi", rec)
+    assert adiantum.adiantum_encrypt(tfm, data, tweak) == want
+    keys = [obj for ctype, obj in rec.made if ctype == "poly1305_core_key *"]
+    assert keys, "the odd-tweak path was not taken"
+    assert all(not any(bytes(pff.buffer(k))) for k in keys)
+    tfm.free()
