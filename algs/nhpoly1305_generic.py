@@ -80,12 +80,11 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         buf = _from_buffer("uint8_t[]", data)
         n = len(buf)
         choice = _simd_choice() if n >= 64 else GENERIC
-        if choice == GENERIC:
-            _update(_from_buffer("struct nhpoly1305_state *", desc.state), desc.tfm.ctx.key,
-                    buf, n, NH_GENERIC, poly_ops)
-            return
         st = _from_buffer("struct nhpoly1305_state *", desc.state)
         key = desc.tfm.ctx.key
+        if choice == GENERIC:
+            _update(st, key, buf, n, NH_GENERIC, poly_ops)
+            return
         if choice == SIMD:
             # Same result in one C call; the 4 KiB sections are only made
             # (below) when a trace is recording them.
