@@ -17,9 +17,10 @@ Where the state lives:
   ``threading.Thread`` starts with none of them.
 
 A section is opened and closed by the same code without sleeping in between
-(``might_sleep`` inside it raises), hence in one context; the section's "FPU
-taken" bit is therefore also recorded in that context, which lets a single
-context variable answer the one question the drivers ask.
+(``might_sleep`` inside it raises), hence in one context; kernel_fpu_begin
+therefore also records "FPU taken" in that context (kernel_fpu_end restores
+its answer), which lets a single context variable answer the one question
+the drivers ask.
 
 That question is :func:`simd_choice`: SIMD (usable, nothing records: one
 unobserved C call may use SIMD), GENERIC (crypto_simd_usable() is false: the
@@ -87,12 +88,12 @@ class _Switches(NamedTuple):
     nosimd: int = 0                         # simd_disabled() depth
     irq: int = 0                            # interrupt_context() depth
     traces: Tuple[FpuTrace, ...] = ()
-    in_fpu: bool = False                    # this context opened the thread's section
 
 
 def _choice_for(sw: _Switches) -> int:
-    """The one rule: GENERIC unless SIMD is usable; then DECLINE while a trace records."""
-    if sw.nosimd or sw.irq or sw.in_fpu:
+    """The one rule outside a section (inside one it is GENERIC): GENERIC
+    unless SIMD is usable, then DECLINE while a trace records, else SIMD."""
+    if sw.nosimd or sw.irq:
         return GENERIC
     return DECLINE if sw.traces else SIMD
 
@@ -109,7 +110,7 @@ simd_choice = _choice.get
 
 def _set(sw: _Switches) -> None:
     _switches.set(sw)
-    _choice.set(_choice_for(sw))
+    _choice.set(GENERIC if _cpu.in_fpu else _choice_for(sw))
 
 
 class _Cpu(threading.local):
@@ -150,7 +151,7 @@ def kernel_fpu_begin() -> None:
         for t in sw.traces:
             t.sections.append(sec)
         st.section = sec
-    _set(sw._replace(in_fpu=True))
+    _choice.set(GENERIC)
 
 
 def kernel_fpu_end() -> None:
@@ -161,9 +162,7 @@ def kernel_fpu_end() -> None:
     if st.section is not None:
         st.section.closed = True
         st.section = None
-    sw = _switches.get()
-    if sw.in_fpu:
-        _set(sw._replace(in_fpu=False))
+    _choice.set(_choice_for(_switches.get()))
 
 
 def simd_fpu_begin(untraced: bool = False) -> bool:
