@@ -21,6 +21,7 @@ from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
+from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
                                     sg_linear_views, sg_pieces)
 
@@ -54,8 +55,19 @@ def adiantum_init_tfm(tfm) -> None:
     ctx.fast = None
 
 
+def _drop_fast(ctx) -> None:
+    """Forget the one-call structs: zero their raw pointers into the child
+    contexts (and the keys' addresses) before the children go."""
+    fast = getattr(ctx, "fast", None)
+    ctx.fast = None
+    if fast:
+        for f in fast.values():
+            _ffi_fast.memmove(f, bytes(_ffi_fast.sizeof(f[0])), _ffi_fast.sizeof(f[0]))
+
+
 def adiantum_exit_tfm(tfm) -> None:
     ctx = tfm.ctx
+    _drop_fast(ctx)
     for name in ("hash", "blockcipher", "streamcipher"):
         child = getattr(ctx, name, None)
         if child is not None:
@@ -66,9 +78,11 @@ def adiantum_exit_tfm(tfm) -> None:
         poly_lib.crypto_memzero(key, 16)
 
 
-def adiantum_setkey(tfm, key: bytes) -> None:
-    """Set the stream key, then derive K_E, K_T, K_L and K_N from its keystream."""
+def adiantum_setkey(tfm, key: bytearray) -> None:
+    """Set the stream key, then derive K_E, K_T, K_L and K_N from its keystream
+    (in a bytearray handed to the children as views, zeroed afterwards)."""
     ctx = tfm.ctx
+    _drop_fast(ctx)                     # no raw pointers to keys being replaced
     req_flags = tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK
     for child in (ctx.streamcipher, ctx.blockcipher, ctx.hash):
         child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
@@ -81,9 +95,10 @@ def adiantum_setkey(tfm, key: bytes) -> None:
     capi.skcipher_request_set_crypt(req, sg_init_one(derived), sg_init_one(derived), DERIVED_KEY_SIZE, iv)
     try:
         capi.crypto_skcipher_encrypt(req)
-        ctx.blockcipher.setkey(derived[:BLOCKCIPHER_KEY_SIZE])
-        poly_ffi.memmove(ctx.header_key, derived[32:48], 16)
-        ctx.hash.setkey(derived[48:])
+        with memoryview(derived) as dv:
+            ctx.blockcipher.setkey(dv[:BLOCKCIPHER_KEY_SIZE])
+            poly_ffi.memmove(ctx.header_key, dv[32:48], 16)
+            ctx.hash.setkey(dv[48:])
     finally:
         derived[:] = bytes(DERIVED_KEY_SIZE)
     ctx.fast = _fast_ops(ctx)
@@ -131,9 +146,12 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     fast = tfm.ctx.fast
     if fast is None:
         return False
-    simd = _simd_fpu_begin(True)        # SIMD usable and no trace recording
-    if not simd and _fpu_tracing():
+    choice = _simd_choice()
+    if choice == DECLINE:               # a trace records: the composed path's sections
         return False
+    simd = choice == SIMD
+    if simd:
+        _fpu_begin()
     try:
         rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
                              src if type(src) is bytes else _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
@@ -150,7 +168,7 @@ def _crypt_fast(tfm, req, enc: bool) -> bool:
     """The request path in one C call: directly on one contiguous buffer per
     side, else on a gathered copy scattered back (Adiantum reads the whole
     message before it writes any of it, so the result is the same)."""
-    if tfm.ctx.fast is None or _fpu_tracing():
+    if tfm.ctx.fast is None or _simd_choice() == DECLINE:
         return False
     src, dst = req.src, req.dst
     n = req.cryptlen
@@ -196,14 +214,14 @@ def adiantum_oneshot(tfm, encrypt: bool):
 
 
 def _bind_fast_path() -> None:
-    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt
+    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_fast
     from crypto_api.algs._adiantum import ffi, lib
-    _adiantum_crypt, _fb = lib.adiantum_crypt, ffi.from_buffer
+    _adiantum_crypt, _fb, _ffi_fast = lib.adiantum_crypt, ffi.from_buffer, ffi
     _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
 
 
-_fpu_tracing = capi.fpu_tracing
-_simd_fpu_begin = capi.simd_fpu_begin
+_simd_choice = capi.simd_choice
+_fpu_begin = capi.kernel_fpu_begin
 _fpu_end = capi.kernel_fpu_end
 _bind_fast_path()
 
@@ -226,6 +244,7 @@ def _poly1305_padded(raw_r, data: bytes) -> int:
         ops.blocks(state, key, tail + b"\x01" + bytes(15 - len(tail)), 1, 0)
     out = poly_ffi.new("uint8_t[16]")
     ops.emit(state, out)
+    poly_lib.crypto_memzero(key, poly_ffi.sizeof(key[0]))     # K_T's expanded form
     return int.from_bytes(poly_ffi.buffer(out), "little")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.fpu import DECLINE, GENERIC, SIMD
+from crypto_api.fpu import simd_choice as _simd_choice
 from crypto_api.oneshot import alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
 
@@ -43,7 +45,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             c = ctx.aes = ffi.new(ctx_type)
         else:
             lib.crypto_memzero(c, ffi.sizeof(c[0]))
-        if expand_fn(c, key, len(key)):
+        if expand_fn(c, from_buffer("uint8_t[]", key), len(key)):
             raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected 16, 24 or 32")
         if simd:
             ctx.aes_fallback = _generic_schedule(ctx, key)
@@ -66,7 +68,8 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         d = from_buffer("uint8_t[]", dst, require_writable=True)
         if not simd:
             fn(tfm.ctx.aes, d, from_buffer("uint8_t[]", src))
-        elif capi.simd_fpu_begin():
+        elif _simd_choice() != GENERIC:     # SIMD, or DECLINE: the section a trace records
+            capi.kernel_fpu_begin()
             try:
                 fn(tfm.ctx.aes, d, from_buffer("uint8_t[]", src))
                 capi.fpu_account(AES_BLOCK_SIZE)
@@ -84,11 +87,10 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
 
     def oneshot(tfm, encrypt):
         """encrypt_one/decrypt_one in one C call for a bytes block: the SIMD
-        core when crypto_simd_usable() (declining while a trace records, so
-        the real section shows), else the generic one."""
+        core when fpu.simd_choice() says SIMD (declining while a trace
+        records, so the real section shows), else the generic one."""
         fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
-        call, alloc, unpack, mode_now = _gffi_block, alloc_uninit, unpack_bytes, capi.fast_path_mode
-        trace_bit = capi.MODE_TRACE
+        call, alloc, unpack, choice_now = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice
 
         def f(block):
             if type(block) is not bytes or len(block) != AES_BLOCK_SIZE:
@@ -97,10 +99,10 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             if not simd:
                 call(fn, fn_ctx, out, block)
             else:
-                mode = mode_now()
-                if not mode:
+                choice = choice_now()
+                if choice == SIMD:
                     call(fn, fn_ctx, out, block)
-                elif mode & trace_bit:
+                elif choice == DECLINE:
                     return None
                 else:
                     call(generic_fn, generic_ctx, out, block)
@@ -134,7 +136,7 @@ def _generic_schedule(ctx, key: bytes):
         c = _gffi.new("struct crypto_aes_ctx *")
     else:
         lib_generic.crypto_memzero(c, _gffi.sizeof(c[0]))
-    lib_generic.aes_expandkey_generic(c, key, len(key))
+    lib_generic.aes_expandkey_generic(c, _gffi.from_buffer("uint8_t[]", key), len(key))
     return c
 
 

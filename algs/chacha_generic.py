@@ -27,7 +27,7 @@ _from_buffer = ffi.from_buffer
 _crypt = lib.chacha_crypt_generic
 
 
-def chacha_setkey(tfm, key: bytes, nrounds: int) -> None:
+def chacha_setkey(tfm, key: bytearray, nrounds: int) -> None:
     """crypto_chacha_setkey: keep the 32-byte key and the round count."""
     ctx = tfm.ctx
     k = getattr(ctx, "key", None)
@@ -39,11 +39,11 @@ def chacha_setkey(tfm, key: bytes, nrounds: int) -> None:
     ctx.nrounds = nrounds
 
 
-def chacha20_setkey(tfm, key: bytes) -> None:
+def chacha20_setkey(tfm, key: bytearray) -> None:
     chacha_setkey(tfm, key, 20)
 
 
-def chacha12_setkey(tfm, key: bytes) -> None:
+def chacha12_setkey(tfm, key: bytearray) -> None:
     chacha_setkey(tfm, key, 12)
 
 
@@ -86,14 +86,26 @@ def chacha_walk(req, state, nrounds: int, crypt=_crypt) -> None:
         capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
 
 
-def crypto_chacha_crypt(req) -> None:
+def wipe_state(state) -> None:
+    """Zero a request's ChaCha state (words 4-11 are the key or the XChaCha subkey)."""
+    lib.crypto_memzero(state, 64)
+
+
+def _crypt_request(req, xchacha: bool) -> None:
     ctx = req.tfm.ctx
-    chacha_walk(req, chacha_state(ctx, req.iv, False), ctx.nrounds)
+    state = chacha_state(ctx, req.iv, xchacha)
+    try:
+        chacha_walk(req, state, ctx.nrounds)
+    finally:
+        wipe_state(state)
+
+
+def crypto_chacha_crypt(req) -> None:
+    _crypt_request(req, False)
 
 
 def crypto_xchacha_crypt(req) -> None:
-    ctx = req.tfm.ctx
-    chacha_walk(req, chacha_state(ctx, req.iv, True), ctx.nrounds)
+    _crypt_request(req, True)
 
 
 GENERIC_C_STREAM = (ffi.addressof(lib, "chacha_crypt_generic"),
@@ -110,8 +122,11 @@ def chacha_linear(tfm, src, dst, n, iv) -> bool:
     if n:
         ctx = tfm.ctx
         state = chacha_state(ctx, iv, len(iv) == XCHACHA_IV_SIZE)
-        _crypt(state, _from_buffer("uint8_t[]", dst, require_writable=True), _from_buffer("uint8_t[]", src),
-               n, ctx.nrounds)
+        try:
+            _crypt(state, _from_buffer("uint8_t[]", dst, require_writable=True), _from_buffer("uint8_t[]", src),
+                   n, ctx.nrounds)
+        finally:
+            wipe_state(state)
     return True
 
 

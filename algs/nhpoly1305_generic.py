@@ -15,6 +15,8 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.fpu import DECLINE, GENERIC, SIMD
+from crypto_api.fpu import simd_choice as _simd_choice
 from crypto_api.oneshot import alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
 
@@ -44,7 +46,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
             k = ctx.key = ffi.new("struct nhpoly1305_key *")
         else:
             lib.crypto_memzero(k, ffi.sizeof(k[0]))
-        lib.nhpoly1305_setkey(k, key, poly_ops)
+        lib.nhpoly1305_setkey(k, _from_buffer("uint8_t[]", key), poly_ops)
         ctx.c_nhpoly1305 = c_interface_for(tfm)
 
     nh_small = NH_GENERIC
@@ -64,18 +66,20 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         lib.nhpoly1305_init(_from_buffer("struct nhpoly1305_state *", desc.state), poly_ops)
 
     def update_generic(desc, data):
+        buf = _from_buffer("uint8_t[]", data)
         _update(_from_buffer("struct nhpoly1305_state *", desc.state), desc.tfm.ctx.key,
-                _from_buffer("uint8_t[]", data), len(data), NH_GENERIC, poly_ops)
+                buf, len(buf), NH_GENERIC, poly_ops)
 
     def update_simd(desc, data):
-        n = len(data)
-        if n < 64 or not capi.crypto_simd_usable():
-            update_generic(desc, data)
-            return
+        buf = _from_buffer("uint8_t[]", data)
+        n = len(buf)
+        choice = _simd_choice() if n >= 64 else GENERIC
         st = _from_buffer("struct nhpoly1305_state *", desc.state)
         key = desc.tfm.ctx.key
-        buf = _from_buffer("uint8_t[]", data)
-        if not capi.fpu_tracing():
+        if choice == GENERIC:
+            _update(st, key, buf, n, NH_GENERIC, poly_ops)
+            return
+        if choice == SIMD:
             # Same result in one C call; the 4 KiB sections are only made
             # (below) when a trace is recording them.
             capi.kernel_fpu_begin()
@@ -100,17 +104,19 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         return bytes(ffi.buffer(out))
 
     def digest(desc, data):
-        n = len(data)
-        simd = nh_simd is not None and n >= 64 and capi.crypto_simd_usable()
-        if simd and capi.fpu_tracing():
+        buf = _from_buffer("uint8_t[]", data)
+        n = len(buf)
+        choice = _simd_choice() if nh_simd is not None and n >= 64 else GENERIC
+        if choice == DECLINE:               # a trace records: the real sections
             init(desc)
             update_simd(desc, data)
             return final(desc)
         out = ffi.new("uint8_t[16]")
+        simd = choice == SIMD
         if simd:
             capi.kernel_fpu_begin()
         try:
-            lib.nhpoly1305_digest(desc.tfm.ctx.key, _from_buffer("uint8_t[]", data), n, out,
+            lib.nhpoly1305_digest(desc.tfm.ctx.key, buf, n, out,
                                   nh_simd if simd else NH_GENERIC, NH_GENERIC, poly_ops)
         finally:
             if simd:
@@ -119,27 +125,30 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
 
     def oneshot(tfm):
         """tfm.digest in one C call for bytes/bytearray, with the request
-        path's rule: SIMD NH for 64 bytes or more when crypto_simd_usable();
-        it declines such a digest while an fpu_trace() records."""
+        path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
+        SIMD; it declines such a digest while an fpu_trace() records."""
         key = tfm.ctx.key
-        crypt, alloc, unpack, fb, mode_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
-            _from_buffer, capi.fast_path_mode
-        trace_bit = capi.MODE_TRACE
+        crypt, alloc, unpack, fb, choice_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
+            _from_buffer, _simd_choice
 
         def fn(data):
             t = type(data)
-            if t is not bytes and t is not bytearray:
+            if t is bytes:
+                src, n = data, len(data)
+            elif t is bytearray:
+                src = fb(data)              # exported before its length is read
+                n = len(src)
+            else:
                 return None
-            n = len(data)
             nh = NH_GENERIC
             if nh_simd is not None and n >= 64:
-                mode = mode_now()
-                if not mode:
+                choice = choice_now()
+                if choice == SIMD:
                     nh = nh_simd
-                elif mode & trace_bit:
+                elif choice == DECLINE:
                     return None
             out = alloc("char[]", NHPOLY1305_DIGEST_SIZE)
-            crypt(key, data if t is bytes else fb(data), n, out, nh, poly_ops)
+            crypt(key, src, n, out, nh, poly_ops)
             return unpack(out, NHPOLY1305_DIGEST_SIZE)
         return fn
 

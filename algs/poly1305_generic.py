@@ -36,8 +36,8 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
         lib.poly1305_desc_init(_from_buffer("struct poly1305_desc *", desc.state))
 
     def update(desc, data):
-        lib.poly1305_desc_update(_from_buffer("struct poly1305_desc *", desc.state),
-                                 _from_buffer("uint8_t[]", data), len(data), ops)
+        buf = _from_buffer("uint8_t[]", data)
+        lib.poly1305_desc_update(_from_buffer("struct poly1305_desc *", desc.state), buf, len(buf), ops)
 
     def final(desc):
         out = ffi.new("uint8_t[16]")
@@ -47,7 +47,8 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
 
     def digest(desc, data):
         out = ffi.new("uint8_t[16]")
-        if lib.poly1305_desc_digest(_from_buffer("uint8_t[]", data), len(data), out, ops):
+        buf = _from_buffer("uint8_t[]", data)
+        if lib.poly1305_desc_digest(buf, len(buf), out, ops):
             raise no_key()
         return bytes(ffi.buffer(out))
 
@@ -58,10 +59,14 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
 
         def fn(data):
             t = type(data)
-            if t is not bytes and t is not bytearray:
+            if t is bytes:
+                src = data
+            elif t is bytearray:
+                src = fb(data)              # exported before its length is read
+            else:
                 return None
             out = alloc("char[]", POLY1305_DIGEST_SIZE)
-            if crypt(data if t is bytes else fb(data), len(data), out, ops):
+            if crypt(src, len(src), out, ops):
                 return None
             return unpack(out, POLY1305_DIGEST_SIZE)
         return fn

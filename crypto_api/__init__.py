@@ -25,10 +25,10 @@ from .cipher import (CryptoCipher, crypto_alloc_cipher, crypto_cipher_ctx,
                      crypto_cipher_decrypt_one, crypto_cipher_encrypt_one,
                      crypto_cipher_setkey, crypto_free_cipher, crypto_grab_cipher)
 from .errors import CryptoError
-from .fpu import (MODE_TRACE, FpuTrace, FpuUsageError, crypto_simd_usable, fast_path_mode,
+from .fpu import (DECLINE, GENERIC, SIMD, FpuTrace, FpuUsageError, crypto_simd_usable,
                   fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context,
                   irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
-                  simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
+                  simd_choice, simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
 from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
                       request_module, require_cpu, rmmod)
 from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MSG_ALG_REQUEST,
@@ -79,7 +79,7 @@ __all__ = [
     "CryptoAlgBase", "CryptoAttrAlg", "CryptoAttrType", "CryptoAttrU32", "CryptoCipher",
     "CryptoError", "CryptoShash", "CryptoSkcipher", "CryptoSpawn", "FpuTrace", "FpuUsageError",
     "HASH_MAX_DESCSIZE", "HASH_MAX_DIGESTSIZE", "HASH_MAX_STATESIZE", "MAX_ALGAPI_ALIGNMASK",
-    "MAX_ALGAPI_BLOCKSIZE", "MAX_CIPHER_ALIGNMASK", "MAX_CIPHER_BLOCKSIZE", "MODE_TRACE",
+    "MAX_ALGAPI_BLOCKSIZE", "MAX_CIPHER_ALIGNMASK", "MAX_CIPHER_BLOCKSIZE",
     "MODULE_ALIAS_CRYPTO", "PAGE_SIZE", "Scatterlist", "ShashAlg", "ShashDesc", "SkcipherAlg",
     "SkcipherRequest", "SkcipherWalk", "Template", "WritableBuffer", "crypto_alloc_cipher",
     "crypto_alloc_shash", "crypto_alloc_skcipher", "crypto_alloc_sync_skcipher",
@@ -98,7 +98,7 @@ __all__ = [
     "crypto_spawn_cipher", "crypto_spawn_shash", "crypto_spawn_skcipher", "crypto_unregister_alg",
     "crypto_unregister_cipher", "crypto_unregister_shash", "crypto_unregister_shashes",
     "crypto_unregister_skcipher", "crypto_unregister_skciphers", "crypto_unregister_template",
-    "fast_path_mode", "fpu_account", "fpu_trace", "fpu_tracing", "in_kernel_fpu", "insmod",
+    "fpu_account", "fpu_trace", "fpu_tracing", "in_kernel_fpu", "insmod",
     "interrupt_context", "irq_fpu_usable", "kernel_fpu_begin", "kernel_fpu_end", "kernel_fpu_yield",
     "load_all", "loaded_modules", "may_use_simd", "might_sleep", "parse_template_name",
     "proc_crypto", "request_module", "require_cpu", "rmmod", "sg_init_one", "sg_init_table",
@@ -111,4 +111,6 @@ __all__ = [
     "NOTIFY_DONE", "NOTIFY_OK", "NOTIFY_STOP", "NOTIFY_STOP_MASK", "NotifierBlock",
     "crypto_grab_spawn", "crypto_register_notifier", "crypto_unregister_notifier",
     "split_template_name",
+    # the one SIMD decision of the fast paths
+    "DECLINE", "GENERIC", "SIMD", "simd_choice",
 ]

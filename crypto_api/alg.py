@@ -142,7 +142,7 @@ class SkcipherAlg(CryptoAlgBase):
     ``out`` filled) or None to decline, and the linear/request paths then run
     with all their checks.  It must decline whatever it does not check itself
     (unusual buffer types, a wrong IV length, an FPU trace recording: see
-    crypto_api.fpu.fast_path_mode) and give exactly the bytes of the request
+    crypto_api.fpu.simd_choice) and give exactly the bytes of the request
     path.
     """
 

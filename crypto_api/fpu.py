@@ -2,9 +2,31 @@
 
 Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable) and
 include/crypto/internal/simd.h (crypto_simd_usable and the self-test manager's
-"SIMD disabled for test" switch).  Each Python thread plays the part of a CPU:
-its FPU section, its interrupt context and its SIMD-disabled switch are its
-own.
+"SIMD disabled for test" switch).
+
+Where the state lives:
+
+- Per thread (a Python thread plays a CPU): the open ``kernel_fpu_begin``
+  section.  The kernel's section belongs to the CPU and disables preemption,
+  so nothing else runs on that CPU until it ends: a second begin on the same
+  thread is a nesting bug whichever code makes it.
+- Per context (``contextvars``): ``simd_disabled()``, ``interrupt_context()``
+  and ``fpu_trace()``.  They describe the code running, not the CPU, so two
+  asyncio tasks on one thread each see only their own, and a task (or an
+  ``asyncio.to_thread`` call) starts with a copy of its creator's.  A new
+  ``threading.Thread`` starts with none of them.
+
+A section is opened and closed by the same code without sleeping in between
+(``might_sleep`` inside it raises), hence in one context; kernel_fpu_begin
+therefore also records "FPU taken" in that context (kernel_fpu_end restores
+its answer), which lets a single context variable answer the one question
+the drivers ask.
+
+That question is :func:`simd_choice`: SIMD (usable, nothing records: one
+unobserved C call may use SIMD), GENERIC (crypto_simd_usable() is false: the
+generic code, which opens no section) or DECLINE (usable, but an fpu_trace()
+records: take the modelled path that makes the real sections).  It is a
+context variable's ``get``, so a hot path pays one C call for it.
 
 A section opened by ``kernel_fpu_begin`` disables preemption: sleeping inside
 it (``might_sleep``) or opening a second one is a bug and raises
@@ -16,8 +38,10 @@ the SIMD glue report them through :func:`fpu_account`).
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import logging
 import threading
-from typing import Iterator, List, Optional
+from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 import attrs
 
@@ -37,7 +61,7 @@ class FpuSection:
 
 @attrs.define
 class FpuTrace:
-    """Sections recorded on one thread while the trace was active."""
+    """Sections recorded in one context while the trace was active."""
 
     sections: List[FpuSection] = attrs.field(factory=list)
 
@@ -51,44 +75,58 @@ class FpuTrace:
         return [s.nbytes for s in self.sections]
 
 
-#: Bits of ``_CpuState.mode``: why this "CPU" may not run a request in one
-#: unobserved C call with SIMD.  0 means SIMD is usable and nothing records.
-MODE_IN_FPU = 1         # inside kernel_fpu_begin..end
-MODE_NOSIMD = 2         # simd_disabled() (the self-test manager's switch)
-MODE_IRQ = 4            # interrupt_context()
-MODE_TRACE = 8          # an fpu_trace() is recording
+#: :func:`simd_choice` answers.
+SIMD = 0        # crypto_simd_usable() and no trace recording
+GENERIC = 1     # crypto_simd_usable() is false
+DECLINE = 2     # usable, but an fpu_trace() records: take the modelled path
 
 
-class _CpuState(threading.local):
+class _Switches(NamedTuple):
+    """A context's FPU switches (immutable: a change sets a new value, so a
+    task's copy of its creator's context never changes under it)."""
+
+    nosimd: int = 0                         # simd_disabled() depth
+    irq: int = 0                            # interrupt_context() depth
+    traces: Tuple[FpuTrace, ...] = ()
+
+
+def _choice_for(sw: _Switches) -> int:
+    """The one rule outside a section (inside one it is GENERIC): GENERIC
+    unless SIMD is usable, then DECLINE while a trace records, else SIMD."""
+    if sw.nosimd or sw.irq:
+        return GENERIC
+    return DECLINE if sw.traces else SIMD
+
+
+_NONE = _Switches()
+_switches: contextvars.ContextVar[_Switches] = contextvars.ContextVar("crypto_api_fpu", default=_NONE)
+_choice: contextvars.ContextVar[int] = contextvars.ContextVar("crypto_api_simd_choice",
+                                                              default=_choice_for(_NONE))
+
+#: ``simd_choice() -> SIMD | GENERIC | DECLINE`` for the running context (a
+#: context variable's C ``get``: bind it once, call it per request).
+simd_choice = _choice.get
+
+
+def _set(sw: _Switches) -> None:
+    _switches.set(sw)
+    _choice.set(GENERIC if _cpu.in_fpu else _choice_for(sw))
+
+
+class _Cpu(threading.local):
+    """This thread's "CPU": the open section, if any."""
+
     def __init__(self) -> None:
-        self.section: Optional[FpuSection] = None
         self.in_fpu = False
-        self.simd_disabled = 0
-        self.irq = 0
-        self.traces: List[FpuTrace] = []
-        self.mode = 0           # MODE_* bits, kept in step with the fields above
+        self.section: Optional[FpuSection] = None
 
 
-def _set_mode(st: _CpuState, bit: int, on: bool) -> None:
-    st.mode = (st.mode | bit) if on else (st.mode & ~bit)
-
-
-def fast_path_mode() -> int:
-    """This thread's MODE_* bits (0: SIMD usable, no trace recording).
-
-    One-call fast paths (a driver's ``oneshot``) read it once per request:
-    with MODE_TRACE set they decline, so the modelled path makes the real
-    sections; otherwise any bit set means crypto_simd_usable() is False.
-    """
-    return _cpu.mode
-
-
-_cpu = _CpuState()
+_cpu = _Cpu()
 
 
 def irq_fpu_usable() -> bool:
-    """True unless this "CPU" is in an interrupt that cannot save the FPU."""
-    return _cpu.irq == 0 and not _cpu.in_fpu
+    """True unless in an interrupt or this "CPU" already holds the FPU."""
+    return _switches.get().irq == 0 and not _cpu.in_fpu
 
 
 def may_use_simd() -> bool:
@@ -97,22 +135,34 @@ def may_use_simd() -> bool:
 
 def crypto_simd_usable() -> bool:
     """may_use_simd() and SIMD not disabled by the self-test manager."""
-    return _cpu.simd_disabled == 0 and _cpu.irq == 0 and not _cpu.in_fpu
+    return _choice.get() != GENERIC
 
 
 def kernel_fpu_begin() -> None:
     st = _cpu
     if st.in_fpu:
         raise FpuUsageError("kernel_fpu_begin: nested FPU section (already inside kernel_fpu_begin)")
-    if st.irq:
+    sw = _switches.get()
+    if sw.irq:
         raise FpuUsageError("kernel_fpu_begin: FPU not usable in interrupt context")
     st.in_fpu = True
-    st.mode |= MODE_IN_FPU
-    if st.traces:
+    if sw.traces:
         sec = FpuSection()
-        for t in st.traces:
+        for t in sw.traces:
             t.sections.append(sec)
         st.section = sec
+    _choice.set(GENERIC)
+
+
+def kernel_fpu_end() -> None:
+    st = _cpu
+    if not st.in_fpu:
+        raise FpuUsageError("kernel_fpu_end: no FPU section is open")
+    st.in_fpu = False
+    if st.section is not None:
+        st.section.closed = True
+        st.section = None
+    _choice.set(_choice_for(_switches.get()))
 
 
 def simd_fpu_begin(untraced: bool = False) -> bool:
@@ -121,8 +171,8 @@ def simd_fpu_begin(untraced: bool = False) -> bool:
     ``untraced=True`` also declines while an fpu_trace() records (for fast
     paths whose sections would not show the real ones).
     """
-    st = _cpu
-    if st.simd_disabled or st.irq or st.in_fpu or (untraced and st.traces):
+    c = _choice.get()
+    if c == GENERIC or (untraced and c == DECLINE):
         return False
     kernel_fpu_begin()
     return True
@@ -136,21 +186,9 @@ def fpu_owned() -> bool:
 def fpu_recover(owned_before: bool, who: str) -> None:
     """After a driver raised: close a section it left open (a kernel WARN)."""
     if _cpu.in_fpu and not owned_before:
-        import logging
         logging.getLogger("crypto_api").warning(
             "%s: failed inside kernel_fpu_begin without kernel_fpu_end; section closed", who)
         kernel_fpu_end()
-
-
-def kernel_fpu_end() -> None:
-    st = _cpu
-    if not st.in_fpu:
-        raise FpuUsageError("kernel_fpu_end: no FPU section is open")
-    st.in_fpu = False
-    st.mode &= ~MODE_IN_FPU
-    if st.section is not None:
-        st.section.closed = True
-        st.section = None
 
 
 def kernel_fpu_yield() -> None:
@@ -164,8 +202,8 @@ def in_kernel_fpu() -> bool:
 
 
 def fpu_tracing() -> bool:
-    """True while an fpu_trace() is recording on this thread."""
-    return bool(_cpu.traces)
+    """True while an fpu_trace() is recording in this context."""
+    return bool(_switches.get().traces)
 
 
 def fpu_account(nbytes: int) -> None:
@@ -184,38 +222,35 @@ def might_sleep(where: str) -> None:
 @contextlib.contextmanager
 def simd_disabled() -> Iterator[None]:
     """crypto_simd_usable() is False inside (the self-test manager's nosimd)."""
-    st = _cpu
-    st.simd_disabled += 1
-    st.mode |= MODE_NOSIMD
+    sw = _switches.get()
+    _set(sw._replace(nosimd=sw.nosimd + 1))
     try:
         yield
     finally:
-        st.simd_disabled -= 1
-        _set_mode(st, MODE_NOSIMD, st.simd_disabled > 0)
+        sw = _switches.get()
+        _set(sw._replace(nosimd=sw.nosimd - 1))
 
 
 @contextlib.contextmanager
 def interrupt_context() -> Iterator[None]:
     """Run as if in a hard interrupt: the FPU cannot be used at all."""
-    st = _cpu
-    st.irq += 1
-    st.mode |= MODE_IRQ
+    sw = _switches.get()
+    _set(sw._replace(irq=sw.irq + 1))
     try:
         yield
     finally:
-        st.irq -= 1
-        _set_mode(st, MODE_IRQ, st.irq > 0)
+        sw = _switches.get()
+        _set(sw._replace(irq=sw.irq - 1))
 
 
 @contextlib.contextmanager
 def fpu_trace() -> Iterator[FpuTrace]:
-    """Record every FPU section opened on this thread inside the block."""
+    """Record every FPU section opened in this context inside the block."""
     trace = FpuTrace()
-    st = _cpu
-    st.traces.append(trace)
-    st.mode |= MODE_TRACE
+    sw = _switches.get()
+    _set(sw._replace(traces=sw.traces + (trace,)))
     try:
         yield trace
     finally:
-        st.traces.remove(trace)
-        _set_mode(st, MODE_TRACE, bool(st.traces))
+        sw = _switches.get()
+        _set(sw._replace(traces=tuple(t for t in sw.traces if t is not trace)))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import os
 import sys
 
 import cffi
@@ -44,9 +45,9 @@ DIRECT_MIN = 16384
 _CHARS = _ffi.typeof("char[]")
 
 
-def _uninit_bytes_maker():
+def _uninit_bytes_maker(write=None):
     """``new(None, n)``: a fresh bytes object of n uninitialised bytes, or None
-    off CPython.
+    where the fast path must copy instead (off CPython, or the check below fails).
 
     This is PyBytes_FromStringAndSize(NULL, n), whose contents the C API
     leaves for the caller to fill before the object is shared; C extensions
@@ -56,11 +57,43 @@ def _uninit_bytes_maker():
     Through ctypes the call costs about as much as copying 16 KiB, hence
     DIRECT_MIN.  A prototype of our own keeps ctypes.pythonapi's shared
     function objects untouched.
+
+    That C writes into the object relies on cffi passing a bytes argument
+    to a ``char *`` parameter as a pointer to the object's own contents (it
+    documents that C must not modify it, so it could copy instead): checked
+    once here by :func:`_writes_in_place`, with ``write`` standing for the
+    C call (default: libc memmove through cffi, declared on ``char *``).
     """
     if sys.implementation.name != "cpython":
         return None
     proto = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_ssize_t)
-    return proto(("PyBytes_FromStringAndSize", ctypes.pythonapi))
+    make = proto(("PyBytes_FromStringAndSize", ctypes.pythonapi))
+    try:
+        write = write or _c_memmove()
+        ok = _writes_in_place(make, write)
+    except Exception:           # no libc to check with, or the call failed: copy
+        return None
+    return make if ok else None
+
+
+def _c_memmove():
+    """``write(dst, src, n)``: libc memmove called through cffi as the fast
+    paths call their C code (a bytes object passed for ``char *dst``)."""
+    ffi = cffi.FFI()
+    ffi.cdef("char *memmove(char *dst, const char *src, size_t n);")
+    return ffi.dlopen(None).memmove
+
+
+def _writes_in_place(make, write) -> bool:
+    """Whether ``write`` called on a fresh ``make(None, n)`` bytes object fills
+    that object (rather than a temporary copy of it)."""
+    n = DIRECT_MIN
+    want = os.urandom(n)                # nothing the fresh object can hold by chance
+    res = make(None, n)
+    if type(res) is not bytes or len(res) != n:
+        return False
+    write(res, want, n)
+    return res == want
 
 
 new_uninit_bytes = _uninit_bytes_maker()
@@ -123,15 +156,21 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     ``crypt(handle, dst, src, n, iv)`` (char pointers; dst may equal src).
 
     ``handle`` is ``simd`` for requests of more than ``simd_above`` bytes when
-    crypto_simd_usable(), else ``generic`` (pass the same object twice for a
-    driver without SIMD code).  It accepts bytes or bytearray data with no
-    ``out`` (new bytes back) or a bytearray ``out`` of the same length, in
-    place on the same bytearray or writable contiguous memoryview, and a bytes
-    IV of ``ivsize`` bytes; messages shorter than ``min_len`` and everything
-    else are declined (None), as is a request that would use SIMD while an
-    fpu_trace() records, so that the modelled path makes the real sections.
+    fpu.simd_choice() says SIMD, else ``generic`` (pass the same object twice
+    for a driver without SIMD code); DECLINE (a trace records) declines, so
+    that the modelled path makes the real sections.  It accepts bytes or
+    bytearray data with no ``out`` (new bytes back) or a bytearray ``out`` of
+    the same length, in place on the same bytearray or writable contiguous
+    memoryview, and a bytes IV of ``ivsize`` bytes; messages shorter than
+    ``min_len`` and everything else are declined (None).
+
+    Mutable buffers are exported (``ffi.from_buffer``) before their length is
+    read, and the exports are held until C returns: a bytearray cannot be
+    resized meanwhile (by another thread, a signal handler or a trace
+    function: the resize raises BufferError), so C never sees a length
+    larger than the memory.
     """
-    cpu, trace_bit = fpu._cpu, fpu.MODE_TRACE
+    choice_now, simd_ok, decline = fpu.simd_choice, fpu.SIMD, fpu.DECLINE
     alloc, unpack_, fb, chars = alloc_uninit, unpack, _from_buffer, _CHARS
     take, give, grow, scratch_max = scratch.pool.pop, scratch.pool.append, OutputScratch.grow, SCRATCH_MAX
     new_bytes = new_uninit_bytes
@@ -144,20 +183,20 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
         t = type(data)
         if t is bytes:
             n, src = len(data), data
-        elif t is bytearray:
-            n, src = len(data), fb(data)
-        elif t is memoryview and out is data and data.c_contiguous and not data.readonly:
-            n, src = data.nbytes, fb(data)
+        elif t is bytearray or (t is memoryview and out is data and data.c_contiguous
+                                and not data.readonly):
+            src = fb(data)                  # the export first: its length cannot change
+            n = len(src)
         else:
             return None
         if n < min_len:
             return None
         handle = generic
         if has_simd and n > simd_above:
-            mode = cpu.mode
-            if not mode:
+            choice = choice_now()
+            if choice == simd_ok:
                 handle = simd
-            elif mode & trace_bit:
+            elif choice == decline:
                 return None
         if out is None:
             if n >= direct_min:
@@ -186,8 +225,10 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
             if t is bytes:
                 return None                 # not writable: the full path says so
             dst = src
-        elif type(out) is bytearray and len(out) == n:
-            dst = fb(out)
+        elif type(out) is bytearray:
+            dst = fb(out)                   # exported before its length is compared
+            if len(dst) != n:
+                return None
         else:
             return None
         crypt(handle, dst, src, n, iv)

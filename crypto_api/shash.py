@@ -16,7 +16,7 @@ from .errors import EINVAL, ENOSYS, CryptoError
 from .scatterlist import as_byte_view
 from .crypto_type import crypto_register_type
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm
 
 
 class CryptoShash(CryptoTfm):
@@ -80,7 +80,7 @@ class CryptoShash(CryptoTfm):
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         self._fdigest = None
         try:
-            alg.setkey(self, bytes(kv))
+            call_setkey(alg.setkey, self, kv)
         except BaseException:
             self.wipe_key()                 # a failed setkey leaves no old key usable
             raise
@@ -104,46 +104,74 @@ class CryptoShash(CryptoTfm):
 
 
 class ShashDesc:
-    """``struct shash_desc``: one hash computation on a tfm."""
+    """``struct shash_desc``: one hash computation on a tfm.
 
-    __slots__ = ("tfm", "state", "ctx", "flags")
+    ``state`` keeps its size for the desc's lifetime (a held export makes a
+    resize raise BufferError), since C drivers map their structs onto it.
+    final(), finup() and digest() consume the state: until init() or
+    import_() sets it up again, update/finup/final are refused (EINVAL)
+    instead of hashing on from a spent state.
+    """
+
+    __slots__ = ("tfm", "state", "ctx", "flags", "_pin", "_spent")
 
     def __init__(self, tfm: CryptoShash) -> None:
         self.tfm = tfm
         self.state = bytearray(tfm.alg.descsize)
+        self._pin = memoryview(self.state)
         self.ctx = SimpleNamespace()
         self.flags = 0
+        self._spent = False
 
     def _data(self, data) -> memoryview:
         return as_byte_view(data, f"{self.tfm.alg.cra_driver_name}: data")
 
+    def _check_usable(self, what: str) -> None:
+        if self._spent:
+            raise CryptoError(EINVAL, f"{self.tfm.alg.cra_driver_name}: {what} after the digest was "
+                                      "produced; the desc's state is consumed: re-initialise it "
+                                      "with init() (or import_() a saved state)")
+
     def init(self) -> "ShashDesc":
         self.tfm._check_key()
         self.tfm.alg.init(self)
+        self._spent = False
         return self
 
     def update(self, data: A.BytesLike) -> "ShashDesc":
+        if self._spent:
+            self._check_usable("update()")
         self.tfm.alg.update(self, self._data(data))
         return self
 
     def final(self) -> bytes:
-        return bytes(self.tfm.alg.final(self))
+        self._check_usable("final()")
+        res = bytes(self.tfm.alg.final(self))
+        self._spent = True
+        return res
 
     def finup(self, data: A.BytesLike) -> bytes:
+        self._check_usable("finup()")
         return self._finup(self._data(data))
 
     def _finup(self, mv: memoryview) -> bytes:
         alg = self.tfm.alg
         if alg.finup is not None:
-            return bytes(alg.finup(self, mv))
-        alg.update(self, mv)
-        return bytes(alg.final(self))
+            res = bytes(alg.finup(self, mv))
+        else:
+            alg.update(self, mv)
+            res = bytes(alg.final(self))
+        self._spent = True
+        return res
 
     def _digest(self, mv: memoryview) -> bytes:
         alg = self.tfm.alg
         if alg.digest is not None:
-            return bytes(alg.digest(self, mv))
+            res = bytes(alg.digest(self, mv))
+            self._spent = True
+            return res
         alg.init(self)
+        self._spent = False
         return self._finup(mv)
 
     def digest(self, data: A.BytesLike) -> bytes:
@@ -166,6 +194,7 @@ class ShashDesc:
             alg.import_(self, bytes(sv))
         else:
             self.state[:] = sv
+        self._spent = False
         return self
 
     import_state = import_

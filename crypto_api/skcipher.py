@@ -81,9 +81,8 @@ class CryptoSkcipher(BoundedKeyTfm):
     def _crypt(self, data, iv, encrypt: bool, out) -> bytes:
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
             self._check_key()               # raises: ENOKEY, or EINVAL once freed
-        t = type(data)
-        src = data if t is bytes or t is bytearray else \
-            as_byte_view(data, f"{self.alg.cra_driver_name}: data")
+        # a view holds an export: a bytearray cannot be resized under the driver
+        src = data if type(data) is bytes else as_byte_view(data, f"{self.alg.cra_driver_name}: data")
         if type(iv) is bytes and len(iv) == self._ivsize:
             ivbuf = iv
         else:

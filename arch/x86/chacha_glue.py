@@ -29,6 +29,7 @@ from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.x86._chacha_glue import ffi as _wffi
 from crypto_api.arch.x86._chacha_glue import lib as _wlib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from crypto_api.fpu import DECLINE, GENERIC
 from crypto_api.scatterlist import sg_linear_views
 
 log = logging.getLogger("crypto_api")
@@ -37,8 +38,7 @@ _glue_crypt = _wlib.chacha_glue_crypt_linear
 _wfb = _wffi.from_buffer
 _fpu_begin = capi.kernel_fpu_begin
 _fpu_end = capi.kernel_fpu_end
-_fpu_tracing = capi.fpu_tracing
-_simd_fpu_begin = capi.simd_fpu_begin
+_simd_choice = capi.simd_choice
 _NULL = _wffi.NULL
 
 MODULE_NAME = "chacha_x86_64"
@@ -141,6 +141,7 @@ def _simd_walk(req, ctx, xchacha: bool) -> None:
                    req.src[0].offset, req.dst[0].offset)
         return
     walk = capi.skcipher_walk_virt(req, atomic=True)
+    state = None
     capi.kernel_fpu_begin()
     try:
         state = _simd_state(ctx, req.iv, xchacha)
@@ -159,44 +160,48 @@ def _simd_walk(req, ctx, xchacha: bool) -> None:
                 budget = FPU_YIELD_BYTES
             capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
     finally:
+        if state is not None:
+            generic.wipe_state(state)
         if capi.in_kernel_fpu():
             capi.kernel_fpu_end()
 
 
 def chacha_simd(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
+    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
         generic.crypto_chacha_crypt(req)
         return
     _simd_walk(req, req.tfm.ctx, False)
 
 
 def xchacha_simd(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
+    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
         generic.crypto_xchacha_crypt(req)
         return
     _simd_walk(req, req.tfm.ctx, True)
 
 
 def simd_linear(tfm, src, dst, n, iv) -> bool:
-    """Linear entry point with the request path's rules and trace."""
-    if n > generic.CHACHA_BLOCK_SIZE:
-        # crypto_simd_usable() and no trace recording, then kernel_fpu_begin()
-        if _simd_fpu_begin(True):
-            ctx = tfm.ctx
-            try:
-                # bytes go to C as they are (const pointers); other buffers through from_buffer
-                _glue_crypt(impl.dosimd_ptr, impl.hchacha_ptr if len(iv) == generic.XCHACHA_IV_SIZE else _NULL,
-                            ctx.key, iv if type(iv) is bytes else _wfb("uint8_t[]", iv),
-                            _wfb("uint8_t[]", dst, require_writable=True),
-                            src if type(src) is bytes else _wfb("uint8_t[]", src), n, 0, 0, ctx.nrounds, _NULL, 0)
-            finally:
-                _fpu_end()
-            return True
-        if not _fpu_tracing():
-            return generic.chacha_linear(tfm, src, dst, n, iv)
-    if n <= generic.CHACHA_BLOCK_SIZE or not capi.crypto_simd_usable():
+    """Linear entry point with the request path's rules and trace: the
+    generic code for 64 bytes or less or without SIMD, one C call in one
+    section when nothing records, else the glue loop replaying its sections."""
+    choice = _simd_choice() if n > generic.CHACHA_BLOCK_SIZE else GENERIC
+    if choice == GENERIC:
         return generic.chacha_linear(tfm, src, dst, n, iv)
-    _glue_loop(tfm.ctx, iv, len(iv) == generic.XCHACHA_IV_SIZE, src, dst, n, 0, 0)
+    xchacha = len(iv) == generic.XCHACHA_IV_SIZE
+    if choice == DECLINE:
+        _glue_loop(tfm.ctx, iv, xchacha, src, dst, n, 0, 0)
+        return True
+    ctx = tfm.ctx
+    # bytes go to C as they are (const pointers); other buffers through from_buffer
+    d = _wfb("uint8_t[]", dst, require_writable=True)
+    s = src if type(src) is bytes else _wfb("uint8_t[]", src)
+    _fpu_begin()
+    try:
+        _glue_crypt(impl.dosimd_ptr, impl.hchacha_ptr if xchacha else _NULL,
+                    ctx.key, iv if type(iv) is bytes else _wfb("uint8_t[]", iv), d, s,
+                    n, 0, 0, ctx.nrounds, _NULL, 0)
+    finally:
+        _fpu_end()
     return True
 
 
