@@ -116,7 +116,6 @@ class OutputTarget:
     temp_path: Optional[str] = None   #: the named temporary file (no O_TMPFILE)
     truncate: bool = False            #: in place on a regular file: truncate at the first write
     owns_fd: bool = True              #: False for standard output, which stays open
-    written: int = 0
     done: bool = False
 
     @property
@@ -136,12 +135,11 @@ class OutputTarget:
                     view = view[os.write(self.fd, view):]
         except OSError as e:
             raise self._write_error(e) from None
-        self.written += len(data)
 
     def _write_error(self, e: OSError) -> CryptoError:
         if e.errno == errno.EPIPE:
-            return CryptoError(errno.EPIPE, f"{self.name}: the reader closed the pipe after "
-                                            f"{self.written} bytes; the output is incomplete")
+            return CryptoError(errno.EPIPE, f"{self.name}: the reader closed the pipe; "
+                                            "the output is incomplete")
         if e.errno == errno.EBADF and self.name == "standard output":
             return CryptoError(errno.EBADF, "standard output is closed")
         return _fail(e, self.name, "cannot write")
