@@ -26,6 +26,9 @@ against interruption where that is possible):
 * Any other regular file is written in place: truncated at the first write.
   A new file is created through the same temporary-file path, mode
   0666 & ~umask.
+* Writing in place onto the input itself (the same regular file, the same
+  block device) is refused: a kill would leave it half processed
+  (``crypto-api disk`` converts an image in place, with a journal).
 
 This mirrors coreutils' ``cp``/``install`` and ``sed -i`` (temp file beside
 the target, then rename) and libkcapi's kcapi-enc (which writes in place).
@@ -70,6 +73,15 @@ def _can_keep_owner(st: os.stat_result) -> bool:
     """Whether a new file can get ``st``'s owner and group (root, or the owner in that group)."""
     euid = os.geteuid()
     return euid == 0 or (st.st_uid == euid and (st.st_gid == os.getegid() or st.st_gid in os.getgroups()))
+
+
+def _same_file(st: os.stat_result, other: Optional[os.stat_result]) -> bool:
+    """Whether ``st`` (the output) and ``other`` (the input) are one file or one block device."""
+    if other is None:
+        return False
+    if stat.S_ISBLK(st.st_mode):
+        return stat.S_ISBLK(other.st_mode) and st.st_rdev == other.st_rdev
+    return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) == (other.st_dev, other.st_ino)
 
 
 def _has_xattrs(path: str) -> bool:
@@ -282,18 +294,17 @@ def open_output(path: Optional[str], input_stat: Optional[os.stat_result] = None
     except OSError:
         os.close(fd)
         raise
-    if not stat.S_ISREG(st.st_mode):
-        return OutputTarget(path, fd=fd)
-    os.set_blocking(fd, True)
-    same_as_input = input_stat is not None and (st.st_dev, st.st_ino) == (input_stat.st_dev, input_stat.st_ino)
-    if st.st_nlink == 1 and _can_keep_owner(st) and not _has_xattrs(real) and _may_write(os.path.dirname(real)):
+    if regular and stat.S_ISREG(st.st_mode):
+        os.set_blocking(fd, True)
+        if st.st_nlink == 1 and _can_keep_owner(st) and not _has_xattrs(real) and _may_write(os.path.dirname(real)):
+            os.close(fd)
+            target = _open_temp(os.path.dirname(real), real, path)
+            target.replaced = st
+            return target
+    if _same_file(st, input_stat):
         os.close(fd)
-        target = _open_temp(os.path.dirname(real), real, path)
-        target.replaced = st
-        return target
-    if same_as_input:
-        os.close(fd)
-        raise CryptoError(EINVAL, f"{path}: is also the input, and cannot be replaced (it has other "
-                                  "hard links, another owner, extended attributes or a read-only "
-                                  "directory): writing it in place would destroy the input")
-    return OutputTarget(path, fd=fd, truncate=True)
+        why = ("it cannot be replaced (it has other hard links, another owner, extended attributes "
+               "or a read-only directory)" if stat.S_ISREG(st.st_mode) else "a device is not replaced")
+        raise CryptoError(EINVAL, f"{path}: is also the input, and {why}: writing it in place would "
+                                  "leave it half processed if interrupted (crypto-api disk does that safely)")
+    return OutputTarget(path, fd=fd, truncate=stat.S_ISREG(st.st_mode))

@@ -14,6 +14,7 @@ import fcntl
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 
@@ -279,3 +280,36 @@ def test_named_temporary_file_where_there_is_no_o_tmpfile(d, monkeypatch):
     assert names(path) == ["in", "key", "out"]
     with open(out, "rb") as f:
         assert f.read() == b"new"
+
+
+@pytest.fixture
+def loop_device(d):
+    path, _ = d
+    image = os.path.join(path, "image")
+    with open(image, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    p = subprocess.run(["losetup", "-f", "--show", image], capture_output=True, text=True)
+    if p.returncode:
+        pytest.skip(f"no loop device: {p.stderr.strip()}")
+    node = os.path.join(path, "blk")          # a private node: /dev is never at risk
+    os.mknod(node, stat.S_IFBLK | 0o600, os.stat(p.stdout.strip()).st_rdev)
+    yield node, image
+    subprocess.run(["losetup", "-d", p.stdout.strip()], check=True)
+
+
+def test_a_block_device_is_written_in_place_and_not_onto_itself(d, loop_device, capsys):
+    """Output to a block device: written in place, still a device.  The same
+    device as input and output: refused (a kill would leave it half processed)."""
+    path, expected = d
+    dev, image = loop_device
+    rc, err = run(path, dev, capsys)
+    assert rc == 0, err
+    assert stat.S_ISBLK(os.stat(dev).st_mode)
+    with open(dev, "rb") as f:
+        assert f.read(len(expected)) == expected
+    rc = main(["enc", "-c", "xchacha12", "--keyfile", os.path.join(path, "key"), "--iv", IV.hex(),
+               "-i", dev, "-o", dev])
+    err = capsys.readouterr().err
+    assert rc == 1 and "is also the input" in err and dev in err, err
+    with open(dev, "rb") as f:
+        assert f.read(len(expected)) == expected
