@@ -16,6 +16,8 @@ CR = CM − H(T, CL).  H adds (mod 2^128) a Poly1305 of the header
 
 from __future__ import annotations
 
+from typing import Callable
+
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
@@ -316,10 +318,14 @@ def adiantum_decrypt_req(req) -> None:
     adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), False)
 
 
-def _any_tweak(tfm, data, tweak, enc: bool) -> bytes:
+def _check_adiantum_tfm(tfm) -> None:
     if not isinstance(tfm, capi.CryptoSkcipher) or not tfm.alg.cra_name.startswith("adiantum("):
         raise TypeError("expected a transform of an adiantum(...) algorithm")
     tfm._check_key()
+
+
+def _any_tweak(tfm, data, tweak, enc: bool) -> bytes:
+    _check_adiantum_tfm(tfm)
     src = bytes(as_byte_view(data, f"{tfm.driver_name}: data"))
     tw = bytes(as_byte_view(tweak, f"{tfm.driver_name}: tweak"))
     out = bytearray(len(src))
@@ -339,6 +345,67 @@ def adiantum_encrypt(tfm, data, tweak) -> bytes:
 def adiantum_decrypt(tfm, data, tweak) -> bytes:
     """Decrypt with a tweak of any length."""
     return _any_tweak(tfm, data, tweak, False)
+
+
+# --------------------------------------------------------------------------
+# Streaming: a message too large to hold in memory
+
+#: Bytes per step of :func:`adiantum_crypt_stream` (a whole number of ChaCha blocks).
+STREAM_CHUNK = 1 << 20
+_CHACHA_BLOCK = 64
+
+
+def _stream_iv(cm: bytes, block: int) -> bytes:
+    """The XChaCha IV of the bulk's keystream from block ``block`` on: nonce
+    CM ‖ le64(1), stream position ``block`` in state word 12 (32-bit wrap, as
+    the ChaCha core increments it)."""
+    return cm + (1).to_bytes(8, "little") + (block & 0xFFFFFFFF).to_bytes(8, "little")
+
+
+def adiantum_crypt_stream(tfm, encrypt: bool, tweak, read_at: Callable[[int, int], bytes],
+                          total: int, write: Callable[[memoryview], None],
+                          chunk_size: int = STREAM_CHUNK) -> None:
+    """Adiantum over a message of ``total`` bytes in constant memory, two passes.
+
+    ``read_at(offset, n)`` returns the ``n`` message bytes at ``offset``: the
+    message is read twice (pass 1 hashes the bulk, pass 2 runs XChaCha over
+    it), so it must be re-readable (a seekable file).  ``write(piece)`` gets
+    the output in order, ``chunk_size`` bytes at a time, the last 16 bytes
+    last; a piece is only valid during the call.  ``tweak`` may have any
+    length.  The output is byte-identical to ``tfm.encrypt(message, tweak)``
+    (``tfm.decrypt`` when ``encrypt`` is false): the same H(T, L), AES and
+    XChaCha steps as :func:`adiantum_crypt_sg`, the XChaCha IV advanced by
+    the blocks already processed.  Nothing is written before pass 1 ends.
+    """
+    _check_adiantum_tfm(tfm)
+    if chunk_size <= 0 or chunk_size % _CHACHA_BLOCK:
+        raise ValueError(f"chunk_size must be a positive multiple of {_CHACHA_BLOCK}")
+    if total < BLOCKCIPHER_BLOCK_SIZE:
+        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: message is {total} bytes, at least "
+                                  f"{BLOCKCIPHER_BLOCK_SIZE} are required")
+    ctx = tfm.ctx
+    bulk_len = total - BLOCKCIPHER_BLOCK_SIZE
+    h_t = header_hash(ctx, bulk_len, bytes(as_byte_view(tweak, f"{tfm.driver_name}: tweak")))
+    desc = ctx.hash.desc().init()
+    for off in range(0, bulk_len, chunk_size):
+        desc.update(read_at(off, min(chunk_size, bulk_len - off)))
+    right = int.from_bytes(read_at(bulk_len, BLOCKCIPHER_BLOCK_SIZE), "little")
+    block = ((right + h_t + int.from_bytes(desc.final(), "little")) & MASK128).to_bytes(16, "little")
+    cm = ctx.blockcipher.encrypt_one(block) if encrypt else block
+    desc = ctx.hash.desc().init()
+    out = bytearray(min(chunk_size, bulk_len))
+    view = memoryview(out)
+    try:
+        for off in range(0, bulk_len, chunk_size):
+            piece = view[:min(chunk_size, bulk_len - off)]
+            ctx.streamcipher.encrypt(read_at(off, len(piece)), _stream_iv(cm, off // _CHACHA_BLOCK), out=piece)
+            desc.update(piece)
+            write(piece)
+    finally:
+        out[:] = bytes(len(out))        # plaintext (one side or the other) does not linger
+    pm = cm if encrypt else ctx.blockcipher.decrypt_one(cm)
+    last = (int.from_bytes(pm, "little") - h_t - int.from_bytes(desc.final(), "little")) & MASK128
+    write(memoryview(last.to_bytes(16, "little")))
 
 
 # --------------------------------------------------------------------------

@@ -4,27 +4,31 @@
     crypto-api dec -c xchacha20 --keyfd 3 --iv HEX < in > out 3< key
 
 Any skcipher name the registry can resolve works, templates included.  The
-input is read whole (stdin by default) and processed as one message with the
-given IV: a stream cipher or a length-preserving cipher such as Adiantum
-needs no padding and the output has the input's length.  The key comes from
-a file or an inherited descriptor, never from the command line (where other
-users could read it in the process list).  Everything is checked (key
-length, IV length, message length against the algorithm) and the message is
-processed before the output is opened, so an error never leaves a truncated
-or partial output file.
+input (stdin by default) is one message under the given IV: a stream cipher
+or a length-preserving cipher such as Adiantum needs no padding and the
+output has the input's length.  The key comes from a file or an inherited
+descriptor, never from the command line (where other users could read it in
+the process list).
+
+Memory stays constant for inputs of any size (tools/stream_crypt.py): stream
+ciphers go chunk by chunk, Adiantum in two passes over the input (a pipe is
+spooled to an anonymous temporary file first).  Everything is checked (key,
+IV, the length rules) before the output is touched, and the output is
+written by tools/output_target.py's rule: devices and FIFOs in place, a
+regular file replaced atomically where the user could have written it, so a
+failure or a kill leaves the old file or the complete new one.
 """
 
 from __future__ import annotations
-
-import os
-import shutil
-import sys
-import tempfile
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
 
 from .cli_common import check_length, read_key_fd, read_key_file, wipe
+from .output_target import open_output
+from .stream_continuation import continuation_for
+from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation, open_input,
+                           read_whole, spool)
 
 
 def register(sub) -> None:
@@ -62,40 +66,35 @@ def _parse_iv(text, tfm) -> bytes:
     return iv
 
 
-def _read_input(path) -> bytes:
-    if path is None:
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:
-        return f.read()
+def _is_adiantum(tfm) -> bool:
+    return tfm.alg.cra_name.startswith("adiantum(")
 
 
-def _write_output(path, data: bytes) -> None:
-    if path is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    # Write a temporary file beside the target and rename it into place, so a
-    # failed write (a full disk, say) never leaves a partial output file.
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".crypto-api-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if os.path.exists(path):
-            shutil.copymode(path, tmp)
+def _crypt(tfm, encrypt: bool, iv, src: InputSource, outfile) -> None:
+    """Check the message, open the output, stream the result into it."""
+    rule = continuation_for(tfm)
+    adiantum = rule is None and _is_adiantum(tfm)
+    if adiantum and not src.seekable:
+        with spool(src) as spooled:
+            return _crypt(tfm, encrypt, iv, spooled, outfile)
+    if rule is None and not adiantum:
+        data = read_whole(src)
+        check_length(tfm, len(data), "the input")
+        data = tfm.encrypt(data, iv) if encrypt else tfm.decrypt(data, iv)
+    elif src.seekable:
+        check_length(tfm, src.size, "the input")
+    with open_output(outfile, src.stat) as out:
+        if rule is not None:
+            crypt_with_continuation(tfm, encrypt, iv, rule, src, out.write)
+        elif adiantum:
+            crypt_adiantum(tfm, encrypt, iv, src, out.write)
         else:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+            out.write(data)
+        out.commit()
 
 
 def run(args) -> int:
-    tfm = capi.crypto_alloc_skcipher(args.cipher)
-    try:
+    with capi.crypto_alloc_skcipher(args.cipher) as tfm:
         name = tfm.alg.cra_name
         if args.keyfile is None and args.keyfd is None:
             if tfm.max_keysize:
@@ -107,10 +106,6 @@ def run(args) -> int:
             finally:
                 wipe(key)
         iv = _parse_iv(args.iv, tfm)
-        data = _read_input(args.infile)
-        check_length(tfm, len(data), "the input")
-        out = tfm.encrypt(data, iv) if args.encrypt else tfm.decrypt(data, iv)
-    finally:
-        tfm.free()
-    _write_output(args.outfile, out)
+        with open_input(args.infile) as src:
+            _crypt(tfm, args.encrypt, iv, src, args.outfile)
     return 0

@@ -92,7 +92,7 @@ def test_closed_stdout_is_a_one_line_error(files):
     p = subprocess.run(["sh", "-c", 'exec "$0" -m crypto_api "$@" >&-', sys.executable, "enc", "-c", "xchacha12",
                         "--keyfile", str(d / "key"), "--iv", "00" * 32, "-i", str(d / "in")],
                        env=ENV, stderr=subprocess.PIPE, timeout=120)
-    assert_one_line_error(p, "crypto-api enc: standard output is closed")
+    assert_one_line_error(p, "crypto-api enc: [Errno 9] EBADF: standard output is closed")
     assert p.returncode == 1
 
 
@@ -174,28 +174,25 @@ def test_stream_cipher_any_length_and_block_cipher_needs_whole_blocks(files, cap
 
 
 def test_failed_write_leaves_the_old_output_and_no_partial_file(tmp_path):
-    from crypto_api.tools.kcapi_enc import _write_output
-
-    class Unwritable:
-        """Fails part-way through the write, like a full disk."""
-
-        def __buffer__(self, flags):          # pragma: no cover - Python 3.12+
-            raise OSError(28, "No space left on device")
+    from crypto_api.tools.output_target import open_output
 
     target = tmp_path / "out.bin"
     target.write_bytes(b"old contents")
-    with pytest.raises((OSError, TypeError)):
-        _write_output(str(target), Unwritable())
+    with pytest.raises(OSError, match="full disk"):
+        with open_output(str(target)) as out:
+            out.write(b"new, but cut short")
+            raise OSError(28, "full disk")
     assert target.read_bytes() == b"old contents"
     assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
 
 
 def test_new_output_file_gets_the_usual_permissions(tmp_path):
-    import os
-    from crypto_api.tools.kcapi_enc import _write_output
+    from crypto_api.tools.output_target import open_output
     mask = os.umask(0o022)
     try:
-        _write_output(str(tmp_path / "new.bin"), b"data")
+        with open_output(str(tmp_path / "new.bin")) as out:
+            out.write(b"data")
+            out.commit()
     finally:
         os.umask(mask)
     assert (tmp_path / "new.bin").read_bytes() == b"data"
