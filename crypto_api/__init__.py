@@ -32,6 +32,7 @@ from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
 from .proc import proc_crypto
 from .registry import CryptoAlg, crypto_has_alg
 from .scatterlist import Scatterlist, sg_init_one, sg_init_table, sg_nbytes, sg_set_buf
+from .sector import VolumeCipher
 from .shash import (CryptoShash, ShashDesc, crypto_alloc_shash, crypto_free_shash,
                     crypto_shash_ctx, crypto_shash_digest, crypto_shash_export,
                     crypto_shash_final, crypto_shash_finup, crypto_shash_import,
