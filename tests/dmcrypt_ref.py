@@ -38,3 +38,14 @@ def reference_image(orig, key, algorithm="adiantum(xchacha12,aes)", mode="plain6
             iv = iv_bytes(iv_number(n, sector_size, skip, large), mode, tfm.ivsize)
             out[o:o + sector_size] = fn(bytes(orig[o:o + sector_size]), iv)
     return bytes(out)
+
+
+def journal_done(image):
+    """True if IMAGE's journal marks its job done (the receipt a finished run leaves)."""
+    from crypto_api.tools.disk_journal import Journal, default_path
+    j = Journal.open(default_path(str(image)))
+    try:
+        last = j.latest()
+        return last is not None and last.done
+    finally:
+        j.close()

@@ -26,7 +26,7 @@ from crypto_api.ivgen import SECTOR_SIZE
 from crypto_api.sector import SECTOR_SIZES, VolumeCipher
 
 from .cli_common import read_key_file, wipe
-from .disk_engine import StopSignals, Stopped, run_in_place, run_to_output
+from .disk_engine import StopSignals, Stopped, fingerprint, run_in_place, run_to_output
 from .disk_geometry import volume_geometry
 from .disk_io import device_size, is_block_device
 from .disk_journal import RESILIENCE_MODES, JobParams, Journal, default_path, key_check_value, refuse_mismatch
@@ -184,13 +184,30 @@ def run(args) -> int:
 
 
 def _in_place(args, vc, fd, geo, params, journal_path, stop, bar) -> int:
+    journal = None
     if os.path.exists(journal_path):
         journal = Journal.open(journal_path)
-        if journal.params != params:
+        last = journal.latest()
+        if last is not None and last.done:
+            if journal.params == params and last.payload == fingerprint(fd, geo, args.image):
+                journal.close()
+                print(f"crypto-api disk: nothing to do: {args.image} was already {args.action}ed by "
+                      f"this same command (its journal {journal_path} says so); to run it again "
+                      "anyway, delete the journal", file=sys.stderr)
+                return 0
+            journal.close()              # a finished job's receipt: a new job replaces it
+            journal = None
+        elif journal.params != params:
             journal.close()
             raise refuse_mismatch(journal, params, args.image)
-    else:
-        journal = Journal.create(journal_path, params, args.batch_size)
+    if journal is None:
+        try:
+            journal = Journal.create(journal_path, params, args.batch_size)
+        except OSError as e:
+            if isinstance(e, CryptoError):
+                raise
+            raise CryptoError(e.errno or errno.EIO, f"journal {journal_path}: cannot create it: "
+                                                    f"{e.strerror or e}; {args.image} is unchanged") from None
     state = {}
     try:
         run_in_place(vc, fd, geo, journal, args.action == "encrypt", args.image, stop,

@@ -15,8 +15,9 @@ rerun that batch is finished from its record: with ``journal`` the sectors
 are recomputed from the saved originals (whatever the image holds there);
 with ``checksum`` each sector is identified as original (its digest
 matches: transform it) or already done (its inverse transform matches:
-keep it).  Nothing is processed twice and nothing is lost.  The journal is
-removed only after the final sync succeeded.
+keep it).  Nothing is processed twice and nothing is lost.  Only after the
+final sync succeeded is the job marked done in the journal, with a
+fingerprint of the result (:func:`fingerprint`).
 
 Out of place (``--output``) the source is never written, so a rerun simply
 starts again.
@@ -25,6 +26,7 @@ starts again.
 from __future__ import annotations
 
 import errno
+import hashlib
 import signal
 import threading
 from typing import Callable, Optional
@@ -34,7 +36,7 @@ from crypto_api.sector import VolumeCipher
 
 from .disk_geometry import Geometry
 from .disk_io import pread_full, pwrite_full, sync
-from .disk_journal import SECTOR_DIGEST, Journal, Record, sector_digest
+from .disk_journal import DIGEST, SECTOR_DIGEST, Journal, Record, sector_digest
 
 COPY_BYTES = 1 << 20
 
@@ -79,6 +81,17 @@ def _originals(buf: bytearray, ss: int, resilience: str):
     return b"".join(sector_digest(mv[o:o + ss]) for o in range(0, len(buf), ss))
 
 
+def fingerprint(fd: int, geo: Geometry, image: str, span: int = COPY_BYTES) -> bytes:
+    """A digest of the volume's first and last ``span`` bytes: tells a finished
+    result from an image that was replaced or rewritten since."""
+    h = hashlib.blake2b(digest_size=DIGEST, person=b"capi-disk-done")
+    for pos in sorted({geo.start, max(geo.start, geo.end - span)}):
+        buf = bytearray(min(span, geo.end - pos))
+        pread_full(fd, buf, pos, image)
+        h.update(buf)
+    return h.digest()
+
+
 def finish_batch(vc: VolumeCipher, fd: int, geo: Geometry, rec: Record, encrypt: bool,
                  resilience: str, image: str) -> None:
     """Bring the batch of ``rec`` to its transformed state and sync the image."""
@@ -115,6 +128,8 @@ def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, enc
     state = {} if state is None else state
     rec = journal.latest()
     pos, seq = geo.start, 0
+    if rec is not None and rec.done:
+        return
     if rec is not None:
         finish_batch(vc, fd, geo, rec, encrypt, resilience, image)
         pos, seq = rec.end, rec.seq + 1
@@ -137,7 +152,7 @@ def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, enc
         state["done"] = pos - geo.start
         if progress is not None:
             progress(n)
-    journal.remove()
+    journal.write(seq, geo.end, 0, fingerprint(fd, geo, image))     # the job is done
 
 
 def _copy(src: int, dst: int, start: int, end: int, image: str) -> None:

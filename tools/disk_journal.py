@@ -3,8 +3,7 @@
 Modelled on cryptsetup's offline LUKS2 reencryption (lib/luks2/
 luks2_reencrypt.c, resilience modes ``journal`` and ``checksum``), with its
 own format.  The journal is a file beside the image (``IMAGE.crypto-api-
-journal`` unless ``--journal`` names one) that exists exactly while a job is
-unfinished:
+journal`` unless ``--journal`` names one):
 
 * a header (4 KiB): magic, the job's parameters as JSON (action, algorithm,
   IV mode, sector size, ``--skip``, large sectors, the volume's byte range,
@@ -21,6 +20,11 @@ unfinished:
 
 Everything before the newest valid record's batch is done; everything after
 it is untouched; the batch itself is finished from the record on restart.
+When the last batch is synced, a final record (no sectors) marks the job
+done and holds a fingerprint of the result.  The journal then stays as a
+receipt: rerunning the same command on the same result does nothing
+(otherwise a run killed just after finishing would leave the user unable
+to tell whether rerunning is safe); any other job on the image replaces it.
 """
 
 from __future__ import annotations
@@ -119,6 +123,11 @@ class Record:
     def end(self) -> int:
         return self.pos + self.nbytes
 
+    @property
+    def done(self) -> bool:
+        """The job's last record: everything is done; ``payload`` is the result's fingerprint."""
+        return self.nbytes == 0
+
 
 def default_path(image: str) -> str:
     return image + SUFFIX
@@ -165,9 +174,9 @@ class Journal:
                 os.posix_fallocate(fd, 0, size)  # no ENOSPC later for the journal itself
             except OSError as e:
                 if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL):
-                    raise CryptoError(e.errno, f"journal {tmp}: cannot reserve {size} bytes: "
+                    raise CryptoError(e.errno, f"journal {path}: cannot reserve {size} bytes: "
                                                f"{os.strerror(e.errno)}; free space beside the image "
-                                               "or choose another place with --journal") from None
+                                               "or choose another place with --journal; the image is unchanged") from None
             pwrite_full(fd, header.ljust(HEADER_SIZE, b"\0"), 0)
             sync(fd)
             os.rename(tmp, path)
@@ -239,23 +248,18 @@ class Journal:
             return None
         rec = max(recs, key=lambda r: r.seq)
         p = self.params
-        if not (p.start <= rec.pos < rec.end <= p.start + p.length
-                and (rec.pos - p.start) % p.sector_size == 0 and rec.nbytes % p.sector_size == 0
-                and len(rec.payload) == _payload_size(p, rec.nbytes)):
+        if rec.done:
+            good = rec.pos == p.start + p.length and len(rec.payload) == DIGEST
+        else:
+            good = (p.start <= rec.pos < rec.end <= p.start + p.length
+                    and (rec.pos - p.start) % p.sector_size == 0 and rec.nbytes % p.sector_size == 0
+                    and len(rec.payload) == _payload_size(p, rec.nbytes))
+        if not good:
             raise CryptoError(EUCLEAN, f"journal {self.path}: record {rec.seq} does not fit the job "
                                        f"(bytes {rec.pos}+{rec.nbytes}); the journal is damaged")
         return rec
 
     # -- the end -------------------------------------------------------------------
-    def remove(self) -> None:
-        """The job is done and synced: remove the journal (and sync the directory)."""
-        os.unlink(self.path)
-        self.close()
-        try:
-            sync_dir(self.path)
-        except OSError:
-            pass       # the image is complete; a journal that comes back only redoes the last batch
-
     def close(self) -> None:
         if self.fd >= 0:
             os.close(self.fd)
