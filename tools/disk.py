@@ -32,7 +32,7 @@ from .disk_io import device_size, is_block_device
 from .disk_journal import RESILIENCE_MODES, JobParams, Journal, default_path, key_check_value, refuse_mismatch
 from .disk_lock import lock_exclusive
 
-BATCH_BYTES = 1 << 20
+BATCH_BYTES = 4 << 20
 UNSAFE_FLAG = "--allow-unsafe-cipher"
 _SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -104,7 +104,7 @@ def register(sub) -> None:
                    help="journal: a copy of each batch's original sectors (repairs anything); "
                         "checksum: a digest of each (less writing; needs atomic sector writes)")
     p.add_argument("--batch-size", type=_bytes_arg, default=BATCH_BYTES, metavar="BYTES",
-                   help="bytes per journalled batch (default 1M; a resumed job keeps its own)")
+                   help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
     p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
                    help="UNSAFE: accept a stream cipher or a mode not made for sectors")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -150,14 +150,10 @@ def run(args) -> int:
         params = JobParams(args.action, vc.algorithm, vc.ivmode, args.sector_size, args.skip,
                            args.iv_large_sectors, geo.start, geo.length, image_size,
                            key_check_value(vc), args.resilience)
-        bar = _progress_bar(args, geo.length)
         with StopSignals() as stop:
             if in_place:
-                return _in_place(args, vc, src, geo, params, journal_path, stop, bar)
-            if os.path.exists(journal_path):
-                raise CryptoError(EINVAL, f"{args.image}: an unfinished in-place job's journal "
-                                          f"{journal_path} exists; finish it (run that command again) "
-                                          "before reading the image elsewhere")
+                return _in_place(args, vc, src, geo, params, journal_path, stop)
+            _refuse_unfinished(args.image, journal_path)
             dst = os.open(args.output, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             fds.append(dst)
             lock_exclusive(dst, args.output, "output")
@@ -166,6 +162,7 @@ def run(args) -> int:
                     raise CryptoError(EINVAL, f"--output {args.output}: smaller than the image")
             else:
                 os.ftruncate(dst, image_size)
+            bar = _progress_bar(args, geo.length)
             try:
                 run_to_output(vc, src, dst, geo, image_size, args.action == "encrypt", args.image,
                               stop, args.batch_size, bar.update if bar else None)
@@ -183,7 +180,21 @@ def run(args) -> int:
         vc.close()
 
 
-def _in_place(args, vc, fd, geo, params, journal_path, stop, bar) -> int:
+def _refuse_unfinished(image: str, journal_path: str) -> None:
+    """Reading the image elsewhere while an in-place job on it is unfinished is refused."""
+    if not os.path.exists(journal_path):
+        return
+    journal = Journal.open(journal_path)
+    try:
+        last = journal.latest()
+        if last is None or not last.done:
+            raise CryptoError(EINVAL, f"{image}: the in-place job of journal {journal_path} is "
+                                      f"unfinished; finish it first: {journal.params.command(image)}")
+    finally:
+        journal.close()
+
+
+def _in_place(args, vc, fd, geo, params, journal_path, stop) -> int:
     journal = None
     if os.path.exists(journal_path):
         journal = Journal.open(journal_path)
@@ -209,6 +220,7 @@ def _in_place(args, vc, fd, geo, params, journal_path, stop, bar) -> int:
             raise CryptoError(e.errno or errno.EIO, f"journal {journal_path}: cannot create it: "
                                                     f"{e.strerror or e}; {args.image} is unchanged") from None
     state = {}
+    bar = _progress_bar(args, geo.length)
     try:
         run_in_place(vc, fd, geo, journal, args.action == "encrypt", args.image, stop,
                      (lambda n: bar.update(n)) if bar else None, state)

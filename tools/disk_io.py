@@ -2,8 +2,8 @@
 
 Every byte the ``disk`` command writes, to the image or to its journal, goes
 through :func:`pwrite_full` and becomes durable through :func:`sync`
-(``fsync``); tests inject faults (ENOSPC, EIO, a kill) at each of those
-points.  Mirrors what cryptsetup's offline reencryption does with its
+(``fdatasync``) or :func:`sync_dir` (``fsync``); tests inject faults
+(ENOSPC, EIO, a kill) at each of those points.  Mirrors what cryptsetup's offline reencryption does with its
 device and metadata writes (lib/utils_io.c, lib/luks2/luks2_reencrypt.c).
 """
 
@@ -39,15 +39,16 @@ def pwrite_full(fd: int, data, pos: int) -> None:
 
 
 def sync(fd: int) -> None:
-    """Make everything written to ``fd`` durable (``fsync``)."""
-    os.fsync(fd)
+    """Make the data written to ``fd`` durable (``fdatasync``: data, and the
+    metadata needed to read it back, without timestamps)."""
+    os.fdatasync(fd)
 
 
 def sync_dir(path: str) -> None:
-    """Make a creation, rename or removal in ``path``'s directory durable."""
+    """Make a creation, rename or removal in ``path``'s directory durable (``fsync``)."""
     fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        sync(fd)
+        os.fsync(fd)
     finally:
         os.close(fd)
 

@@ -8,14 +8,14 @@ journal`` unless ``--journal`` names one):
 * a header (4 KiB): magic, the job's parameters as JSON (action, algorithm,
   IV mode, sector size, ``--skip``, large sectors, the volume's byte range,
   the image size, a key check value, the resilience mode, the batch size)
-  and a BLAKE2b digest of it.  It is written to a temporary name, synced and
+  and a SHA-256 digest of it.  It is written to a temporary name, synced and
   renamed into place, so it is never seen torn;
 * two record slots, used in turn.  Before a batch of sectors is overwritten
   in place, a record naming it (sequence number, byte position, length)
   and holding either a copy of its original sectors (``journal``) or a
   16-byte digest of each (``checksum``) is written into the older slot and
-  synced.  Each record ends with a BLAKE2b digest keyed with the header's
-  digest, so a record torn by a crash reads as absent and the other slot
+  synced.  Each record ends with a SHA-256 digest of the header's digest
+  and the record, so a record torn by a crash reads as absent and the other slot
   (the batch before, which is complete) takes over.
 
 Everything before the newest valid record's batch is done; everything after
@@ -48,7 +48,7 @@ SUFFIX = ".crypto-api-journal"
 HEADER_SIZE = 4096
 HEADER_MAGIC = b"CAPIDJ01"
 RECORD_MAGIC = b"CAPIDR01"
-DIGEST = 32                       # header and record digests (BLAKE2b-256)
+DIGEST = 32                       # header and record digests (SHA-256: the fastest hashlib has here)
 SECTOR_DIGEST = 16                # per-sector digests of resilience "checksum"
 _RECORD_HEAD = struct.Struct("<8sQQII")          # magic, seq, pos, nbytes, payload length
 RESILIENCE_MODES = ("journal", "checksum")
@@ -65,7 +65,7 @@ def key_check_value(vc: VolumeCipher) -> str:
 
 
 def sector_digest(sector) -> bytes:
-    return hashlib.blake2b(sector, digest_size=SECTOR_DIGEST).digest()
+    return hashlib.sha256(sector).digest()[:SECTOR_DIGEST]
 
 
 @attrs.frozen
@@ -157,7 +157,7 @@ class Journal:
         body = json.dumps({"params": attrs.asdict(params), "batch_bytes": batch_bytes},
                           sort_keys=True).encode()
         head = HEADER_MAGIC + struct.pack("<I", len(body)) + body
-        header = head + hashlib.blake2b(head, digest_size=DIGEST).digest()
+        header = head + hashlib.sha256(head).digest()
         if len(header) > HEADER_SIZE:
             raise CryptoError(EINVAL, f"journal {path}: parameters too long for the header")
         tmp = path + ".new"
@@ -204,7 +204,7 @@ class Journal:
             (n,) = struct.unpack_from("<I", buf, len(HEADER_MAGIC))
             end = len(HEADER_MAGIC) + 4 + n
             if (buf[:len(HEADER_MAGIC)] != HEADER_MAGIC or end + DIGEST > HEADER_SIZE
-                    or hashlib.blake2b(buf[:end], digest_size=DIGEST).digest() != buf[end:end + DIGEST]):
+                    or hashlib.sha256(buf[:end]).digest() != buf[end:end + DIGEST]):
                 raise CryptoError(EUCLEAN, f"journal {path}: not a crypto-api disk journal, or its "
                                            "header is damaged")
             data = json.loads(bytes(buf[len(HEADER_MAGIC) + 4:end]))
@@ -219,7 +219,9 @@ class Journal:
         return HEADER_SIZE + (seq % 2) * self.slot_size
 
     def _mac(self, data) -> bytes:
-        return hashlib.blake2b(data, digest_size=DIGEST, key=self._key).digest()
+        h = hashlib.sha256(self._key)            # binds the record to this journal's header
+        h.update(data)
+        return h.digest()
 
     def write(self, seq: int, pos: int, nbytes: int, payload) -> None:
         """Record batch ``seq`` durably (before any of its sectors is overwritten)."""

@@ -1,7 +1,8 @@
 """The in-place journal of ``crypto-api disk`` (tools/disk_journal.py, disk_engine.py).
 
 A fault is injected at every point where the tool writes or syncs (each
-``os.pwrite`` and ``os.fsync`` of the image, the journal and its directory):
+``os.pwrite``, ``os.fdatasync`` and ``os.fsync`` of the image, the journal
+and its directory):
 the run dies there (as from SIGKILL, possibly with that write torn), or the
 call fails with ENOSPC or EIO.  Then the same command is run again and the
 image must equal a one-shot reference encryption: no sector lost, none
@@ -30,14 +31,15 @@ class Killed(BaseException):
 
 
 class Faults:
-    """Counts os.pwrite/os.fsync calls; at call number ``at`` does ``kind``."""
+    """Counts os.pwrite/os.fdatasync/os.fsync calls; at call number ``at`` does ``kind``."""
 
     def __init__(self, monkeypatch, at=None, kind="kill", only=None):
         self.n = 0
         self.at, self.kind, self.only = at, kind, only
-        self.real_pwrite, self.real_fsync = os.pwrite, os.fsync
+        self.real_pwrite, self.real_fsync, self.real_fdatasync = os.pwrite, os.fsync, os.fdatasync
         monkeypatch.setattr(os, "pwrite", self.pwrite)
         monkeypatch.setattr(os, "fsync", self.fsync)
+        monkeypatch.setattr(os, "fdatasync", self.fdatasync)
 
     def _hit(self, op):
         if self.only is not None and op != self.only:
@@ -59,9 +61,14 @@ class Faults:
         return self.real_pwrite(fd, data, pos)
 
     def fsync(self, fd):
-        if self._hit("fsync"):
+        if self._hit("sync"):
             self._fail()
         return self.real_fsync(fd)
+
+    def fdatasync(self, fd):
+        if self._hit("sync"):
+            self._fail()
+        return self.real_fdatasync(fd)
 
     def _fail(self):
         if self.kind in ("kill", "torn", "torn-page"):
@@ -184,7 +191,7 @@ def test_eio_on_the_final_fsync_keeps_the_journal_and_the_rerun_finishes(job, mo
     path, orig, key, args = job
     path.write_bytes(orig)
     img_fsyncs = []
-    real = os.fsync
+    real = os.fdatasync
 
     def fsync(fd):
         if os.path.samefile(f"/proc/self/fd/{fd}", path):
@@ -194,7 +201,7 @@ def test_eio_on_the_final_fsync_keeps_the_journal_and_the_rerun_finishes(job, mo
         return real(fd)
 
     with monkeypatch.context() as m:
-        m.setattr(os, "fsync", fsync)
+        m.setattr(os, "fdatasync", fsync)
         assert main(args()) == 1
     err = capsys.readouterr().err
     assert "EIO" in err and "65536 of 65536" not in err and "run the same command again" in err, err
@@ -253,8 +260,11 @@ def test_output_is_refused_while_an_in_place_job_is_unfinished(job, monkeypatch,
     path.write_bytes(orig)
     leave_journal(monkeypatch, args())
     assert main(args("--output", str(tmp_path / "out"))) == 1
-    assert "unfinished in-place job" in capsys.readouterr().err
+    assert "is unfinished; finish it first: crypto-api disk encrypt" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+    assert main(args()) == 0                                # finished: a receipt does not block
+    assert main(args("--output", str(tmp_path / "out"), action="decrypt")) == 0
+    assert (tmp_path / "out").read_bytes() == orig
 
 
 def test_a_damaged_journal_header_is_refused(job, monkeypatch, capsys):
