@@ -33,6 +33,7 @@ from .disk_journal import RESILIENCE_MODES, JobParams, Journal, default_path, ke
 from .disk_lock import lock_exclusive
 
 BATCH_BYTES = 4 << 20
+MAX_BATCH_BYTES = 64 << 20
 UNSAFE_FLAG = "--allow-unsafe-cipher"
 _SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -50,7 +51,9 @@ The same image opens with
         --cipher SPEC --offset N --skip N [--size N] [--sector-size S] [--iv-large-sectors]
 In place, IMAGE is locked and a journal (IMAGE.crypto-api-journal) records each
 batch before it is overwritten: after Ctrl-C, a kill, a crash or a write error,
-run the same command again and it finishes the job."""
+run the same command again and it finishes the job.  Once the job is done the
+journal stays as its receipt: the same command again does nothing; any other
+job on the image replaces it."""
 
 
 def _bytes_arg(text: str) -> int:
@@ -60,6 +63,13 @@ def _bytes_arg(text: str) -> int:
     if not num.isdigit() or int(num) == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive byte count (digits, optional K/M/G)")
     return int(num) * _SUFFIX[suffix]
+
+
+def _batch_arg(text: str) -> int:
+    n = _bytes_arg(text)
+    if n > MAX_BATCH_BYTES:
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_BATCH_BYTES >> 20}M (a batch is held in memory twice)")
+    return n
 
 
 def _count_arg(text: str) -> int:
@@ -103,7 +113,7 @@ def register(sub) -> None:
     p.add_argument("--resilience", choices=RESILIENCE_MODES, default="journal",
                    help="journal: a copy of each batch's original sectors (repairs anything); "
                         "checksum: a digest of each (less writing; needs atomic sector writes)")
-    p.add_argument("--batch-size", type=_bytes_arg, default=BATCH_BYTES, metavar="BYTES",
+    p.add_argument("--batch-size", type=_batch_arg, default=BATCH_BYTES, metavar="BYTES",
                    help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
     p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
                    help="UNSAFE: accept a stream cipher or a mode not made for sectors")

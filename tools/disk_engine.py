@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import queue
 import signal
 import threading
 from typing import Callable, Optional
@@ -74,9 +75,10 @@ class StopSignals:
             signal.signal(s, old)
 
 
-def _originals(buf: bytearray, ss: int, resilience: str):
+def _originals(buf: bytearray, ss: int, resilience: str) -> bytes:
+    """What the record of ``buf`` holds: a copy of it, or a digest of each sector."""
     if resilience == "journal":
-        return buf
+        return bytes(buf)
     mv = memoryview(buf)
     return b"".join(sector_digest(mv[o:o + ss]) for o in range(0, len(buf), ss))
 
@@ -121,6 +123,59 @@ def finish_batch(vc: VolumeCipher, fd: int, geo: Geometry, rec: Record, encrypt:
     sync(fd)
 
 
+class _Writer:
+    """Runs each batch's durable steps, in order, on one thread: write the
+    record (its digest computed here), sync the journal, write the batch in
+    place, sync the image.
+
+    The caller reads and transforms the next batch meanwhile (the syncs wait
+    for the disk, the cipher and the digest for the CPU).  The order on disk is exactly the
+    sequential one; after a failure no further step is taken and the error
+    is raised in the caller.
+    """
+
+    def __init__(self, journal: Journal, fd: int, geo: Geometry, progress: Progress, state: dict) -> None:
+        self.journal, self.fd, self.geo, self.progress, self.state = journal, fd, geo, progress, state
+        self.error: Optional[BaseException] = None
+        self._queue: "queue.Queue" = queue.Queue(maxsize=1)
+        self._thread = threading.Thread(target=self._run, name="crypto-api-disk-writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self.error is not None:
+                continue                             # after a failure: nothing more is written
+            seq, pos, originals, buf = item
+            try:
+                self.journal.write(seq, pos, len(buf), originals)
+                pwrite_full(self.fd, buf, pos)
+                sync(self.fd)
+            except BaseException as e:               # handed to the caller, which raises it
+                self.error = e
+                continue
+            self.state["done"] = pos + len(buf) - self.geo.start
+            if self.progress is not None:
+                self.progress(len(buf))
+
+    def _check(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def submit(self, seq: int, pos: int, originals, buf) -> None:
+        self._check()
+        self._queue.put((seq, pos, originals, buf))
+
+    def close(self) -> None:
+        """Wait until every submitted batch is written (or one failed); raise its error."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self._check()
+
+
 def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, encrypt: bool,
                  image: str, stop: StopSignals, progress: Progress = None, state: Optional[dict] = None) -> None:
     """Transform the volume in place under ``journal``, resuming where it stopped."""
@@ -138,20 +193,20 @@ def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, enc
         progress(pos - geo.start)
     ss = geo.sector_size
     batch = max(ss, journal.batch_bytes - journal.batch_bytes % ss)
-    while pos < geo.end:
-        stop.check()
-        n = min(batch, geo.end - pos)
-        buf = bytearray(n)
-        pread_full(fd, buf, pos, image)
-        journal.write(seq, pos, n, _originals(buf, ss, resilience))
-        vc.crypt_sectors(geo.index(pos), buf, encrypt)
-        pwrite_full(fd, buf, pos)
-        sync(fd)
-        pos += n
-        seq += 1
-        state["done"] = pos - geo.start
-        if progress is not None:
-            progress(n)
+    writer = _Writer(journal, fd, geo, progress, state)
+    try:
+        while pos < geo.end:
+            stop.check()
+            n = min(batch, geo.end - pos)
+            buf = bytearray(n)
+            pread_full(fd, buf, pos, image)          # read before its record: the originals
+            originals = _originals(buf, ss, resilience)
+            vc.crypt_sectors(geo.index(pos), buf, encrypt)
+            writer.submit(seq, pos, originals, buf)
+            pos += n
+            seq += 1
+    finally:
+        writer.close()                               # what was submitted is written, in order
     journal.write(seq, geo.end, 0, fingerprint(fd, geo, image))     # the job is done
 
 
