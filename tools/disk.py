@@ -26,11 +26,12 @@ from crypto_api.ivgen import SECTOR_SIZE
 from crypto_api.sector import SECTOR_SIZES, VolumeCipher
 
 from .cli_common import read_key_file, wipe
-from .disk_engine import StopSignals, Stopped, fingerprint, run_in_place, run_to_output
+from .disk_engine import fingerprint, run_in_place, run_to_output
 from .disk_geometry import volume_geometry
 from .disk_io import device_size, is_block_device
 from .disk_journal import RESILIENCE_MODES, JobParams, Journal, default_path, key_check_value, refuse_mismatch
 from .disk_lock import lock_exclusive
+from .disk_signals import StopSignals, Stopped
 
 BATCH_BYTES = 4 << 20
 MAX_BATCH_BYTES = 64 << 20

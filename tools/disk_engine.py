@@ -27,10 +27,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import queue
-import signal
-import threading
-from typing import Callable, Optional
+from typing import Optional
 
 from crypto_api.errors import CryptoError
 from crypto_api.sector import VolumeCipher
@@ -38,41 +35,10 @@ from crypto_api.sector import VolumeCipher
 from .disk_geometry import Geometry
 from .disk_io import pread_full, pwrite_full, sync
 from .disk_journal import DIGEST, SECTOR_DIGEST, Journal, Record, sector_digest
+from .disk_signals import StopSignals
+from .disk_writer import BatchWriter, Progress
 
 COPY_BYTES = 1 << 20
-
-Progress = Optional[Callable[[int], object]]
-
-
-class Stopped(Exception):
-    """SIGINT or SIGTERM arrived: the run stopped between two batches."""
-
-
-class StopSignals:
-    """Turn SIGINT/SIGTERM into a request to stop at the next batch boundary."""
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._old = {}
-
-    def _handler(self, signum, frame) -> None:
-        self.requested = True
-
-    def check(self) -> None:
-        if self.requested:
-            raise Stopped()
-
-    def __enter__(self) -> "StopSignals":
-        if threading.current_thread() is threading.main_thread():
-            for s in self.SIGNALS:
-                self._old[s] = signal.signal(s, self._handler)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for s, old in self._old.items():
-            signal.signal(s, old)
 
 
 def _originals(buf: bytearray, ss: int, resilience: str) -> bytes:
@@ -123,59 +89,6 @@ def finish_batch(vc: VolumeCipher, fd: int, geo: Geometry, rec: Record, encrypt:
     sync(fd)
 
 
-class _Writer:
-    """Runs each batch's durable steps, in order, on one thread: write the
-    record (its digest computed here), sync the journal, write the batch in
-    place, sync the image.
-
-    The caller reads and transforms the next batch meanwhile (the syncs wait
-    for the disk, the cipher and the digest for the CPU).  The order on disk is exactly the
-    sequential one; after a failure no further step is taken and the error
-    is raised in the caller.
-    """
-
-    def __init__(self, journal: Journal, fd: int, geo: Geometry, progress: Progress, state: dict) -> None:
-        self.journal, self.fd, self.geo, self.progress, self.state = journal, fd, geo, progress, state
-        self.error: Optional[BaseException] = None
-        self._queue: "queue.Queue" = queue.Queue(maxsize=1)
-        self._thread = threading.Thread(target=self._run, name="crypto-api-disk-writer", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            if self.error is not None:
-                continue                             # after a failure: nothing more is written
-            seq, pos, originals, buf = item
-            try:
-                self.journal.write(seq, pos, len(buf), originals)
-                pwrite_full(self.fd, buf, pos)
-                sync(self.fd)
-            except BaseException as e:               # handed to the caller, which raises it
-                self.error = e
-                continue
-            self.state["done"] = pos + len(buf) - self.geo.start
-            if self.progress is not None:
-                self.progress(len(buf))
-
-    def _check(self) -> None:
-        if self.error is not None:
-            raise self.error
-
-    def submit(self, seq: int, pos: int, originals, buf) -> None:
-        self._check()
-        self._queue.put((seq, pos, originals, buf))
-
-    def close(self) -> None:
-        """Wait until every submitted batch is written (or one failed); raise its error."""
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join()
-        self._check()
-
-
 def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, encrypt: bool,
                  image: str, stop: StopSignals, progress: Progress = None, state: Optional[dict] = None) -> None:
     """Transform the volume in place under ``journal``, resuming where it stopped."""
@@ -193,7 +106,7 @@ def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, enc
         progress(pos - geo.start)
     ss = geo.sector_size
     batch = max(ss, journal.batch_bytes - journal.batch_bytes % ss)
-    writer = _Writer(journal, fd, geo, progress, state)
+    writer = BatchWriter(journal, fd, geo, progress, state)
     try:
         while pos < geo.end:
             stop.check()
