@@ -285,17 +285,17 @@ def test_a_damaged_journal_header_is_refused(job, monkeypatch, capsys):
 def test_sigint_stops_between_batches_and_the_same_command_finishes(tmp_path):
     key = os.urandom(32)
     (tmp_path / "key").write_bytes(key)
-    orig = os.urandom(8 << 20)
+    orig = os.urandom(16 << 20)
     path = tmp_path / "img"
     path.write_bytes(orig)
     argv = [sys.executable, "-m", "crypto_api", "disk", "encrypt", str(path), "--cipher", ADIANTUM,
-            "--key-file", str(tmp_path / "key"), "--batch-size", "16K"]
+            "--key-file", str(tmp_path / "key"), "--batch-size", "4K"]
     jpath = str(path) + ".crypto-api-journal"
     proc = subprocess.Popen(argv, env=ENV, stderr=subprocess.PIPE)
     try:
         while proc.poll() is None and not os.path.exists(jpath):
             time.sleep(0.001)
-        time.sleep(0.2)
+        time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=300)
     finally:

@@ -25,11 +25,11 @@ def command(path, key_path, *extra):
 def test_two_processes_at_once_the_second_refuses_and_the_image_is_encrypted_once(tmp_path):
     key = os.urandom(32)
     (tmp_path / "key").write_bytes(key)
-    orig = os.urandom(4 << 20)
+    orig = os.urandom(48 << 20)
     path = tmp_path / "img"
     path.write_bytes(orig)
     jpath = str(path) + ".crypto-api-journal"
-    first = subprocess.Popen(command(path, tmp_path / "key", "--batch-size", "8K"), env=ENV,
+    first = subprocess.Popen(command(path, tmp_path / "key", "--batch-size", "4K"), env=ENV,
                              stderr=subprocess.PIPE)
     try:
         while first.poll() is None and not os.path.exists(jpath):
