@@ -122,6 +122,8 @@ def test_output_file_leaves_image_alone(image, capsys):
     (["--offset", "16"], ["nothing to do"]),
     (["--skip", str(1 << 64)], ["outside"]),
     (["--skip", str((1 << 64) - 8)], ["outside"]),              # the last sector's IV overflows
+    (["--cipher", "capi:chacha20-plain64"], ["EINVAL", "chacha20: a stream cipher", "--allow-unsafe-cipher"]),
+    (["--cipher", "capi:xchacha12-plain64"], ["EINVAL", "xchacha12: a stream cipher", "--allow-unsafe-cipher"]),
     (["--cipher", "aes-nosuchmode-plain64"], ["nosuchmode(aes)", "ENOENT"]),
     (["--cipher", "aes-cbc-essiv:sha256"], ["IV mode 'essiv'"]),
     (["--cipher", "capi:nhpoly1305-plain64"], ["nhpoly1305", "no skcipher"]),
@@ -210,3 +212,11 @@ def test_every_write_is_whole_sectors_and_short_writes_are_continued(image, monk
     assert calls and all(off % 512 == 0 and n % 512 == 0 for off, n in calls)
     assert len(calls) > (len(orig) // (4096 * 3))              # the short writes were continued
     assert path.read_bytes() == reference_image(orig, key)
+
+
+def test_allow_unsafe_cipher_forces_a_stream_cipher(image, capsys):
+    d, key, make = image
+    path, orig = make(8 * 512)
+    args = ["--cipher", "capi:chacha20-plain64", "--key-file", str(d / "key"), "--allow-unsafe-cipher"]
+    assert main(["disk", "encrypt", str(path), *args]) == 0
+    assert path.read_bytes() == reference_image(orig, key, "chacha20", "plain64")
