@@ -331,3 +331,31 @@ def test_the_same_command_after_success_does_nothing_until_the_image_changes(job
     assert main(args(action="decrypt")) == 0
     assert "nothing to do" not in capsys.readouterr().err
     assert path.read_bytes() == reference_image(fresh, key, encrypt=False)
+
+
+@pytest.fixture
+def loop_device(tmp_path):
+    """A loop block device over a file (as root), detached afterwards."""
+    backing = tmp_path / "backing"
+    backing.write_bytes(os.urandom(256 << 10))
+    r = subprocess.run(["losetup", "-f", "--show", str(backing)], capture_output=True, text=True)
+    if r.returncode or not r.stdout.strip().startswith("/dev/"):
+        pytest.skip(f"no loop device here: {r.stderr.strip() or 'losetup failed'}")
+    dev = r.stdout.strip()
+    yield dev, backing
+    subprocess.run(["losetup", "-d", dev], check=True)
+
+
+def test_a_block_device_needs_a_journal_path(loop_device, tmp_path, capsys):
+    dev, backing = loop_device
+    orig = backing.read_bytes()
+    key = os.urandom(32)
+    (tmp_path / "key").write_bytes(key)
+    argv = ["disk", "encrypt", dev, "--cipher", ADIANTUM, "--key-file", str(tmp_path / "key")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"{dev}: a block device needs --journal PATH" in err, err
+    assert not os.path.exists(dev + ".crypto-api-journal")
+    assert main(argv + ["--journal", str(tmp_path / "j")]) == 0
+    with open(dev, "rb") as f:
+        assert f.read() == reference_image(orig, key)
