@@ -130,7 +130,9 @@ class Record:
 
 
 def default_path(image: str) -> str:
-    return image + SUFFIX
+    """``IMAGE.crypto-api-journal`` beside the image (beside its target if IMAGE is a symlink,
+    so that every name of the image finds the same journal)."""
+    return (os.path.realpath(image) if os.path.islink(image) else image) + SUFFIX
 
 
 def _payload_size(params: JobParams, nbytes: int) -> int:

@@ -359,3 +359,16 @@ def test_a_block_device_needs_a_journal_path(loop_device, tmp_path, capsys):
     assert main(argv + ["--journal", str(tmp_path / "j")]) == 0
     with open(dev, "rb") as f:
         assert f.read() == reference_image(orig, key)
+
+
+def test_a_symlink_to_the_image_finds_the_same_journal(job, monkeypatch, capsys, tmp_path):
+    path, orig, key, args = job
+    path.write_bytes(orig)
+    leave_journal(monkeypatch, args())
+    link = tmp_path / "link"
+    link.symlink_to(path)
+    argv = args()
+    argv[2] = str(link)
+    assert main(argv) == 0                              # resumes the job, not a second one
+    assert path.read_bytes() == reference_image(orig, key)
+    assert not os.path.exists(str(link) + ".crypto-api-journal")
