@@ -78,6 +78,7 @@ def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resil
                 landed += 1
                 continue
         assert os.waitstatus_to_exitcode(status) == 0, f"seed {seed}"
+        span *= 0.7                                # the runs got faster: kill sooner
         assert path.read_bytes() == want, f"seed {seed}: job {jobs} after {landed} kills"
         assert journal_done(path)
         jobs += 1
