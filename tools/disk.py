@@ -154,7 +154,7 @@ def run(args) -> int:
         image_size = device_size(src, args.image)
         geo = volume_geometry(image_size, args.sector_size, args.offset, args.size)
         vc.iv(geo.index(geo.end) - 1)              # the last IV number fits the IV mode
-        if args.journal is None and is_block_device(src):
+        if in_place and args.journal is None and is_block_device(src):
             raise CryptoError(EINVAL, f"{args.image}: a block device needs --journal PATH on a "
                                       "persistent filesystem (the journal must survive a crash)")
         journal_path = args.journal or default_path(args.image)

@@ -356,6 +356,8 @@ def test_a_block_device_needs_a_journal_path(loop_device, tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{dev}: a block device needs --journal PATH" in err, err
     assert not os.path.exists(dev + ".crypto-api-journal")
+    assert main(argv + ["--output", str(tmp_path / "copy")]) == 0     # read elsewhere: no journal
+    assert (tmp_path / "copy").read_bytes() == reference_image(orig, key)
     assert main(argv + ["--journal", str(tmp_path / "j")]) == 0
     with open(dev, "rb") as f:
         assert f.read() == reference_image(orig, key)
