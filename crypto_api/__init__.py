@@ -37,6 +37,7 @@ from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MS
 from .proc import proc_crypto
 from .registry import CryptoAlg, crypto_has_alg
 from .scatterlist import Scatterlist, sg_init_one, sg_init_table, sg_nbytes, sg_set_buf
+from .sector import VolumeCipher
 from .shash import (CryptoShash, ShashDesc, crypto_alloc_shash, crypto_free_shash,
                     crypto_grab_shash, crypto_shash_ctx, crypto_shash_digest, crypto_shash_export,
                     crypto_shash_final, crypto_shash_finup, crypto_shash_import,

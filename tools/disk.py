@@ -1,39 +1,17 @@
 """``disk encrypt|decrypt IMAGE``: dm-crypt compatible offline sector encryption.
 
-Encrypts or decrypts a disk image (or a byte range of it) exactly as the
-dm-crypt target (drivers/md/dm-crypt.c) would with the table cryptsetup
-builds for the same options, so an image written here opens with
-``cryptsetup open --type plain`` (or a ``dmsetup`` crypt table) and the other
-way round, without root or a kernel module.
+Encrypts or decrypts a disk image exactly as the dm-crypt target
+(drivers/md/dm-crypt.c) would with the table ``cryptsetup open --type plain``
+builds for the same options, so an image written here opens with cryptsetup
+(or a ``dmsetup`` crypt table) and the other way round, without root or a
+kernel module.  The options are cryptsetup's: ``--offset``, ``--size`` and
+``--skip`` in 512-byte sectors (:mod:`.disk_geometry`), ``--sector-size``,
+``--iv-large-sectors``.
 
-Geometry, as dm-crypt counts it:
-
-* the image is cut into ``--sector-size`` encryption units, numbered from
-  the start of the image (``--offset``/``--size`` only choose which of them
-  are processed; they do not renumber them);
-* dm-crypt's sector numbers are in 512-byte units: unit ``i`` starts at
-  sector ``i * (sector_size / 512)``, and the IV generator gets that plus
-  ``--iv-offset``; with ``--iv-large-sectors`` it gets
-  ``i + iv_offset / (sector_size / 512)`` instead (counting in sector-size
-  units; for 4096-byte sectors the second sector's plain64 IV is 8 without
-  the flag and 1 with it);
-* ``plain64`` puts that number as le64 at the start of the IV, ``plain`` as
-  le32 (low 32 bits), the rest of the IV is zero (:mod:`crypto_api.ivgen`).
-
-The key file's bytes are the key itself (cryptsetup ``--type plain --hash
-plain --key-size <8*len>`` or the hex key of a dmsetup table).
-
-Interruptions: the image is processed in order, in batches of whole sectors.
-Each batch is read, transformed in memory, then written back with ``pwrite``
-calls that start on a sector boundary and cover whole sectors.  Ctrl-C and
-SIGTERM are held off while a batch is written and recorded as done, so the
-tool stops between batches and reports exactly where to resume.  A crash or
-SIGKILL during a ``pwrite`` can only make that write short, and Linux stops
-a short write of a regular file at a page boundary (the page cache copies a
-page at a time and checks for fatal signals between pages); page boundaries
-are multiples of every sector size dm-crypt allows (512..4096), so no sector
-is ever left half old, half new.  Whether the storage below keeps a sector
-write atomic across a power failure is the same question dm-crypt has.
+In place, the run holds an exclusive lock on the image (:mod:`.disk_lock`)
+and keeps a journal beside it (:mod:`.disk_journal`, :mod:`.disk_engine`),
+so that after any failure or kill, running the same command again finishes
+the job with no sector lost or processed twice.
 """
 
 from __future__ import annotations
@@ -41,44 +19,58 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import signal
-import stat
 import sys
-import threading
 
-import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
+from crypto_api.ivgen import SECTOR_SIZE
+from crypto_api.sector import SECTOR_SIZES, VolumeCipher
 
-from .cli_common import check_length, read_key_file, wipe
-from .cryptsetup_spec import parse_cipher_spec
+from .cli_common import read_key_file, wipe
+from .disk_engine import fingerprint, run_in_place, run_to_output
+from .disk_geometry import volume_geometry
+from .disk_io import device_size, is_block_device
+from .disk_journal import RESILIENCE_MODES, JobParams, Journal, default_path, key_check_value, refuse_mismatch
+from .disk_lock import lock_exclusive
+from .disk_signals import StopSignals, Stopped
 
-SECTOR_SIZES = (512, 1024, 2048, 4096)
-BATCH_BYTES = 1 << 20          # sectors per Python-level read/transform/write step: 1 MiB of them
-_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+BATCH_BYTES = 4 << 20
+MAX_BATCH_BYTES = 64 << 20
+UNSAFE_FLAG = "--allow-unsafe-cipher"
+_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 EPILOG = """\
-IV numbering (dm-crypt's, see crypto_api.ivgen): sector i of the image (counted
-in --sector-size units from the start of the image, whatever --offset says)
-gets the IV number
-    i * (sector_size / 512) + iv_offset               by default, or
-    i + iv_offset / (sector_size / 512)               with --iv-large-sectors,
+Geometry, as cryptsetup plain and dm-crypt count it (512-byte sectors):
+  --offset N   the volume starts at byte N*512 of IMAGE (its sector 0 is there)
+  --size N     the volume is N*512 bytes long (default: to the end of IMAGE)
+  --skip N     added to the IV sector number (the dm-crypt table's iv_offset)
+Sector n of the volume (--sector-size units from --offset) gets the IV number
+    n * (sector_size / 512) + skip              by default, or
+    n + skip / (sector_size / 512)              with --iv-large-sectors,
 and plain64 = le64(number) || zeros, plain = le32(number mod 2^32) || zeros.
-The same image opens with the dmsetup table (whole image, key file in hex)
-    0 <image size/512> crypt capi:<algorithm>-<ivmode> <hex key> <iv-offset> <device> 0
-      [<n> sector_size:<sector size> iv_large_sectors]
-or cryptsetup open --type plain --hash plain --key-file KEY --key-size 256 ...
-Interrupting (Ctrl-C) stops between batches of whole sectors and prints the
---offset/--size that finish the job; no sector is ever half written."""
+The same image opens with
+    cryptsetup open --type plain --hash plain --key-file KEY --key-size 256 \\
+        --cipher SPEC --offset N --skip N [--size N] [--sector-size S] [--iv-large-sectors]
+In place, IMAGE is locked and a journal (IMAGE.crypto-api-journal) records each
+batch before it is overwritten: after Ctrl-C, a kill, a crash or a write error,
+run the same command again and it finishes the job.  Once the job is done the
+journal stays as its receipt: the same command again does nothing; any other
+job on the image replaces it."""
 
 
 def _bytes_arg(text: str) -> int:
-    """A byte count: digits with an optional K, M, G or T (binary) suffix."""
+    """A byte count: digits with an optional K, M or G (binary) suffix."""
     t = text.strip().upper().removesuffix("IB").removesuffix("B")
     num, suffix = (t[:-1], t[-1]) if t and t[-1] in _SUFFIX else (t, "")
-    if not num.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a byte count (digits, optional K/M/G/T)")
+    if not num.isdigit() or int(num) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive byte count (digits, optional K/M/G)")
     return int(num) * _SUFFIX[suffix]
+
+
+def _batch_arg(text: str) -> int:
+    n = _bytes_arg(text)
+    if n > MAX_BATCH_BYTES:
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_BATCH_BYTES >> 20}M (a batch is held in memory twice)")
+    return n
 
 
 def _count_arg(text: str) -> int:
@@ -91,7 +83,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "disk", help="encrypt or decrypt a disk image as dm-crypt would (offline)",
         description="dm-crypt compatible offline sector encryption of a disk image, "
-                    "in place or into --output.",
+                    "in place (locked, journalled) or into --output.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("action", choices=("encrypt", "decrypt"))
     p.add_argument("image", metavar="IMAGE", help="disk image file (or block device)")
@@ -101,198 +93,34 @@ def register(sub) -> None:
                         "IV modes plain and plain64")
     p.add_argument("--key-file", required=True, metavar="PATH",
                    help="file holding the raw key (32 bytes for Adiantum)")
-    p.add_argument("--sector-size", type=int, choices=SECTOR_SIZES, default=512,
+    p.add_argument("--sector-size", type=int, choices=SECTOR_SIZES, default=SECTOR_SIZE,
                    help="encryption unit in bytes (default 512)")
-    p.add_argument("--iv-offset", type=_count_arg, default=0, metavar="N",
-                   help="added to the IV sector number, in 512-byte units as dm-crypt counts it; "
-                        "must be a multiple of sector-size/512")
+    p.add_argument("--offset", type=_count_arg, default=0, metavar="SECTORS",
+                   help="cryptsetup --offset: where the volume starts in IMAGE, in 512-byte sectors; "
+                        "its IVs count from there (default 0)")
+    p.add_argument("--size", type=_count_arg, default=None, metavar="SECTORS",
+                   help="cryptsetup --size: the volume's length in 512-byte sectors (default: to the end)")
+    p.add_argument("--skip", type=_count_arg, default=0, metavar="SECTORS",
+                   help="cryptsetup --skip: added to every IV sector number, in 512-byte sectors "
+                        "(the dm-crypt table's iv_offset); a multiple of sector-size/512")
     p.add_argument("--iv-large-sectors", action="store_true",
                    help="dm-crypt's iv_large_sectors: count IV sectors in sector-size units "
                         "instead of 512-byte units")
-    p.add_argument("--offset", type=_bytes_arg, default=0, metavar="BYTES",
-                   help="start of the range to process (a multiple of the sector size; default 0)")
-    p.add_argument("--size", type=_bytes_arg, default=None, metavar="BYTES",
-                   help="length of the range (a multiple of the sector size; default: to the end)")
     p.add_argument("--output", metavar="FILE",
                    help="write the whole resulting image to FILE instead of changing IMAGE in place")
+    p.add_argument("--journal", metavar="PATH",
+                   help="the in-place journal (default: IMAGE.crypto-api-journal; required for a "
+                        "block device)")
+    p.add_argument("--resilience", choices=RESILIENCE_MODES, default="journal",
+                   help="journal: a copy of each batch's original sectors (repairs anything); "
+                        "checksum: a digest of each (less writing; needs atomic sector writes)")
+    p.add_argument("--batch-size", type=_batch_arg, default=BATCH_BYTES, metavar="BYTES",
+                   help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
+    p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
+                   help="UNSAFE: accept a stream cipher or a mode not made for sectors")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: only when stderr is a terminal)")
     p.set_defaults(func=run)
-
-
-# --------------------------------------------------------------------------
-# The engine (used by the command; importable for scripts and tests)
-
-class SectorCipher:
-    """One keyed tfm plus dm-crypt's IV numbering: transforms batches of sectors.
-
-    Not thread-safe (one tfm, as in the kernel: use one SectorCipher per thread).
-    """
-
-    def __init__(self, tfm, ivmode: str, sector_size: int, iv_offset: int = 0,
-                 iv_large_sectors: bool = False) -> None:
-        name = tfm.alg.cra_name
-        gen, need = dm_crypt_iv_mode(ivmode)
-        if tfm.ivsize < need:
-            raise CryptoError(EINVAL, f"{name}: IV mode {ivmode} needs an IV of at least {need} bytes, "
-                                      f"the cipher's IV is {tfm.ivsize} bytes")
-        if sector_size not in SECTOR_SIZES:
-            raise CryptoError(EINVAL, f"sector size {sector_size!r}: must be one of "
-                                      f"{', '.join(map(str, SECTOR_SIZES))}")
-        per = sector_size // SECTOR_SIZE
-        if iv_offset % per:
-            raise CryptoError(EINVAL, f"--iv-offset {iv_offset}: not a multiple of the sector size "
-                                      f"in 512-byte units ({per} for {sector_size}-byte sectors)")
-        check_length(tfm, sector_size, f"a {sector_size}-byte sector")
-        dm_crypt_iv_sector(0, sector_size, iv_offset, iv_large_sectors)   # argument checks
-        self.tfm = tfm
-        self.sector_size = sector_size
-        self.iv_offset = iv_offset
-        self.iv_large_sectors = iv_large_sectors
-        self._gen = gen
-        self._pack = dm_crypt_iv_packer(ivmode, tfm.ivsize)
-        self._ivsize = tfm.ivsize
-        # iv number of sector i = i * step + base
-        self._step = 1 if iv_large_sectors else per
-        self._base = iv_offset // per if iv_large_sectors else iv_offset
-
-    def iv(self, index: int) -> bytes:
-        """The IV of sector ``index`` (sector-size units from the start of the image)."""
-        return self._gen(index * self._step + self._base, self._ivsize)
-
-    def check_range(self, first: int, count: int) -> None:
-        """Refuse a range whose last IV number does not fit the IV mode (64 bits)."""
-        if count:
-            self.iv(first + count - 1)
-
-    def crypt(self, buf: bytearray, first: int, encrypt: bool) -> None:
-        """Transform ``buf`` (whole sectors; ``first`` = index of its first sector) in place."""
-        ss = self.sector_size
-        if len(buf) % ss:
-            raise CryptoError(EINVAL, f"buffer of {len(buf)} bytes is not whole {ss}-byte sectors")
-        count = len(buf) // ss
-        self.check_range(first, count)        # every IV number of the batch fits the IV mode
-        fn = self.tfm.encrypt if encrypt else self.tfm.decrypt
-        pack, step, base = self._pack, self._step, self._base
-        mv = memoryview(buf)
-        for k in range(count):
-            o = k * ss
-            sector = mv[o:o + ss]
-            fn(sector, pack((first + k) * step + base), sector)     # in place, no allocation
-
-
-def _pread_full(fd: int, buf: bytearray, pos: int) -> None:
-    mv = memoryview(buf)
-    got = 0
-    while got < len(buf):
-        n = os.preadv(fd, [mv[got:]], pos + got)
-        if n == 0:
-            raise CryptoError(EINVAL, f"unexpected end of image at byte {pos + got}")
-        got += n
-
-
-def _pwrite_full(fd: int, data, pos: int) -> None:
-    """Write all of ``data`` at ``pos``; each call starts where the last one stopped.
-
-    ``pos`` and ``len(data)`` are whole sectors; a short write (only possible
-    when a fatal signal arrives, and then at a page boundary) is continued.
-    """
-    mv = memoryview(data)
-    done = 0
-    while done < len(mv):
-        n = os.pwrite(fd, mv[done:], pos + done)
-        if n <= 0:
-            raise OSError(errno.EIO, f"write of {len(mv) - done} bytes at {pos + done} made no progress")
-        done += n
-
-
-class _HoldSignals:
-    """Block SIGINT/SIGTERM while a batch is written and recorded (main thread only)."""
-
-    SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-    def __init__(self) -> None:
-        self.active = threading.current_thread() is threading.main_thread()
-
-    def __enter__(self):
-        if self.active:
-            signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
-        return self
-
-    def __exit__(self, *exc):
-        if self.active:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGNALS)
-        return False
-
-
-def process(sc: SectorCipher, src_fd: int, dst_fd: int, start: int, length: int, encrypt: bool,
-            progress=None, state=None, batch_bytes: int = BATCH_BYTES) -> None:
-    """Transform bytes ``[start, start+length)`` of ``src_fd`` into the same place of ``dst_fd``.
-
-    ``state`` (a dict) gets ``done``: the first byte not yet written, kept
-    exact even when interrupted.  ``progress`` is called with byte counts.
-    """
-    ss = sc.sector_size
-    if start % ss or length % ss:
-        raise CryptoError(EINVAL, f"range {start}+{length} is not whole {ss}-byte sectors")
-    batch_bytes = max(ss, batch_bytes - batch_bytes % ss)
-    state = {} if state is None else state
-    state["done"] = pos = start
-    end = start + length
-    hold = _HoldSignals()
-    while pos < end:
-        n = min(batch_bytes, end - pos)
-        buf = bytearray(n)
-        _pread_full(src_fd, buf, pos)
-        sc.crypt(buf, pos // ss, encrypt)
-        with hold:
-            _pwrite_full(dst_fd, buf, pos)
-            pos += n
-            state["done"] = pos
-        if progress is not None:
-            progress(n)
-
-
-def _copy(src_fd: int, dst_fd: int, start: int, end: int) -> None:
-    pos = start
-    while pos < end:
-        n = min(BATCH_BYTES, end - pos)
-        buf = bytearray(n)
-        _pread_full(src_fd, buf, pos)
-        _pwrite_full(dst_fd, buf, pos)
-        pos += n
-
-
-# --------------------------------------------------------------------------
-# The command
-
-def _device_size(fd: int) -> int:
-    st = os.fstat(fd)
-    if stat.S_ISREG(st.st_mode):
-        return st.st_size
-    if stat.S_ISBLK(st.st_mode):
-        return os.lseek(fd, 0, os.SEEK_END)
-    raise CryptoError(EINVAL, "not a regular file or block device")
-
-
-def _geometry(args, image_size: int):
-    ss = args.sector_size
-    start = args.offset
-    if start % ss:
-        raise CryptoError(EINVAL, f"--offset {start}: not a multiple of the {ss}-byte sector size")
-    if start > image_size:
-        raise CryptoError(EINVAL, f"--offset {start}: beyond the end of the {image_size}-byte image")
-    length = image_size - start if args.size is None else args.size
-    if length % ss:
-        what = f"--size {length}" if args.size is not None else \
-            f"the image ({image_size} bytes{f' after --offset {start}' if start else ''})"
-        raise CryptoError(EINVAL, f"{what}: not a multiple of the {ss}-byte sector size")
-    if start + length > image_size:
-        raise CryptoError(EINVAL, f"--offset {start} + --size {length} runs past the end of the "
-                                  f"{image_size}-byte image")
-    if length == 0:
-        raise CryptoError(EINVAL, "nothing to do: the range is empty")
-    return start, length
 
 
 def _progress_bar(args, length: int):
@@ -304,79 +132,123 @@ def _progress_bar(args, length: int):
                 desc=f"{args.action} {os.path.basename(args.image)}", leave=True)
 
 
-def run(args) -> int:
-    encrypt = args.action == "encrypt"
-    spec = parse_cipher_spec(args.cipher)
+def _volume_cipher(args) -> VolumeCipher:
+    key = read_key_file(args.key_file)
     try:
-        tfm = capi.crypto_alloc_skcipher(spec.algorithm)
-    except CryptoError as e:
-        raise CryptoError(e.errno, f"cipher specification {spec.spec!r}: {e.message}") from None
+        return VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
+                            iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
+                            override=UNSAFE_FLAG, key_name=f"key file {args.key_file}")
+    finally:
+        wipe(key)
+
+
+def run(args) -> int:
+    vc = _volume_cipher(args)
     fds = []
     try:
-        key = read_key_file(args.key_file)
-        try:
-            tfm.setkey(key)
-        except CryptoError as e:
-            raise CryptoError(e.errno, f"key file {args.key_file}: {e.message}") from None
-        finally:
-            wipe(key)
-        sc = SectorCipher(tfm, spec.ivmode, args.sector_size, args.iv_offset, args.iv_large_sectors)
         in_place = args.output is None or (os.path.exists(args.output)
                                            and os.path.samefile(args.output, args.image))
         src = os.open(args.image, (os.O_RDWR if in_place else os.O_RDONLY) | os.O_CLOEXEC)
         fds.append(src)
-        try:
-            image_size = _device_size(src)
-        except CryptoError as e:
-            raise CryptoError(e.errno, f"{args.image}: {e.message}") from None
-        start, length = _geometry(args, image_size)
-        ss = args.sector_size
-        sc.check_range(start // ss, length // ss)
-        if in_place:
-            dst = src
-        else:
+        lock_exclusive(src, args.image, "image")
+        image_size = device_size(src, args.image)
+        geo = volume_geometry(image_size, args.sector_size, args.offset, args.size)
+        vc.iv(geo.index(geo.end) - 1)              # the last IV number fits the IV mode
+        if in_place and args.journal is None and is_block_device(src):
+            raise CryptoError(EINVAL, f"{args.image}: a block device needs --journal PATH on a "
+                                      "persistent filesystem (the journal must survive a crash)")
+        journal_path = args.journal or default_path(args.image)
+        params = JobParams(args.action, vc.algorithm, vc.ivmode, args.sector_size, args.skip,
+                           args.iv_large_sectors, geo.start, geo.length, image_size,
+                           key_check_value(vc), args.resilience)
+        with StopSignals() as stop:
+            if in_place:
+                return _in_place(args, vc, src, geo, params, journal_path, stop)
+            _refuse_unfinished(args.image, journal_path)
             dst = os.open(args.output, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             fds.append(dst)
-            if stat.S_ISREG(os.fstat(dst).st_mode):
+            lock_exclusive(dst, args.output, "output")
+            if is_block_device(dst):
+                if device_size(dst, args.output) < image_size:
+                    raise CryptoError(EINVAL, f"--output {args.output}: smaller than the image")
+            else:
                 os.ftruncate(dst, image_size)
-            elif _device_size(dst) < image_size:
-                raise CryptoError(EINVAL, f"--output {args.output}: smaller than the image")
-        return _run_range(args, sc, src, dst, in_place, start, length, image_size, encrypt)
+            bar = _progress_bar(args, geo.length)
+            try:
+                run_to_output(vc, src, dst, geo, image_size, args.action == "encrypt", args.image,
+                              stop, args.batch_size, bar.update if bar else None)
+            except Stopped:
+                print(f"crypto-api disk: interrupted: {args.output} is incomplete; run the same "
+                      "command again", file=sys.stderr)
+                return 130
+            finally:
+                if bar is not None:
+                    bar.close()
+            return 0
     finally:
         for fd in fds:
             os.close(fd)
-        tfm.free()
+        vc.close()
 
 
-def _run_range(args, sc, src, dst, in_place, start, length, image_size, encrypt) -> int:
-    bar = _progress_bar(args, length)
-    state = {}
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGTERM, signal.default_int_handler) if main else None
+def _refuse_unfinished(image: str, journal_path: str) -> None:
+    """Reading the image elsewhere while an in-place job on it is unfinished is refused."""
+    if not os.path.exists(journal_path):
+        return
+    journal = Journal.open(journal_path)
     try:
-        if not in_place:
-            _copy(src, dst, 0, start)
-        process(sc, src, dst, start, length, encrypt, bar.update if bar else None, state)
-        if not in_place:
-            _copy(src, dst, start + length, image_size)
-    except KeyboardInterrupt:
-        os.fsync(dst)
+        last = journal.latest()
+        if last is None or not last.done:
+            raise CryptoError(EINVAL, f"{image}: the in-place job of journal {journal_path} is "
+                                      f"unfinished; finish it first: {journal.params.command(image)}")
+    finally:
+        journal.close()
+
+
+def _in_place(args, vc, fd, geo, params, journal_path, stop) -> int:
+    journal = None
+    if os.path.exists(journal_path):
+        journal = Journal.open(journal_path)
+        last = journal.latest()
+        if last is not None and last.done:
+            if journal.params == params and last.payload == fingerprint(fd, geo, args.image):
+                journal.close()
+                print(f"crypto-api disk: nothing to do: {args.image} was already {args.action}ed by "
+                      f"this same command (its journal {journal_path} says so); to run it again "
+                      "anyway, delete the journal", file=sys.stderr)
+                return 0
+            journal.close()              # a finished job's receipt: a new job replaces it
+            journal = None
+        elif journal.params != params:
+            journal.close()
+            raise refuse_mismatch(journal, params, args.image)
+    if journal is None:
+        try:
+            journal = Journal.create(journal_path, params, args.batch_size)
+        except OSError as e:
+            if isinstance(e, CryptoError):
+                raise
+            raise CryptoError(e.errno or errno.EIO, f"journal {journal_path}: cannot create it: "
+                                                    f"{e.strerror or e}; {args.image} is unchanged") from None
+    state = {}
+    bar = _progress_bar(args, geo.length)
+    try:
+        run_in_place(vc, fd, geo, journal, args.action == "encrypt", args.image, stop,
+                     (lambda n: bar.update(n)) if bar else None, state)
+    except Stopped:
+        print(f"crypto-api disk: interrupted: {state.get('done', 0)} of {geo.length} bytes of "
+              f"{args.image} {args.action}ed; the journal {journal_path} keeps the state: "
+              "run the same command again to finish", file=sys.stderr)
+        return 130
+    except OSError as e:
+        if e.errno in (errno.EUCLEAN, errno.EBUSY):          # damage the journal cannot repair
+            raise
+        raise CryptoError(e.errno or errno.EIO, f"{args.image}: {e.strerror or e} after {state.get('done', 0)} "
+                                        f"of {geo.length} bytes; nothing is lost: the journal "
+                                        f"{journal_path} keeps the state; run the same command again "
+                                        "(once the cause is fixed) to finish") from None
+    finally:
+        journal.close()
         if bar is not None:
             bar.close()
-        end = start + length
-        done = state.get("done", start)
-        if in_place:
-            print(f"crypto-api disk: interrupted: bytes {start}..{done} of {args.image} are "
-                  f"{args.action}ed, {done}..{end} unchanged; to finish, run again with "
-                  f"--offset {done} --size {end - done}", file=sys.stderr)
-        else:
-            print(f"crypto-api disk: interrupted: {args.output} is incomplete "
-                  f"({done - start} of {length} bytes done); run the command again", file=sys.stderr)
-        return 130
-    finally:
-        if main:
-            signal.signal(signal.SIGTERM, old)
-    os.fsync(dst)
-    if bar is not None:
-        bar.close()
     return 0

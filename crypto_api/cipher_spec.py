@@ -1,5 +1,6 @@
 """cryptsetup / dm-crypt cipher specifications (``--cipher`` strings).
 
+Used by :class:`crypto_api.sector.VolumeCipher` and the ``disk`` command.
 Parses the two forms the dm-crypt target accepts (drivers/md/dm-crypt.c,
 Documentation/admin-guide/device-mapper/dm-crypt.rst) into a crypto API
 algorithm name and a dm-crypt IV mode:
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 import attrs
 
-from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.ivgen import DM_CRYPT_IV_MODES
-from crypto_api.registry import check_name
+from .errors import EINVAL, CryptoError
+from .ivgen import DM_CRYPT_IV_MODES
+from .registry import check_name
 
 MAX_SPEC_LENGTH = 256
 
