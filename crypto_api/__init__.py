@@ -114,4 +114,6 @@ __all__ = [
     "split_template_name",
     # the one SIMD decision of the fast paths
     "DECLINE", "GENERIC", "SIMD", "simd_choice",
+    # dm-crypt volumes, sector by sector
+    "VolumeCipher",
 ]

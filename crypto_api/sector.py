@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .alg import BytesLike, WritableBuffer
 from .cipher_spec import parse_cipher_spec
 from .errors import EINVAL, CryptoError
 from .ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
@@ -109,7 +110,7 @@ class VolumeCipher:
     (or use ``with``) to free the tfm and wipe its key.
     """
 
-    def __init__(self, cipher: str, key, *, sector_size: int = SECTOR_SIZE, iv_offset: int = 0,
+    def __init__(self, cipher: str, key: BytesLike, *, sector_size: int = SECTOR_SIZE, iv_offset: int = 0,
                  iv_large_sectors: bool = False, allow_unsafe: bool = False,
                  override: str = "allow_unsafe=True", key_name: str = "key") -> None:
         spec = parse_cipher_spec(cipher)
@@ -172,23 +173,23 @@ class VolumeCipher:
         return self._gen(self.iv_sector(n), self.tfm.ivsize)
 
     # -- one sector -----------------------------------------------------------
-    def _one(self, n: int, data, encrypt: bool) -> bytes:
+    def _one(self, n: int, data: BytesLike, encrypt: bool) -> bytes:
         iv = self.iv(n)
         if len(memoryview(data).cast("B")) != self.sector_size:
             raise CryptoError(EINVAL, f"sector {n}: {len(memoryview(data).cast('B'))} bytes, "
                                       f"expected {self.sector_size}")
         return self.tfm.encrypt(data, iv) if encrypt else self.tfm.decrypt(data, iv)
 
-    def encrypt_sector(self, n: int, data) -> bytes:
+    def encrypt_sector(self, n: int, data: BytesLike) -> bytes:
         """Sector ``n``'s plaintext (``sector_size`` bytes) -> its ciphertext."""
         return self._one(n, data, True)
 
-    def decrypt_sector(self, n: int, data) -> bytes:
+    def decrypt_sector(self, n: int, data: BytesLike) -> bytes:
         """Sector ``n``'s ciphertext -> its plaintext."""
         return self._one(n, data, False)
 
     # -- many sectors, in place ------------------------------------------------
-    def crypt_sectors(self, first: int, buf, encrypt: bool) -> None:
+    def crypt_sectors(self, first: int, buf: WritableBuffer, encrypt: bool) -> None:
         """Transform ``buf`` (writable, whole sectors, the first is sector ``first``) in place."""
         ss = self.sector_size
         mv = memoryview(buf).cast("B")
@@ -206,11 +207,11 @@ class VolumeCipher:
             sector = mv[k * ss:(k + 1) * ss]
             fn(sector, pack((first + k) * step + base), sector)     # in place, no allocation
 
-    def encrypt_sectors(self, first: int, buf) -> None:
+    def encrypt_sectors(self, first: int, buf: WritableBuffer) -> None:
         """Encrypt whole sectors in place; ``buf[0:sector_size]`` is sector ``first``."""
         self.crypt_sectors(first, buf, True)
 
-    def decrypt_sectors(self, first: int, buf) -> None:
+    def decrypt_sectors(self, first: int, buf: WritableBuffer) -> None:
         """Decrypt whole sectors in place; ``buf[0:sector_size]`` is sector ``first``."""
         self.crypt_sectors(first, buf, False)
 

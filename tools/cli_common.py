@@ -12,14 +12,12 @@ import os
 import stat
 
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.sector import WIDE_BLOCK_TEMPLATES
 
 #: The most key material read from a file or descriptor (the largest key of any
 #: algorithm here is nhpoly1305's 1088 bytes; a bigger file is not a key).
 MAX_KEY_FILE = 4096
 
-#: Templates whose instances are length-preserving "wide-block" ciphers: any
-#: message of at least ``cra_blocksize`` bytes, no padding (Adiantum: >= 16).
-LENGTH_PRESERVING_TEMPLATES = ("adiantum",)
 
 
 def wipe(buf: bytearray) -> None:
@@ -81,7 +79,7 @@ def length_rule(tfm):
     if bs <= 1:
         return 0, 1
     template = tfm.alg.cra_name.split("(", 1)[0]
-    if "(" in tfm.alg.cra_name and template in LENGTH_PRESERVING_TEMPLATES:
+    if "(" in tfm.alg.cra_name and template in WIDE_BLOCK_TEMPLATES:
         return bs, 1
     return bs, bs
 
