@@ -133,7 +133,11 @@ def sg_linear_views(src: Sequence[Scatterlist], dst: Sequence[Scatterlist], nbyt
     if len(src) == 1 and len(dst) == 1:
         s, d = src[0], dst[0]
         if s.length >= nbytes and d.length >= nbytes:
-            return s.buf[s.offset:s.offset + nbytes], d.buf[d.offset:d.offset + nbytes]
+            sv, dv = s.buf[s.offset:s.offset + nbytes], d.buf[d.offset:d.offset + nbytes]
+            # The entries' fields are plain attributes that may have changed
+            # since check_sgl: C is told nbytes, so the views must hold them.
+            if len(sv) == nbytes and len(dv) == nbytes:
+                return sv, dv
     return None
 
 
@@ -151,15 +155,14 @@ def sg_copy_from_bytes(sgl: Sequence[Scatterlist], data, skip: int = 0) -> None:
     """Scatter ``data`` into the bytes covered by ``sgl``, starting ``skip`` bytes in."""
     data = memoryview(data)
     pos = 0
-    for sg in sgl:
+    for i, sg in enumerate(sgl):
         if pos >= len(data):
             break
         if skip >= sg.length:
             skip -= sg.length
             continue
         n = min(sg.length - skip, len(data) - pos)
-        start = sg.offset + skip
-        sg.buf[start:start + n] = data[pos:pos + n]
+        sg_entry_slice(sgl, i, skip, n)[:] = data[pos:pos + n]
         pos += n
         skip = 0
 
@@ -189,24 +192,43 @@ def check_sgl(sgl, what: str, cryptlen: int, algname: str, writable: bool) -> No
         raise CryptoError(EINVAL, f"{algname}: {what} covers {total} bytes, shorter than cryptlen {cryptlen}")
 
 
+def sg_entry_slice(sgl: Sequence[Scatterlist], i: int, pos: int, n: int) -> memoryview:
+    """Exactly ``n`` bytes of entry ``i`` from ``pos`` on.
+
+    An entry's fields are plain attributes: one changed after the request was
+    checked (by a trace function, another thread) is refused with EINVAL
+    rather than handed on short, so no caller tells C a length its view does
+    not hold.
+    """
+    if i < len(sgl):
+        sg = sgl[i]
+        start = sg.offset + pos
+        if sg.buf is not None and start >= 0 and pos >= 0 and pos + n <= sg.length:
+            piece = sg.buf[start:start + n]
+            if len(piece) == n:
+                return piece
+    raise CryptoError(EINVAL, f"scatterlist entry {i} no longer covers the {n} bytes the request "
+                              "was checked for (changed during the request)")
+
+
 def scatterwalk_map_and_copy(buf, sgl: Sequence[Scatterlist], start: int, nbytes: int, out: bool) -> None:
     """Copy ``nbytes`` at offset ``start`` of ``sgl`` into ``buf`` (out=False)
     or from ``buf`` into the scatterlist (out=True)."""
     mv = memoryview(buf)
     done = 0
     skip = start
-    for sg in sgl:
+    for i, sg in enumerate(sgl):
         if done >= nbytes:
             break
         if skip >= sg.length:
             skip -= sg.length
             continue
         take = min(sg.length - skip, nbytes - done)
-        a = sg.offset + skip
+        piece = sg_entry_slice(sgl, i, skip, take)
         if out:
-            sg.buf[a:a + take] = mv[done:done + take]
+            piece[:] = mv[done:done + take]
         else:
-            mv[done:done + take] = sg.buf[a:a + take]
+            mv[done:done + take] = piece
         done += take
         skip = 0
     if done < nbytes:

@@ -260,14 +260,15 @@ def _snapshot(sgl, n: int):
             break
         take = min(sg.length, n)
         if take:                    # unused (empty) entries of sg_init_table have no buffer
-            saved.append((sg, bytes(sg.buf[sg.offset:sg.offset + take])))
+            # where the bytes were, not the entry: its fields may change meanwhile
+            saved.append((sg.buf, sg.offset, bytes(sg.buf[sg.offset:sg.offset + take])))
         n -= take
     return saved
 
 
 def _restore(saved) -> None:
-    for sg, data in saved:
-        sg.buf[sg.offset:sg.offset + len(data)] = data
+    for buf, offset, data in saved:
+        buf[offset:offset + len(data)] = data
 
 
 def _run(req: SkcipherRequest, encrypt: bool) -> int:

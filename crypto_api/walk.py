@@ -15,7 +15,7 @@ from typing import Any, List
 
 from .errors import EINVAL, CryptoError
 from .fpu import might_sleep
-from .scatterlist import PAGE_SIZE, Scatterlist
+from .scatterlist import PAGE_SIZE, Scatterlist, sg_entry_slice
 
 _FAST, _COPY, _SLOW = 0, 1, 2
 SKCIPHER_WALK_SLEEP = 1 << 3
@@ -42,9 +42,7 @@ class _Cursor:
         return min(sg.length - self.pos, PAGE_SIZE - (addr & (PAGE_SIZE - 1)))
 
     def view(self, n: int) -> memoryview:
-        sg = self.sgl[self.i]
-        start = sg.offset + self.pos
-        return sg.buf[start:start + n]
+        return sg_entry_slice(self.sgl, self.i, self.pos, n)
 
     def advance(self, n: int) -> None:
         self.pos += n
@@ -58,10 +56,8 @@ class _Cursor:
         out = bytearray()
         i, pos = self.i, self.pos
         while len(out) < n:
-            sg = self.sgl[i]
-            take = min(sg.length - pos, n - len(out))
-            start = sg.offset + pos
-            out += sg.buf[start:start + take]
+            take = min(self.sgl[i].length - pos, n - len(out)) if i < len(self.sgl) else n
+            out += sg_entry_slice(self.sgl, i, pos, take)
             i, pos = i + 1, 0
         return out
 
@@ -69,10 +65,8 @@ class _Cursor:
         """Write ``data`` from here on (across entries) without advancing."""
         i, pos, done = self.i, self.pos, 0
         while done < len(data):
-            sg = self.sgl[i]
-            take = min(sg.length - pos, len(data) - done)
-            start = sg.offset + pos
-            sg.buf[start:start + take] = data[done:done + take]
+            take = min(self.sgl[i].length - pos, len(data) - done) if i < len(self.sgl) else len(data)
+            sg_entry_slice(self.sgl, i, pos, take)[:] = data[done:done + take]
             done += take
             i, pos = i + 1, 0
 
