@@ -4,7 +4,8 @@ independent of this project's C code, and a plain AEAD driver built on it.
 The driver (``rfc7539_driver``) gathers the request into one buffer, seals or
 opens it and scatters the result back, with hooks that the planted-bug
 drivers (tests/core/test_testmgr_drivers/planted_aead_*.py) replace to plant
-one bug each: the AD it authenticates, the MAC input, the tag comparison.
+one bug each: the AD it authenticates, the MAC input, the tag it writes, the
+tag comparison.
 """
 
 import hmac
@@ -41,7 +42,8 @@ def seal(key: bytes, nonce: bytes, ad: bytes, pt: bytes) -> bytes:
 
 def rfc7539_driver(driver: str, priority: int = 500, module: str = None, *,
                    ad_of=lambda req, gathered: bytes(gathered[:req.assoclen]),
-                   mac=mac_input, tags_equal=hmac.compare_digest) -> capi.AeadAlg:
+                   mac=mac_input, tags_equal=hmac.compare_digest,
+                   tag_out=lambda t: t) -> capi.AeadAlg:
     """An ``rfc7539(chacha20,poly1305)`` driver; the keyword hooks plant bugs."""
 
     def setkey(tfm, key):
@@ -62,7 +64,7 @@ def rfc7539_driver(driver: str, priority: int = 500, module: str = None, *,
         key, nonce, alen = req.tfm.ctx.key, bytes(req.iv[:12]), req.assoclen
         buf = gather(req, req.cryptlen)
         ct = chacha20(key, nonce, 1, buf[alen:])
-        out = ct + tag(key, nonce, ad_of(req, buf), ct, mac)
+        out = ct + tag_out(tag(key, nonce, ad_of(req, buf), ct, mac))
         scatterwalk_map_and_copy(out, req.dst, alen, len(out), True)
 
     def decrypt(req):
