@@ -5,7 +5,7 @@ ways through the one-call methods and through kernel-style requests; random
 lengths of AD and text (0 included) against ``cryptography``'s
 ChaCha20Poly1305 with random scatterlist layouts; every EBADMSG path (tag,
 text, AD) with what the kernel leaves in dst and what the one-call method
-never shows; the refusals of the reference (setkey, setauthsize, cryptlen,
+never shows; the kernel's refusals (setkey, setauthsize, cryptlen,
 the esp assoclen); /proc/crypto; the v5.0 names and priorities.
 """
 
@@ -186,7 +186,7 @@ def test_the_one_call_decrypt_writes_out_only_when_authentic(tfms):
 
 
 def test_the_request_path_leaves_the_plaintext_in_dst_on_ebadmsg_as_the_kernel_does(tfms):
-    """Pitfall 4: decrypt first, verify afterwards; the kernel does not scrub dst."""
+    """rfc7539 decrypts first and verifies afterwards; the kernel does not scrub dst."""
     tfm = tfms[RFC]
     ct = bytearray(sealed(tfm))
     ct[-16] ^= 1
@@ -295,7 +295,7 @@ def test_iv_and_buffer_refusals(tfms):
 
 
 def test_esp_assoclen_below_the_iv_copy(tfms):
-    """Pitfall 4: encryption writes the ciphertext, then refuses; decryption refuses first."""
+    """v5.0: encryption writes the ciphertext, then refuses; decryption refuses first."""
     tfm = tfms[ESP]
     tfm.setkey(KEY + b"salt")
     pt = b"p" * 40
@@ -354,7 +354,7 @@ def test_names_and_priority_follow_the_best_children(tfms, tmpl, ivsize):
 
 
 def test_v50_asking_by_driver_names_echoes_them_in_cra_name_and_runs_no_test(caplog):
-    """Pitfall 2: cra_name repeats the request's parameters; testmgr has no entry for it,
+    """v5.0: cra_name repeats the request's parameters; testmgr has no entry for it,
     so the instance is marked tested without running a vector."""
     name = "rfc7539(chacha20-generic,poly1305-generic)"
     with capi.crypto_alloc_aead(name) as tfm:
