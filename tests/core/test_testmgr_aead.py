@@ -7,14 +7,13 @@ authentic one by flipped bits outside that copy).
 """
 
 import logging
-import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import crypto_api as capi
 from crypto_api import testmgr
-from crypto_api.errors import EBADMSG
+from crypto_api.errors import EBADMSG, EINVAL
 from crypto_api.testmgr import aead_fuzz
 from crypto_api.testmgr.vectors import suite
 
@@ -57,11 +56,11 @@ def test_full_self_tests_pass_and_compare_with_the_generic_instance(name, selfte
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), aad_iv=st.booleans())
-def test_random_vectors_follow_the_generators_rules(seed, aad_iv):
+@given(rng=st.randoms(use_true_random=False), aad_iv=st.booleans())
+def test_random_vectors_follow_the_generators_rules(rng, aad_iv):
     name = ESP if aad_iv else RFC
     with capi.crypto_alloc_aead(name) as tfm:
-        vec = aead_fuzz.random_aead_testvec(tfm, random.Random(seed), 32 + (4 if aad_iv else 0),
+        vec = aead_fuzz.random_aead_testvec(tfm, rng, 32 + (4 if aad_iv else 0),
                                             8176, False, aad_iv)
         assert vec.setauthsize_error or vec.authsize == 16
         assert len(vec.assoc) + len(vec.ctext) <= 8176
@@ -74,16 +73,19 @@ def test_random_vectors_follow_the_generators_rules(seed, aad_iv):
         if vec.novrfy:
             with pytest.raises(capi.CryptoError) as e:
                 tfm.decrypt(vec.ctext, vec.iv, vec.assoc)
-            assert e.value.errno == EBADMSG
+            # rfc7539esp refuses an AD too short for the IV copy first (einval_allowed)
+            short = aad_iv and len(vec.assoc) < 8
+            assert e.value.errno in ((EBADMSG, EINVAL) if short else (EBADMSG,))
         else:
             assert tfm.decrypt(vec.ctext, vec.iv, vec.assoc) == vec.ptext
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), assoc=st.binary(max_size=40), ctext=st.binary(min_size=16, max_size=60))
-def test_a_mutation_flips_one_or_two_bits_never_in_the_iv_copy(seed, assoc, ctext):
+@given(rng=st.randoms(use_true_random=False), assoc=st.binary(max_size=40),
+       ctext=st.binary(min_size=16, max_size=60))
+def test_a_mutation_flips_one_or_two_bits_never_in_the_iv_copy(rng, assoc, ctext):
     a, c = bytearray(assoc), bytearray(ctext)
-    aead_fuzz.mutate_aead_message(a, c, 16, 8, True, random.Random(seed))
+    aead_fuzz.mutate_aead_message(a, c, 16, 8, True, rng)
     flipped_ad = sum(bin(x ^ y).count("1") for x, y in zip(a, assoc))
     flipped_ct = sum(bin(x ^ y).count("1") for x, y in zip(c, ctext))
     assert 1 <= flipped_ad + flipped_ct <= 2 and flipped_ad <= 1 and flipped_ct <= 1
