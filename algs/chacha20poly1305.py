@@ -161,7 +161,11 @@ def _step_done(subreq: Any, err: int) -> None:
     rctx = req.ctx
     rctx.flags &= ~capi.CRYPTO_TFM_REQ_MAY_SLEEP     # 5.4+: no sleeping after an async step
     if err == 0:
-        err = _run_chain(req, rctx.next)
+        try:
+            err = _run_chain(req, rctx.next)
+        except Exception as e:      # a step crashed on the child's thread: still one completion
+            rctx.error = e
+            err = -EINVAL
         if err in ASYNC_PENDING:
             return
     else:

@@ -387,3 +387,13 @@ def test_proc_record_of_the_instances(tfms, proc_records):
         assert list(rec) == ["name", "driver", "module", "priority", "refcnt", "selftest",
                              "internal", "type", "async", "blocksize", "ivsize", "maxauthsize",
                              "geniv"]
+
+
+def test_the_module_is_found_through_its_aliases_and_entry_point():
+    from crypto_api import modules
+    assert modules.available_modules()["chacha20poly1305"] == "crypto_api.algs.chacha20poly1305"
+    for alias in ("crypto-rfc7539", "crypto-rfc7539esp", "rfc7539", "rfc7539esp"):
+        assert modules.alias_index()[alias] == ["chacha20poly1305"]
+    capi.request_module("crypto-rfc7539esp")
+    assert "chacha20poly1305" in capi.loaded_modules()
+    assert {"rfc7539", "rfc7539esp"} <= set(capi.template.registered_templates())
