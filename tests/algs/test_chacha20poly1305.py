@@ -397,3 +397,21 @@ def test_the_module_is_found_through_its_aliases_and_entry_point():
     capi.request_module("crypto-rfc7539esp")
     assert "chacha20poly1305" in capi.loaded_modules()
     assert {"rfc7539", "rfc7539esp"} <= set(capi.template.registered_templates())
+
+
+@pytest.mark.parametrize("n", [0, 100, 4096, 10000])
+def test_the_fpu_sections_of_a_request_are_those_of_its_chacha_child(tfms, n):
+    """The template adds no FPU use of its own: text (block 1 on), then the 32-byte key block."""
+    tfm = tfms[RFC]
+    tfm.setkey(KEY)
+    with capi.crypto_alloc_skcipher(tfm.ctx.chacha.driver_name) as chacha:
+        chacha.setkey(KEY)
+        with capi.fpu_trace() as expected:
+            if n:
+                chacha.encrypt(bytes(n), (1).to_bytes(4, "little") + NONCE)
+            chacha.encrypt(bytes(32), bytes(4) + NONCE)
+    with capi.fpu_trace() as got:
+        tfm.encrypt(bytes(n), NONCE, b"ad")
+    assert [s.nbytes for s in got.sections] == [s.nbytes for s in expected.sections]
+    if tfm.ctx.chacha.driver_name == "chacha20-simd" and n >= 4096:
+        assert [s.nbytes for s in got.sections] == [4096] * (n // 4096) + ([n % 4096] if n % 4096 else [])
