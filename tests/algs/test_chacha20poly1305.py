@@ -10,6 +10,7 @@ the esp assoclen); /proc/crypto; the v5.0 names and priorities.
 """
 
 import logging
+import re
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -415,3 +416,13 @@ def test_the_fpu_sections_of_a_request_are_those_of_its_chacha_child(tfms, n):
     assert [s.nbytes for s in got.sections] == [s.nbytes for s in expected.sections]
     if tfm.ctx.chacha.driver_name == "chacha20-simd" and n >= 4096:
         assert [s.nbytes for s in got.sections] == [4096] * (n // 4096) + ([n % 4096] if n % 4096 else [])
+
+
+def test_the_selftest_command_tests_both_templates(capsys):
+    from crypto_api.__main__ import main
+    assert main(["selftest", RFC, ESP]) == 0
+    out = capsys.readouterr().out
+    for name in (RFC, ESP):
+        assert re.search(rf"^alg: self-tests for {re.escape(name[:-len('(chacha20,poly1305)')])}"
+                         rf"\(chacha20-\S+,poly1305-\S+\) \({re.escape(name)}\) passed$", out, re.M)
+    assert re.search(r"^2 drivers: 2 passed, 0 failed", out, re.M)
