@@ -180,3 +180,16 @@ def test_grab_aead_builds_an_instance_that_dies_with_its_inner_aead(register):
     with pytest.raises(capi.CryptoError) as e:
         capi.crypto_alloc_aead("pass(rfc7539-ref-inner)")
     assert e.value.errno == ENOENT
+
+
+def test_setkey_hands_the_driver_a_wipeable_copy_zeroed_afterwards(register):
+    seen = []
+
+    def setkey(tfm, key):
+        seen.append(key)
+        assert type(key) is bytearray and key == KEY
+
+    register(toy_aead("toy-aead-keycopy", setkey=setkey))
+    with capi.crypto_alloc_aead("toy-aead-keycopy") as tfm:
+        tfm.setkey(KEY)
+    assert seen == [bytearray(32)]                  # the copy was zeroed when setkey returned
