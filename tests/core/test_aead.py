@@ -182,14 +182,27 @@ def test_grab_aead_builds_an_instance_that_dies_with_its_inner_aead(register):
     assert e.value.errno == ENOENT
 
 
-def test_setkey_hands_the_driver_a_wipeable_copy_zeroed_afterwards(register):
-    seen = []
+class Tracked(bytearray):
+    """A bytearray that records its contents when it is freed."""
+
+    freed = []
+
+    def __del__(self):
+        Tracked.freed.append(bytes(self))
+
+
+def test_setkey_hands_the_driver_a_wipeable_copy_zeroed_afterwards(register, monkeypatch):
+    import crypto_api.tfm as tfm_module
+    monkeypatch.setattr(tfm_module, "bytearray", Tracked, raising=False)
+    Tracked.freed = []
+    types = []
 
     def setkey(tfm, key):
-        seen.append(key)
-        assert type(key) is bytearray and key == KEY
+        types.append(type(key))
+        assert key == KEY
 
     register(toy_aead("toy-aead-keycopy", setkey=setkey))
     with capi.crypto_alloc_aead("toy-aead-keycopy") as tfm:
         tfm.setkey(KEY)
-    assert seen == [bytearray(32)]                  # the copy was zeroed when setkey returned
+        gc.collect()
+        assert types == [Tracked] and Tracked.freed == [bytes(32)]     # zeroed, then freed
