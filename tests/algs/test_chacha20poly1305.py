@@ -430,3 +430,29 @@ def test_the_selftest_command_tests_both_templates(capsys):
         assert re.search(rf"^alg: self-tests for {re.escape(name[:-len('(chacha20,poly1305)')])}"
                          rf"\(chacha20-\S+,poly1305-\S+\) \({re.escape(name)}\) passed$", out, re.M)
     assert re.search(r"^2 drivers: 2 passed, 0 failed", out, re.M)
+
+
+def _toy_hash(digestsize):
+    return capi.ShashAlg(cra_name="toyhash", cra_driver_name=f"toyhash{digestsize}", cra_priority=1,
+                         digestsize=digestsize, descsize=1, init=lambda d: None,
+                         update=lambda d, data: None, final=lambda d: bytes(digestsize))
+
+
+def _toy_stream(blocksize, ivsize):
+    return capi.SkcipherAlg(cra_name="toystream", cra_driver_name=f"toystream{blocksize}-{ivsize}",
+                            cra_priority=1, cra_blocksize=blocksize, min_keysize=32, max_keysize=32,
+                            ivsize=ivsize, setkey=lambda t, k: None, encrypt=lambda r: None,
+                            decrypt=lambda r: None)
+
+
+@pytest.mark.parametrize("chacha, poly, words", [
+    ("chacha20", "toyhash8", "toyhash8 has a 8-byte digest"),
+    ("toystream16-16", "poly1305", "toystream16-16 (ivsize 16, blocksize 16) is no ChaCha20"),
+    ("toystream1-12", "poly1305", "toystream1-12 (ivsize 12, blocksize 1) is no ChaCha20"),
+])
+def test_children_of_the_wrong_shape_are_refused(register, chacha, poly, words):
+    for alg in (_toy_hash(8), _toy_stream(16, 16), _toy_stream(1, 12)):
+        register(alg)
+    with pytest.raises(capi.CryptoError) as e:
+        capi.crypto_alloc_aead(f"rfc7539({chacha},{poly})")
+    assert e.value.errno == EINVAL and words in e.value.message
