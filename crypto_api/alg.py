@@ -1,7 +1,7 @@
 """Algorithm descriptors and flag constants (``struct crypto_alg`` and friends).
 
 Mirrors include/linux/crypto.h, include/crypto/skcipher.h and
-include/crypto/hash.h of Linux v5.0: the numeric values of the type nibble and
+include/crypto/hash.h, include/crypto/aead.h of Linux v5.0: the numeric values of the type nibble and
 the flag bits, and the fields a driver fills in.  Descriptors are frozen attrs
 classes; the registry keeps the mutable part (flags as tested, refcount,
 owning module) in its own record (:class:`crypto_api.registry.CryptoAlg`).
@@ -199,11 +199,39 @@ class ShashAlg(CryptoAlgBase):
     oneshot: Callback = None
 
 
-ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg)
+@attrs.frozen(kw_only=True, eq=False)
+class AeadAlg(CryptoAlgBase):
+    """An authenticated cipher with associated data (``struct aead_alg``).
+
+    ``setkey(tfm, key)`` (the key format is the algorithm's: no key sizes
+    here), optional ``setauthsize(tfm, authsize)`` adding the algorithm's
+    own rules to the frontend's ``authsize <= maxauthsize``, ``encrypt(req)``
+    and ``decrypt(req)`` over the kernel layout (src/dst = assoc ‖ text
+    (‖ tag)); optional per-tfm ``init(tfm)`` / ``exit(tfm)``.  A request
+    returns None when done, or ``-EINPROGRESS`` / ``-EBUSY`` when it will
+    complete later through the request's callback; a synchronous failure
+    raises CryptoError (EBADMSG for a bad tag).  ``chunksize`` defaults to the
+    block size at registration.
+    """
+
+    TYPE = CRYPTO_ALG_TYPE_AEAD
+    KIND = "aead"
+    ivsize: int = 0
+    maxauthsize: int = 0
+    chunksize: int = 0
+    setkey: Callback = None
+    setauthsize: Callback = None
+    encrypt: Callback = None
+    decrypt: Callback = None
+    init: Callback = None
+    exit: Callback = None
+
+
+ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg, AeadAlg)
 
 
 #: An algorithm descriptor of any type (what crypto_register_alg takes).
-AlgDescriptor = Union[CipherAlg, SkcipherAlg, ShashAlg]
+AlgDescriptor = Union[CipherAlg, SkcipherAlg, ShashAlg, AeadAlg]
 
 
 def type_name(flags: int) -> str:
@@ -212,4 +240,5 @@ def type_name(flags: int) -> str:
         CRYPTO_ALG_TYPE_CIPHER: "cipher",
         CRYPTO_ALG_TYPE_SKCIPHER: "skcipher",
         CRYPTO_ALG_TYPE_SHASH: "shash",
+        CRYPTO_ALG_TYPE_AEAD: "aead",
     }.get(flags & CRYPTO_ALG_TYPE_MASK, "unknown")

@@ -1,7 +1,7 @@
 """Registration entry points for drivers (crypto/algapi.c, per-type register).
 
 ``crypto_register_skcipher`` / ``crypto_register_shash`` /
-``crypto_register_cipher`` (and the plural forms that register a list and
+``crypto_register_cipher`` / ``crypto_register_aead`` (and the plural forms that register a list and
 undo it on failure) run the registration checks and the self-test; the
 unregister calls refuse with EBUSY while a transform still uses the driver.
 """
@@ -57,6 +57,16 @@ def crypto_register_cipher(alg: A.CipherAlg) -> int:
     return 0
 
 
+def crypto_register_aead(alg: A.AeadAlg) -> int:
+    _register(alg, A.AeadAlg)
+    return 0
+
+
+def crypto_register_aeads(algs: Sequence[A.AeadAlg]) -> int:
+    _register_many(algs, A.AeadAlg)
+    return 0
+
+
 def crypto_register_alg(alg: A.AlgDescriptor) -> int:
     registry.register(alg)
     return 0
@@ -76,3 +86,5 @@ crypto_unregister_shash = crypto_unregister_alg
 crypto_unregister_cipher = crypto_unregister_alg
 crypto_unregister_skciphers = _unregister_many
 crypto_unregister_shashes = _unregister_many
+crypto_unregister_aead = crypto_unregister_alg
+crypto_unregister_aeads = _unregister_many

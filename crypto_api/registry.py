@@ -175,7 +175,7 @@ def check_name(name, what: str = "algorithm name") -> str:
 def _check_alg(desc) -> None:
     """crypto_check_alg plus the per-type preparation checks."""
     if not isinstance(desc, A.ALG_KINDS):
-        raise TypeError(f"expected a CipherAlg, SkcipherAlg or ShashAlg, not {type(desc).__name__}")
+        raise TypeError(f"expected a CipherAlg, SkcipherAlg, ShashAlg or AeadAlg, not {type(desc).__name__}")
     name = desc.cra_name
     check_name(name, "cra_name")
     if desc.cra_driver_name:
@@ -210,6 +210,12 @@ def _check_alg(desc) -> None:
         for field in ("ivsize", "chunksize", "walksize"):
             v = getattr(desc, field)
             if not isinstance(v, int) or not 0 <= v <= A.PAGE_SIZE // 8:
+                bad(f"{field} {v!r} outside 0..{A.PAGE_SIZE // 8}")
+    elif isinstance(desc, A.AeadAlg):
+        _need(desc, bad, "setkey", "encrypt", "decrypt")
+        for field in ("ivsize", "maxauthsize", "chunksize"):      # aead_prepare_alg
+            v = getattr(desc, field)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= A.PAGE_SIZE // 8:
                 bad(f"{field} {v!r} outside 0..{A.PAGE_SIZE // 8}")
     else:
         _need(desc, bad, "init", "update", "final")
@@ -247,6 +253,8 @@ def _prepare(desc):
         chunk = desc.chunksize or desc.cra_blocksize
         changes["chunksize"] = chunk
         changes["walksize"] = desc.walksize or chunk
+    elif isinstance(desc, A.AeadAlg):
+        changes["chunksize"] = desc.chunksize or desc.cra_blocksize
     elif isinstance(desc, A.ShashAlg):
         if desc.export is None:
             changes["statesize"] = desc.descsize

@@ -227,3 +227,16 @@ def sg_pieces(sgl: Sequence[Scatterlist], nbytes: int):
             pos = cut
         if left <= 0:
             break
+
+
+def scatterwalk_ffwd(sgl: Sequence[Scatterlist], skip: int) -> List[Scatterlist]:
+    """The entries of ``sgl`` from byte ``skip`` on (crypto/scatterwalk.c):
+    new entries over the same buffers, the first one starting ``skip`` bytes in."""
+    out: List[Scatterlist] = []
+    for sg in sgl:
+        if skip >= sg.length:
+            skip -= sg.length
+            continue
+        out.append(Scatterlist(sg.buf, sg.offset + skip, sg.length - skip))
+        skip = 0
+    return out

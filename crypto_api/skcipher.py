@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from . import alg as A
+from .completion import ASYNC_PENDING
 from .errors import EINVAL, CryptoError
 from .fpu import _cpu as _this_cpu
 from .fpu import fpu_owned, fpu_recover
@@ -280,18 +281,21 @@ def _run(req: SkcipherRequest, encrypt: bool) -> int:
     ivsaved = None if ivv is None or ivv.readonly else bytes(ivv)
     owned = fpu_owned()
     try:
-        (alg.encrypt if encrypt else alg.decrypt)(req)
+        rc = (alg.encrypt if encrypt else alg.decrypt)(req)
     except BaseException:
         fpu_recover(owned, alg.cra_driver_name)
         _restore(saved)
         if ivsaved is not None:
             ivv[:] = ivsaved
         raise
-    return 0
+    return rc if rc in ASYNC_PENDING else 0
 
 
 def crypto_skcipher_encrypt(req: SkcipherRequest) -> int:
-    """Encrypt ``req`` (0 on success; CryptoError otherwise, dst untouched)."""
+    """Encrypt ``req`` (0 on success; CryptoError otherwise, dst untouched).
+
+    An asynchronous driver returns -EINPROGRESS (or -EBUSY) instead and
+    reports the result through the request's callback (crypto_api.completion)."""
     return _run(req, True)
 
 

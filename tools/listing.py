@@ -22,7 +22,7 @@ from crypto_api import modules, registry, testmgr
 from crypto_api.errors import EINVAL
 from crypto_api.proc import alg_record, format_record
 
-TYPES = ("skcipher", "shash", "cipher")
+TYPES = ("skcipher", "shash", "cipher", "aead")
 COLUMNS = ("name", "type", "driver", "module", "priority", "selftest", "refcnt")
 
 

@@ -34,6 +34,7 @@ _ALLOCATORS = {
     "skcipher": capi.crypto_alloc_skcipher,
     "hash": capi.crypto_alloc_shash,
     "cipher": capi.crypto_alloc_cipher,
+    "aead": capi.crypto_alloc_aead,
 }
 
 

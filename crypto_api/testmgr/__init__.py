@@ -3,7 +3,7 @@
 ``alg_test(driver, alg)`` runs the descriptor-table entries for the algorithm
 name and for the driver name (both, when both exist) against the driver
 allocated by its driver name; a plain cipher is tested with the
-``ecb(<name>)`` vectors.  It raises :class:`~crypto_api.CryptoError` on
+``ecb(<name>)`` vectors; AEADs run :mod:`.aead_test` (and, at ``full``, :mod:`.aead_fuzz`).  It raises :class:`~crypto_api.CryptoError` on
 failure and logs the kernel's lines.  The crypto manager
 (:mod:`crypto_api.algboss`) calls it for every registration (unless the level
 is ``off``), answering the registry's CRYPTO_MSG_ALG_REGISTER.  At level
@@ -18,10 +18,12 @@ import logging
 
 from .. import alg as A
 from .. import registry
+from ..aead import crypto_alloc_aead
 from ..cipher import crypto_alloc_cipher
 from ..shash import crypto_alloc_shash
 from ..skcipher import crypto_alloc_skcipher
-from . import fuzz
+from . import aead_fuzz, fuzz
+from .aead_test import test_aead
 from .cipher_test import test_cipher
 from .configs import (DEFAULT_CIPHER_TESTVEC_CONFIGS, DEFAULT_HASH_TESTVEC_CONFIGS,
                       DivSpec, TestvecConfig)
@@ -30,7 +32,7 @@ from .hash_test import test_hash
 from .level import (DEFAULT_FUZZ_ITERATIONS, LEVELS, get_fuzz_iterations, get_fuzz_seed,
                     get_level, set_fuzz_iterations, set_fuzz_seed, set_level)
 from .skcipher_test import test_skcipher
-from .vectors import CipherTestvec, HashTestvec, suite
+from .vectors import AeadTestvec, CipherTestvec, HashTestvec, suite
 
 log = logging.getLogger("crypto_api")
 
@@ -38,7 +40,7 @@ __all__ = [
     "alg_test", "get_level", "set_level", "LEVELS", "get_fuzz_iterations",
     "set_fuzz_iterations", "get_fuzz_seed", "set_fuzz_seed", "DEFAULT_FUZZ_ITERATIONS", "ALG_TEST_DESCS", "AlgTestDesc",
     "find_test", "generic_driver_name", "TestvecConfig", "DivSpec", "CipherTestvec",
-    "HashTestvec", "DEFAULT_CIPHER_TESTVEC_CONFIGS", "DEFAULT_HASH_TESTVEC_CONFIGS",
+    "HashTestvec", "AeadTestvec", "DEFAULT_CIPHER_TESTVEC_CONFIGS", "DEFAULT_HASH_TESTVEC_CONFIGS",
 ]
 
 
@@ -54,6 +56,11 @@ def _run_desc(desc: AlgTestDesc, driver: str, type: int, mask: int) -> None:
             test_hash(tfm, vecs, DEFAULT_HASH_TESTVEC_CONFIGS)
             if get_level() == "full":
                 fuzz.test_hash_full(tfm, desc, driver, vecs)
+    elif desc.test == "aead":
+        with crypto_alloc_aead(driver, type, mask) as tfm:
+            test_aead(tfm, vecs, DEFAULT_CIPHER_TESTVEC_CONFIGS, desc.einval_allowed)
+            if get_level() == "full":
+                aead_fuzz.test_aead_full(tfm, desc, driver, vecs)
     elif desc.test == "cipher":
         with crypto_alloc_cipher(driver, type, mask) as tfm:
             test_cipher(tfm, vecs)

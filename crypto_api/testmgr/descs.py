@@ -20,10 +20,12 @@ log = logging.getLogger("crypto_api")
 @attrs.frozen
 class AlgTestDesc:
     alg: str
-    test: str                 # "skcipher", "hash" or "cipher"
+    test: str                 # "skcipher", "hash", "cipher" or "aead"
     suite: str                # key of testmgr.vectors.suite
     generic_driver: Optional[str] = None
     fips_allowed: bool = False
+    aad_iv: bool = False          # AEADs: the AD ends with a copy of the IV (IPsec forms)
+    einval_allowed: bool = False  # AEADs: an inauthentic input may also give EINVAL
 
 
 ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
@@ -35,6 +37,9 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("nhpoly1305", "hash", "nhpoly1305"),
     AlgTestDesc("poly1305", "hash", "poly1305"),
+    AlgTestDesc("rfc7539(chacha20,poly1305)", "aead", "rfc7539(chacha20,poly1305)"),
+    AlgTestDesc("rfc7539esp(chacha20,poly1305)", "aead", "rfc7539esp(chacha20,poly1305)",
+                aad_iv=True, einval_allowed=True),
     AlgTestDesc("xchacha12", "skcipher", "xchacha12"),
     AlgTestDesc("xchacha20", "skcipher", "xchacha20"),
 )

@@ -2,7 +2,8 @@
 
 The official vectors ship as JSON in ``crypto_api/testmgr/vectors``; this
 module turns them into kernel-shaped test vectors: :class:`CipherTestvec`
-(key, iv, ptext, ctext) and :class:`HashTestvec` (key, plaintext, digest).
+(key, iv, ptext, ctext), :class:`HashTestvec` (key, plaintext, digest) and
+:class:`AeadTestvec` (key, iv, assoc, ptext, ctext = ciphertext ‖ tag).
 """
 
 from __future__ import annotations
@@ -34,6 +35,30 @@ class HashTestvec:
     digest: bytes
     setkey_error: int = 0
     digest_error: int = 0
+
+
+@attrs.frozen
+class AeadTestvec:
+    """An AEAD vector in the 5.1+ testmgr form (``struct aead_testvec``).
+
+    ``ctext`` includes the tag, so ``authsize = len(ctext) - len(ptext)``;
+    ``novrfy``: decryption must fail with EBADMSG (encryption is skipped).
+    """
+
+    id: str
+    key: bytes
+    iv: bytes
+    assoc: bytes
+    ptext: bytes
+    ctext: bytes
+    novrfy: bool = False
+    setkey_error: int = 0
+    setauthsize_error: int = 0
+    crypt_error: int = 0
+
+    @property
+    def authsize(self) -> int:
+        return len(self.ctext) - len(self.ptext)
 
 
 def _hex(s: Optional[str]) -> bytes:
@@ -69,6 +94,14 @@ def _nhpoly1305() -> Tuple[HashTestvec, ...]:
                  for v in load_json("nhpoly1305.json")["vectors"])
 
 
+def _aead(filename: str, kernel_alg: str) -> Tuple[AeadTestvec, ...]:
+    """The vectors of one kernel template, in the kernel's form; invalid ones are ``novrfy``."""
+    return tuple(AeadTestvec(v["id"], _hex(v["kernel_key"]), _hex(v["kernel_iv"]),
+                             _hex(v["kernel_assoc"]), _hex(v["plaintext"]), _hex(v["kernel_ctext"]),
+                             novrfy=not v["valid"])
+                 for v in load_json(filename)["vectors"] if v["kernel_alg"] == kernel_alg)
+
+
 _SUITES = {
     "chacha20": lambda: _stream("chacha20.json"),
     "xchacha12": lambda: _stream("xchacha12.json"),
@@ -78,6 +111,10 @@ _SUITES = {
     "ecb(aes)": _aes,
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
+    "rfc7539(chacha20,poly1305)":
+        lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539(chacha20,poly1305)"),
+    "rfc7539esp(chacha20,poly1305)":
+        lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539esp(chacha20,poly1305)"),
 }
 
 

@@ -1,0 +1,346 @@
+"""The ``rfc7539`` and ``rfc7539esp`` AEAD templates (crypto/chacha20poly1305.c, Linux v5.0).
+
+``rfc7539(<chacha>,<poly>)`` is ChaCha20-Poly1305 as RFC 7539 defines it
+(key 32 bytes, IV 12 bytes); ``rfc7539esp`` is its IPsec form (key 32 bytes
+plus a 4-byte salt, IV 8 bytes, the AD ending with an 8-byte copy of the IV
+that is not authenticated).  Each instance spawns a ChaCha20 skcipher (IV
+16 bytes, block size 1) and a Poly1305 hash (16-byte digest) by name, so any
+registered implementation slots in.  v5.0 names: ``cra_name`` repeats the
+parameters as written in the request (so asking by driver names gives an
+instance whose cra_name is those driver names, for which testmgr has no
+test), the driver name is built from the children's driver names, and the
+priority is the integer mean of theirs.
+
+The construction, with ``chacha_iv(c) = le32(c) ‖ salt ‖ nonce``: the
+Poly1305 one-time key is the first 32 bytes of keystream block 0; the text
+is en/decrypted from block 1; the tag is Poly1305 over
+``pad16(AD) ‖ pad16(ciphertext) ‖ le64(|AD|) ‖ le64(|ciphertext|)``.  As in
+the kernel, a request is a chain of steps, each of which issues at most one
+sub-request to a child; a child that returns -EINPROGRESS/-EBUSY continues
+the chain from its completion callback, and the AEAD request's own callback
+then delivers the result.  With synchronous children the chain runs straight
+through and the callback is never called.  Decryption computes the tag over
+the ciphertext, decrypts, then compares: on EBADMSG the plaintext is already
+in dst (kernel behaviour; the one-call ``tfm.decrypt`` never shows it).
+"""
+
+from __future__ import annotations
+
+import hmac
+from errno import EINPROGRESS
+from typing import Any, Callable, List, Sequence
+
+import crypto_api as capi
+from crypto_api.completion import ASYNC_PENDING
+from crypto_api.errors import EBADMSG, EINVAL, CryptoError
+from crypto_api.scatterlist import (scatterwalk_ffwd, scatterwalk_map_and_copy, sg_init_one,
+                                    sg_pieces)
+
+MODULE_NAME = "chacha20poly1305"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("rfc7539", "rfc7539esp")
+
+CHACHA_KEY_SIZE = 32
+CHACHA_IV_SIZE = 16
+CHACHAPOLY_IV_SIZE = 12
+POLY1305_KEY_SIZE = 32
+POLY1305_DIGEST_SIZE = 16
+ESP_IV_COPY = 8
+_ZEROS = bytes(16)
+
+
+# --------------------------------------------------------------------------
+# Per-tfm set-up
+
+def chachapoly_init(tfm: Any) -> None:
+    spawns = tfm.alg.instance.spawns
+    ctx = tfm.ctx
+    ctx.saltlen = CHACHAPOLY_IV_SIZE - tfm.alg.ivsize
+    ctx.salt = bytearray(ctx.saltlen)
+    ctx.chacha = capi.crypto_spawn_skcipher(spawns[0])
+    try:
+        ctx.poly = capi.crypto_spawn_shash(spawns[1])
+    except BaseException:
+        chachapoly_exit(tfm)
+        raise
+
+
+def chachapoly_exit(tfm: Any) -> None:
+    ctx = tfm.ctx
+    for name in ("poly", "chacha"):
+        child = getattr(ctx, name, None)
+        if child is not None:
+            child.free()
+            setattr(ctx, name, None)
+    salt = getattr(ctx, "salt", None)
+    if salt is not None:
+        salt[:] = bytes(len(salt))
+
+
+def chachapoly_setkey(tfm: Any, key: bytes) -> None:
+    """32 key bytes for the ChaCha20 child, then the salt (rfc7539esp: 4 bytes)."""
+    ctx = tfm.ctx
+    want = CHACHA_KEY_SIZE + ctx.saltlen
+    if len(key) != want:
+        extra = f" (32-byte key and {ctx.saltlen}-byte salt)" if ctx.saltlen else ""
+        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: key is {len(key)} bytes, "
+                                  f"expected {want}{extra}")
+    ctx.salt[:] = key[CHACHA_KEY_SIZE:]
+    ctx.chacha.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
+    ctx.chacha.set_flags(tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK)
+    ctx.chacha.setkey(key[:CHACHA_KEY_SIZE])
+
+
+def chachapoly_setauthsize(tfm: Any, authsize: int) -> None:
+    if authsize != POLY1305_DIGEST_SIZE:
+        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: authsize {authsize} refused, "
+                                  f"only {POLY1305_DIGEST_SIZE} is supported")
+
+
+# --------------------------------------------------------------------------
+# The request state and the chain
+
+class ChachaPolyReqCtx:
+    """What one request carries from step to step (the kernel's request context)."""
+
+    __slots__ = ("encrypt", "steps", "next", "flags", "nonce", "alen", "textlen", "src_text",
+                 "dst_text", "polykey", "desc", "tag", "error")
+
+    def __init__(self, req: Any, encrypt: bool, steps: Sequence[Callable]) -> None:
+        tfm = req.tfm
+        self.encrypt = encrypt
+        self.steps = steps
+        self.next = 0
+        self.flags = req.flags
+        self.nonce = bytes(tfm.ctx.salt) + bytes(req.iv[:tfm.alg.ivsize])
+        self.alen = req.assoclen                 # the AD Poly1305 sees (esp: without the IV copy)
+        self.textlen = req.cryptlen - (0 if encrypt else POLY1305_DIGEST_SIZE)
+        self.src_text = scatterwalk_ffwd(req.src, req.assoclen)
+        self.dst_text = self.src_text if req.dst is req.src else scatterwalk_ffwd(req.dst, req.assoclen)
+        self.polykey = bytearray(POLY1305_KEY_SIZE)
+        self.desc = None
+        self.tag = b""
+        self.error: Any = None
+
+    def chacha_iv(self, counter: int) -> bytearray:
+        return bytearray(counter.to_bytes(4, "little") + self.nonce)
+
+    def wipe(self) -> None:
+        self.polykey[:] = bytes(POLY1305_KEY_SIZE)
+        if self.desc is not None:
+            self.desc.state[:] = bytes(len(self.desc.state))
+            self.desc = None
+
+
+def _run_chain(req: Any, start: int) -> int:
+    """Run the steps from ``start``: 0 when all are done, -EINPROGRESS/-EBUSY when a
+    child went asynchronous (its completion resumes the chain), else -errno."""
+    rctx = req.ctx
+    steps = rctx.steps
+    for i in range(start, len(steps)):
+        rctx.next = i + 1
+        try:
+            rc = steps[i](req, rctx)
+        except CryptoError as e:
+            rctx.error = e
+            rctx.wipe()
+            return -e.errno
+        except BaseException:
+            rctx.wipe()
+            raise
+        if rc in ASYNC_PENDING:
+            return rc
+    rctx.wipe()
+    return 0
+
+
+def _step_done(subreq: Any, err: int) -> None:
+    """Completion of a child sub-request: go on with the chain, or end it."""
+    if err == -EINPROGRESS:
+        return                      # a backlogged child has started; the real end follows
+    req = subreq.data
+    rctx = req.ctx
+    rctx.flags &= ~capi.CRYPTO_TFM_REQ_MAY_SLEEP     # 5.4+: no sleeping after an async step
+    if err == 0:
+        err = _run_chain(req, rctx.next)
+        if err in ASYNC_PENDING:
+            return
+    else:
+        rctx.wipe()
+    capi.aead_request_complete(req, err)
+
+
+def _chacha(req: Any, rctx: ChachaPolyReqCtx, src: List, dst: List, nbytes: int, counter: int,
+            encrypt: bool) -> int:
+    """One sub-request to the ChaCha20 child (its result may arrive later)."""
+    sub = capi.skcipher_request_alloc(req.tfm.ctx.chacha)
+    capi.skcipher_request_set_callback(sub, rctx.flags, _step_done, req)
+    capi.skcipher_request_set_crypt(sub, src, dst, nbytes, rctx.chacha_iv(counter))
+    return (capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt)(sub)
+
+
+# -- the steps: each returns 0 (go on) or -EINPROGRESS/-EBUSY (a child will call back)
+
+def step_crypt_text(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    if not rctx.textlen:
+        return 0                    # no text: no ChaCha call at all
+    return _chacha(req, rctx, rctx.src_text, rctx.dst_text, rctx.textlen, 1, rctx.encrypt)
+
+
+def step_genkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    """The Poly1305 key: keystream block 0 over 32 zero bytes (the child's decrypt)."""
+    if req.tfm.ctx.saltlen:
+        if req.assoclen < ESP_IV_COPY:
+            raise CryptoError(EINVAL, f"{req.tfm.alg.cra_driver_name}: assoclen {req.assoclen} "
+                                      f"cannot hold the {ESP_IV_COPY}-byte IV copy")
+        rctx.alen = req.assoclen - ESP_IV_COPY
+    rctx.polykey[:] = bytes(POLY1305_KEY_SIZE)
+    key = sg_init_one(rctx.polykey)
+    return _chacha(req, rctx, key, key, POLY1305_KEY_SIZE, 0, False)
+
+
+def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    rctx.desc = req.tfm.ctx.poly.desc().init()
+    return 0
+
+
+def step_poly_setkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    rctx.desc.update(rctx.polykey)          # the v5.0 shash takes r ‖ s as its first 32 bytes
+    rctx.polykey[:] = bytes(POLY1305_KEY_SIZE)
+    return 0
+
+
+def step_poly_ad(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    for piece in sg_pieces(req.src, rctx.alen):
+        rctx.desc.update(piece)
+    return 0
+
+
+def step_poly_adpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    pad = -rctx.alen % 16
+    if pad:
+        rctx.desc.update(_ZEROS[:pad])
+    return 0
+
+
+def step_poly_text(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    """The ciphertext: from dst when encrypting, from src when decrypting."""
+    for piece in sg_pieces(rctx.dst_text if rctx.encrypt else rctx.src_text, rctx.textlen):
+        rctx.desc.update(piece)
+    return 0
+
+
+def step_poly_textpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    pad = -rctx.textlen % 16
+    if pad:
+        rctx.desc.update(_ZEROS[:pad])
+    return 0
+
+
+def step_poly_tail(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    lengths = rctx.alen.to_bytes(8, "little") + rctx.textlen.to_bytes(8, "little")
+    rctx.tag = rctx.desc.finup(lengths)
+    return 0
+
+
+def step_copy_tag(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    scatterwalk_map_and_copy(rctx.tag, req.dst, req.assoclen + rctx.textlen, POLY1305_DIGEST_SIZE, True)
+    return 0
+
+
+def step_verify(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    received = bytearray(POLY1305_DIGEST_SIZE)
+    scatterwalk_map_and_copy(received, req.src, req.assoclen + rctx.textlen, POLY1305_DIGEST_SIZE, False)
+    if not hmac.compare_digest(bytes(received), rctx.tag):
+        raise CryptoError(EBADMSG, f"{req.tfm.alg.cra_driver_name}: authentication failed "
+                                   "(tag mismatch)")
+    return 0
+
+
+_POLY_STEPS = (step_poly_init, step_poly_setkey, step_poly_ad, step_poly_adpad, step_poly_text,
+               step_poly_textpad, step_poly_tail)
+ENCRYPT_STEPS = (step_crypt_text, step_genkey) + _POLY_STEPS + (step_copy_tag,)
+DECRYPT_STEPS = (step_genkey,) + _POLY_STEPS + (step_crypt_text, step_verify)
+
+
+def _crypt(req: Any, encrypt: bool) -> Any:
+    rctx = req.ctx = ChachaPolyReqCtx(req, encrypt, ENCRYPT_STEPS if encrypt else DECRYPT_STEPS)
+    rc = _run_chain(req, 0)
+    if rc in ASYNC_PENDING:
+        return rc
+    if rc:
+        raise rctx.error
+    return None
+
+
+def chachapoly_encrypt(req: Any) -> Any:
+    return _crypt(req, True)
+
+
+def chachapoly_decrypt(req: Any) -> Any:
+    return _crypt(req, False)
+
+
+# --------------------------------------------------------------------------
+# The templates
+
+def chachapoly_create(tmpl: capi.Template, tb: list, ivsize: int) -> None:
+    name = tmpl.name
+    algt = capi.crypto_get_attr_type(tb)
+    if (algt.type ^ capi.CRYPTO_ALG_TYPE_AEAD) & algt.mask & capi.CRYPTO_ALG_TYPE_MASK:
+        raise CryptoError(EINVAL, f"{name}: instances are AEADs, not the type "
+                                  f"{capi.type_name(algt.type)} that was asked for")
+    mask = capi.crypto_requires_sync(algt.type, algt.mask)
+    chacha_name = capi.crypto_attr_alg_name(tb, 1, name)
+    poly_name = capi.crypto_attr_alg_name(tb, 2, name)
+    if len(tb) > 3:
+        raise CryptoError(EINVAL, f"{name}: takes 2 parameters (chacha, poly), got {len(tb) - 1}")
+    poly = capi.crypto_grab_shash(poly_name)
+    if poly.alg.digestsize != POLY1305_DIGEST_SIZE:
+        raise CryptoError(EINVAL, f"{name}: {poly.alg.cra_driver_name} has a {poly.alg.digestsize}-byte "
+                                  f"digest, a Poly1305 of {POLY1305_DIGEST_SIZE} bytes is needed")
+    chacha = capi.crypto_grab_skcipher(chacha_name, 0, mask)
+    c, p = chacha.alg, poly.alg
+    if c.ivsize != CHACHA_IV_SIZE or c.cra_blocksize != 1:
+        raise CryptoError(EINVAL, f"{name}: {c.cra_driver_name} (ivsize {c.ivsize}, blocksize "
+                                  f"{c.cra_blocksize}) is no ChaCha20 stream cipher: ivsize "
+                                  f"{CHACHA_IV_SIZE} and blocksize 1 are needed")
+    inst = capi.AeadAlg(
+        cra_name=capi.crypto_inst_name(name, chacha_name, poly_name),     # v5.0: as requested
+        cra_driver_name=capi.crypto_inst_name(name, c.cra_driver_name, p.cra_driver_name),
+        cra_priority=(c.cra_priority + p.cra_priority) // 2,
+        cra_flags=(c.cra_flags | p.cra_flags) & capi.CRYPTO_ALG_ASYNC,
+        cra_blocksize=1, cra_alignmask=c.cra_alignmask | p.cra_alignmask,
+        ivsize=ivsize, maxauthsize=POLY1305_DIGEST_SIZE, chunksize=c.chunksize,
+        setkey=chachapoly_setkey, setauthsize=chachapoly_setauthsize,
+        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt,
+        init=chachapoly_init, exit=chachapoly_exit)
+    capi.aead_register_instance(tmpl, inst, [chacha, poly])
+
+
+def rfc7539_create(tmpl: capi.Template, tb: list) -> None:
+    chachapoly_create(tmpl, tb, CHACHAPOLY_IV_SIZE)
+
+
+def rfc7539esp_create(tmpl: capi.Template, tb: list) -> None:
+    chachapoly_create(tmpl, tb, CHACHAPOLY_IV_SIZE - 4)
+
+
+TEMPLATES = (capi.Template(name="rfc7539", create=rfc7539_create),
+             capi.Template(name="rfc7539esp", create=rfc7539esp_create))
+
+
+def module_init() -> None:
+    done = []
+    try:
+        for t in TEMPLATES:
+            capi.crypto_register_template(t)
+            done.append(t)
+    except BaseException:
+        for t in reversed(done):
+            capi.crypto_unregister_template(t)
+        raise
+
+
+def module_exit() -> None:
+    for t in reversed(TEMPLATES):
+        capi.crypto_unregister_template(t)

@@ -1,0 +1,58 @@
+"""Waiting for asynchronous requests (``struct crypto_wait``, include/linux/crypto.h).
+
+A request that cannot finish at once returns ``-EINPROGRESS`` (queued) or
+``-EBUSY`` (backlogged, with CRYPTO_TFM_REQ_MAY_BACKLOG) and later calls its
+completion callback ``complete(req, err)`` with the final status (0 or a
+negative errno).  :func:`crypto_req_done` is the callback that records the
+status in a :class:`CryptoWait` (its ``data``), ignoring the ``-EINPROGRESS``
+backlog notice; :func:`crypto_wait_req` turns a return value into the final
+status, waiting when the request went asynchronous.  Synchronous algorithms
+never call the callback: their return value is final.
+"""
+
+from __future__ import annotations
+
+import threading
+from errno import EBUSY, EINPROGRESS
+from typing import Any
+
+#: Return values that mean "the completion callback will deliver the result".
+ASYNC_PENDING = (-EINPROGRESS, -EBUSY)
+
+
+class CryptoWait:
+    """``struct crypto_wait``: a completion and the status it delivered."""
+
+    __slots__ = ("_done", "err")
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self.err = 0
+
+    def complete(self, err: int) -> None:
+        self.err = err
+        self._done.set()
+
+    def wait(self) -> int:
+        self._done.wait()
+        self._done.clear()              # re-armed, as reinit_completion does
+        return self.err
+
+
+def crypto_init_wait() -> CryptoWait:
+    """A fresh wait (DECLARE_CRYPTO_WAIT / crypto_init_wait)."""
+    return CryptoWait()
+
+
+def crypto_req_done(req: Any, err: int) -> None:
+    """The completion callback for :func:`crypto_wait_req`: ``req.data`` is the CryptoWait."""
+    if err == -EINPROGRESS:
+        return                          # a backlogged request has started: not the end yet
+    req.data.complete(err)
+
+
+def crypto_wait_req(err: int, wait: CryptoWait) -> int:
+    """The final status of a request that returned ``err`` (waits if it went async)."""
+    if err in ASYNC_PENDING:
+        return wait.wait()
+    return err
