@@ -90,11 +90,10 @@ def test_large(n):
 
 
 @settings(max_examples=100, deadline=None)
-@given(ad=st.binary(max_size=300), pt=st.binary(max_size=1500), where=st.integers(0, 10 ** 6),
+@given(key=st.binary(min_size=32, max_size=32), nonce=st.binary(min_size=12, max_size=12),
+       ad=st.binary(max_size=300), pt=st.binary(max_size=1500), where=st.integers(0, 10 ** 6),
        bit=st.integers(0, 7))
-def test_any_flipped_bit_is_ebadmsg_and_wipes(ad, pt, where, bit):
-    rng = random.Random(len(ad) * 7919 + len(pt))
-    key, nonce = rng.randbytes(32), rng.randbytes(12)
+def test_any_flipped_bit_is_ebadmsg_and_wipes(key, nonce, ad, pt, where, bit):
     sealed = seal(key, nonce, ad, pt)
     blob = bytearray(ad + sealed)
     blob[where % len(blob)] ^= 1 << bit
