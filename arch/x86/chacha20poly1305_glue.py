@@ -72,8 +72,10 @@ def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:
     def init(tfm):
         ctx = tfm.ctx
         ctx.key = bytearray(KEY_SIZE + saltlen)
-        # the best implementation that needs no fallback itself: the template instance
-        ctx.fallback = capi.crypto_alloc_aead(cra_name, 0, capi.CRYPTO_ALG_NEED_FALLBACK)
+        # the best synchronous implementation that needs no fallback itself:
+        # the template instance
+        ctx.fallback = capi.crypto_alloc_aead(cra_name, 0,
+                                              capi.CRYPTO_ALG_NEED_FALLBACK | capi.CRYPTO_ALG_ASYNC)
 
     def exit_(tfm):
         ctx = tfm.ctx
