@@ -76,7 +76,7 @@ def chachapoly_exit(tfm: Any) -> None:
         salt[:] = bytes(len(salt))
 
 
-def chachapoly_setkey(tfm: Any, key: bytes) -> None:
+def chachapoly_setkey(tfm: Any, key: bytearray) -> None:
     """32 key bytes for the ChaCha20 child, then the salt (rfc7539esp: 4 bytes)."""
     ctx = tfm.ctx
     want = CHACHA_KEY_SIZE + ctx.saltlen
@@ -84,10 +84,11 @@ def chachapoly_setkey(tfm: Any, key: bytes) -> None:
         extra = f" (32-byte key and {ctx.saltlen}-byte salt)" if ctx.saltlen else ""
         raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: key is {len(key)} bytes, "
                                   f"expected {want}{extra}")
-    ctx.salt[:] = key[CHACHA_KEY_SIZE:]
+    kv = memoryview(key)                       # no extra copies of the key
+    ctx.salt[:] = kv[CHACHA_KEY_SIZE:]
     ctx.chacha.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
     ctx.chacha.set_flags(tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK)
-    ctx.chacha.setkey(key[:CHACHA_KEY_SIZE])
+    ctx.chacha.setkey(kv[:CHACHA_KEY_SIZE])
 
 
 def chachapoly_setauthsize(tfm: Any, authsize: int) -> None:
@@ -161,7 +162,11 @@ def _step_done(subreq: Any, err: int) -> None:
     rctx = req.ctx
     rctx.flags &= ~capi.CRYPTO_TFM_REQ_MAY_SLEEP     # 5.4+: no sleeping after an async step
     if err == 0:
-        err = _run_chain(req, rctx.next)
+        try:
+            err = _run_chain(req, rctx.next)
+        except Exception as e:      # a step crashed on the child's thread: still one completion
+            rctx.error = e
+            err = -EINVAL
         if err in ASYNC_PENDING:
             return
     else:

@@ -21,6 +21,7 @@ from .aead import (AeadRequest, CryptoAead, aead_register_instance, aead_request
                    crypto_aead_maxauthsize, crypto_aead_reqtfm, crypto_aead_setauthsize,
                    crypto_aead_setkey, crypto_alloc_aead, crypto_free_aead, crypto_grab_aead,
                    crypto_spawn_aead)
+from .completion import CryptoWait, crypto_init_wait, crypto_req_done, crypto_wait_req
 from .alg import *  # noqa: F401,F403  (flag and type constants, descriptors)
 from .alg import AeadAlg, CipherAlg, ShashAlg, SkcipherAlg
 from .algapi import (crypto_register_aead, crypto_register_aeads, crypto_unregister_aead,
@@ -34,7 +35,6 @@ from .algapi import (crypto_register_alg, crypto_register_cipher, crypto_registe
 from .cipher import (CryptoCipher, crypto_alloc_cipher, crypto_cipher_ctx,
                      crypto_cipher_decrypt_one, crypto_cipher_encrypt_one,
                      crypto_cipher_setkey, crypto_free_cipher, crypto_grab_cipher)
-from .completion import CryptoWait, crypto_init_wait, crypto_req_done, crypto_wait_req
 from .errors import CryptoError
 from .fpu import (MODE_TRACE, FpuTrace, FpuUsageError, crypto_simd_usable, fast_path_mode,
                   fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context,
@@ -76,6 +76,16 @@ __version__ = "0.1.0"
 #: The public API: kernel names, their descriptors and constants, the type aliases
 #: of its annotations (BytesLike, WritableBuffer, AlgDescriptor), and testmgr.
 __all__ = [
+    # the AEAD type and asynchronous completion
+    "AeadAlg", "AeadRequest", "CryptoAead", "CryptoWait", "aead_register_instance",
+    "aead_request_alloc", "aead_request_complete", "aead_request_free", "aead_request_set_ad",
+    "aead_request_set_callback", "aead_request_set_crypt", "aead_request_set_tfm",
+    "crypto_aead_authsize", "crypto_aead_blocksize", "crypto_aead_ctx", "crypto_aead_decrypt",
+    "crypto_aead_encrypt", "crypto_aead_ivsize", "crypto_aead_maxauthsize", "crypto_aead_reqtfm",
+    "crypto_aead_setauthsize", "crypto_aead_setkey", "crypto_alloc_aead", "crypto_free_aead",
+    "crypto_grab_aead", "crypto_init_wait", "crypto_register_aead", "crypto_register_aeads",
+    "crypto_req_done", "crypto_spawn_aead", "crypto_unregister_aead", "crypto_unregister_aeads",
+    "crypto_wait_req",
     "ALG_KINDS", "AlgDescriptor", "BytesLike", "CRYPTO_ALG_ASYNC", "CRYPTO_ALG_DEAD",
     "CRYPTO_ALG_DYING", "CRYPTO_ALG_INSTANCE", "CRYPTO_ALG_INTERNAL", "CRYPTO_ALG_KERN_DRIVER_ONLY",
     "CRYPTO_ALG_LARVAL", "CRYPTO_ALG_NEED_FALLBACK", "CRYPTO_ALG_NOLOAD", "CRYPTO_ALG_OPTIONAL_KEY",
@@ -122,14 +132,4 @@ __all__ = [
     "NOTIFY_DONE", "NOTIFY_OK", "NOTIFY_STOP", "NOTIFY_STOP_MASK", "NotifierBlock",
     "crypto_grab_spawn", "crypto_register_notifier", "crypto_unregister_notifier",
     "split_template_name",
-    # the AEAD type and asynchronous completion
-    "AeadAlg", "AeadRequest", "CryptoAead", "CryptoWait", "aead_register_instance",
-    "aead_request_alloc", "aead_request_complete", "aead_request_free", "aead_request_set_ad",
-    "aead_request_set_callback", "aead_request_set_crypt", "aead_request_set_tfm",
-    "crypto_aead_authsize", "crypto_aead_blocksize", "crypto_aead_ctx", "crypto_aead_decrypt",
-    "crypto_aead_encrypt", "crypto_aead_ivsize", "crypto_aead_maxauthsize", "crypto_aead_reqtfm",
-    "crypto_aead_setauthsize", "crypto_aead_setkey", "crypto_alloc_aead", "crypto_free_aead",
-    "crypto_grab_aead", "crypto_init_wait", "crypto_register_aead", "crypto_register_aeads",
-    "crypto_req_done", "crypto_spawn_aead", "crypto_unregister_aead", "crypto_unregister_aeads",
-    "crypto_wait_req",
 ]

@@ -31,7 +31,7 @@ from .fpu import fpu_owned, fpu_recover
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
-from .tfm import CryptoTfm, Frontend, crypto_alloc_tfm
+from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm
 
 MAX_CRYPTLEN = 1 << 40
 
@@ -92,7 +92,7 @@ class CryptoAead(CryptoTfm):
         self._check_live()
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         try:
-            alg.setkey(self, bytes(kv))
+            call_setkey(alg.setkey, self, kv)       # a wipeable copy, zeroed afterwards
         except BaseException:
             self.wipe_key()
             raise

@@ -18,6 +18,7 @@ kfree_sensitive), and by the frontends when a setkey fails.
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 import cffi
@@ -42,6 +43,27 @@ def _zero(value) -> None:
         value.wipe_key()
     elif isinstance(value, OutputScratch):    # a fast path's output buffer
         value.wipe()
+
+
+_refcount = getattr(sys, "getrefcount", None)
+
+
+def call_setkey(setkey, tfm, key) -> None:
+    """Run a driver's ``setkey(tfm, key)`` on a bytearray copy of ``key``.
+
+    The copy is zeroed when setkey returns, unless the driver kept a
+    reference to it (its own key buffer, then: wipe_ctx zeroes a bytearray
+    held in the context), and always when setkey fails.  Key bytes thus do
+    not linger in an immutable ``bytes`` object nobody can wipe.
+    """
+    kb = bytearray(key)
+    try:
+        setkey(tfm, kb)
+    except BaseException:
+        kb[:] = bytes(len(kb))
+        raise
+    if _refcount is not None and _refcount(kb) <= 2:      # this frame and the call: nobody else
+        kb[:] = bytes(len(kb))
 
 
 def wipe_ctx(ctx) -> None:

@@ -5,11 +5,12 @@ ways through the one-call methods and through kernel-style requests; random
 lengths of AD and text (0 included) against ``cryptography``'s
 ChaCha20Poly1305 with random scatterlist layouts; every EBADMSG path (tag,
 text, AD) with what the kernel leaves in dst and what the one-call method
-never shows; the refusals of the reference (setkey, setauthsize, cryptlen,
+never shows; the kernel's refusals (setkey, setauthsize, cryptlen,
 the esp assoclen); /proc/crypto; the v5.0 names and priorities.
 """
 
 import logging
+import re
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -186,7 +187,7 @@ def test_the_one_call_decrypt_writes_out_only_when_authentic(tfms):
 
 
 def test_the_request_path_leaves_the_plaintext_in_dst_on_ebadmsg_as_the_kernel_does(tfms):
-    """Pitfall 4: decrypt first, verify afterwards; the kernel does not scrub dst."""
+    """rfc7539 decrypts first and verifies afterwards; the kernel does not scrub dst."""
     tfm = tfms[RFC]
     ct = bytearray(sealed(tfm))
     ct[-16] ^= 1
@@ -295,7 +296,7 @@ def test_iv_and_buffer_refusals(tfms):
 
 
 def test_esp_assoclen_below_the_iv_copy(tfms):
-    """Pitfall 4: encryption writes the ciphertext, then refuses; decryption refuses first."""
+    """v5.0: encryption writes the ciphertext, then refuses; decryption refuses first."""
     tfm = tfms[ESP]
     tfm.setkey(KEY + b"salt")
     pt = b"p" * 40
@@ -354,7 +355,7 @@ def test_names_and_priority_follow_the_best_children(tfms, tmpl, ivsize):
 
 
 def test_v50_asking_by_driver_names_echoes_them_in_cra_name_and_runs_no_test(caplog):
-    """Pitfall 2: cra_name repeats the request's parameters; testmgr has no entry for it,
+    """v5.0: cra_name repeats the request's parameters; testmgr has no entry for it,
     so the instance is marked tested without running a vector."""
     name = "rfc7539(chacha20-generic,poly1305-generic)"
     with capi.crypto_alloc_aead(name) as tfm:
@@ -387,3 +388,41 @@ def test_proc_record_of_the_instances(tfms, proc_records):
         assert list(rec) == ["name", "driver", "module", "priority", "refcnt", "selftest",
                              "internal", "type", "async", "blocksize", "ivsize", "maxauthsize",
                              "geniv"]
+
+
+def test_the_module_is_found_through_its_aliases_and_entry_point():
+    from crypto_api import modules
+    assert modules.available_modules()["chacha20poly1305"] == "crypto_api.algs.chacha20poly1305"
+    for alias in ("crypto-rfc7539", "crypto-rfc7539esp", "rfc7539", "rfc7539esp"):
+        assert modules.alias_index()[alias] == ["chacha20poly1305"]
+    capi.request_module("crypto-rfc7539esp")
+    assert "chacha20poly1305" in capi.loaded_modules()
+    assert {"rfc7539", "rfc7539esp"} <= set(capi.template.registered_templates())
+
+
+@pytest.mark.parametrize("n", [0, 100, 4096, 10000])
+def test_the_fpu_sections_of_a_request_are_those_of_its_chacha_child(tfms, n):
+    """The template adds no FPU use of its own: text (block 1 on), then the 32-byte key block."""
+    tfm = tfms[RFC]
+    tfm.setkey(KEY)
+    with capi.crypto_alloc_skcipher(tfm.ctx.chacha.driver_name) as chacha:
+        chacha.setkey(KEY)
+        with capi.fpu_trace() as expected:
+            if n:
+                chacha.encrypt(bytes(n), (1).to_bytes(4, "little") + NONCE)
+            chacha.encrypt(bytes(32), bytes(4) + NONCE)
+    with capi.fpu_trace() as got:
+        tfm.encrypt(bytes(n), NONCE, b"ad")
+    assert [s.nbytes for s in got.sections] == [s.nbytes for s in expected.sections]
+    if tfm.ctx.chacha.driver_name == "chacha20-simd" and n >= 4096:
+        assert [s.nbytes for s in got.sections] == [4096] * (n // 4096) + ([n % 4096] if n % 4096 else [])
+
+
+def test_the_selftest_command_tests_both_templates(capsys):
+    from crypto_api.__main__ import main
+    assert main(["selftest", RFC, ESP]) == 0
+    out = capsys.readouterr().out
+    for name in (RFC, ESP):
+        assert re.search(rf"^alg: self-tests for {re.escape(name[:-len('(chacha20,poly1305)')])}"
+                         rf"\(chacha20-\S+,poly1305-\S+\) \({re.escape(name)}\) passed$", out, re.M)
+    assert re.search(r"^2 drivers: 2 passed, 0 failed", out, re.M)

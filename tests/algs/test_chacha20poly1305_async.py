@@ -11,6 +11,7 @@ through the whole chain.  The instance is ASYNC, each request returns
 methods wait for it; a sync-only lookup avoids the instance.
 """
 
+import gc
 import queue
 import threading
 from errno import EBUSY, EINPROGRESS
@@ -19,6 +20,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 import crypto_api as capi
+from crypto_api import registry
 from crypto_api.algs import chacha_generic as cg
 from crypto_api.errors import EBADMSG, CryptoError
 
@@ -35,6 +37,7 @@ class Worker:
     def __init__(self):
         self.jobs = queue.Queue()
         self.count = 0
+        self.flags = []
         self.threads = set()
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
@@ -57,6 +60,7 @@ WORKER = None
 
 def async_crypt(req):
     WORKER.count += 1
+    WORKER.flags.append(req.flags)
     backlog = WORKER.count % 2 == 0 and req.flags & capi.CRYPTO_TFM_REQ_MAY_BACKLOG
 
     def job():
@@ -80,9 +84,19 @@ ASYNC_CHACHA = capi.SkcipherAlg(
     exit=cg.chacha_exit)
 
 
+def drop_unused_instances():
+    """Unregister idle rfc7539 instances (a sync-only one survives a new async chacha20
+    and a lookup would find it), so each test builds its instance afresh."""
+    for a in registry.snapshot():
+        if a.cra_name == RFC and a.instance is not None and a.cra_refcnt == 1 and not a.is_moribund:
+            registry.kill_alg(a)
+
+
 @pytest.fixture
 def async_chacha(register, selftest_level):
     global WORKER
+    gc.collect()
+    drop_unused_instances()
     WORKER = Worker()
     selftest_level("off")
     register(ASYNC_CHACHA)
@@ -163,3 +177,25 @@ def test_one_call_methods_wait_and_match_the_sync_instance(async_chacha):
             ct = tfm.encrypt(data, NONCE, AD)
             assert ct == sync.encrypt(data, NONCE, AD) == ChaCha20Poly1305(KEY).encrypt(NONCE, data, AD)
             assert tfm.decrypt(ct, NONCE, AD) == data
+
+
+def test_sub_requests_inherit_the_flags_and_drop_may_sleep_after_an_async_step(async_chacha):
+    with capi.crypto_alloc_aead(RFC) as tfm:
+        tfm.setkey(KEY)
+        for encrypt in (True, False):
+            data = PT if encrypt else tfm.encrypt(PT, NONCE, AD)
+            async_chacha.flags.clear()
+            wait = capi.crypto_init_wait()
+            src = bytearray(AD + data + bytes(16))
+            req = capi.aead_request_alloc(tfm)
+            flags = capi.CRYPTO_TFM_REQ_MAY_SLEEP | capi.CRYPTO_TFM_REQ_MAY_BACKLOG
+            capi.aead_request_set_callback(req, flags, capi.crypto_req_done, wait)
+            capi.aead_request_set_crypt(req, capi.sg_init_one(src), capi.sg_init_one(src), len(data),
+                                        bytearray(NONCE))
+            capi.aead_request_set_ad(req, len(AD))
+            op = capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt
+            assert capi.crypto_wait_req(op(req), wait) == 0
+            # two ChaCha sub-requests (text, key block): the first with the caller's
+            # flags, the second after an asynchronous step, so without MAY_SLEEP (5.4+)
+            assert async_chacha.flags == [flags, capi.CRYPTO_TFM_REQ_MAY_BACKLOG]
+            assert req.flags == flags

@@ -92,7 +92,7 @@ def test_no_match_and_bad_names(capsys, args, rc, words):
 
 def test_bad_type_is_an_argparse_one_liner(capsys):
     with pytest.raises(SystemExit) as e:
-        main(["list", "--type", "aead"])
+        main(["list", "--type", "akcipher"])
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invalid choice" in err
