@@ -106,24 +106,25 @@ def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:
         return (capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt)(sub)
 
     def crypt(req, encrypt: bool):
-        if not capi.crypto_simd_usable():
-            return forward(req, encrypt)
-        ctx = req.tfm.ctx
         alen = req.assoclen
         if saltlen:
             if alen < ESP_IV_COPY:
                 raise CryptoError(EINVAL, f"{driver}: assoclen {alen} cannot hold the "
                                           f"{ESP_IV_COPY}-byte IV copy")
             alen -= ESP_IV_COPY
+        if not capi.crypto_simd_usable():
+            return forward(req, encrypt)
+        ctx = req.tfm.ctx
         n = req.cryptlen - (0 if encrypt else TAG_SIZE)
         key = memoryview(ctx.key)
         nonce = bytes(ctx.key[KEY_SIZE:]) + bytes(req.iv[:ivsize])
-        ad = _gather(req.src, 0, alen)
         views = _linear(req, n + TAG_SIZE if encrypt else n)
         if views is None:
+            ad = _gather(req.src, 0, alen)
             src = _gather(req.src, req.assoclen, req.cryptlen)
             out = bytearray(n + TAG_SIZE)
         else:
+            ad = views[0][:alen]
             src = views[0][req.assoclen:req.assoclen + req.cryptlen]
             out = views[1][req.assoclen:req.assoclen + n + TAG_SIZE]
         capi.kernel_fpu_begin()

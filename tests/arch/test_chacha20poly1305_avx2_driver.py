@@ -11,6 +11,7 @@ and the fallback (no FPU) when SIMD is unusable, the self-test manager at
 the default and the full level (fuzzing against the generic instance), and
 module init on a CPU without AVX2.
 """
+import contextlib
 import json
 import os
 import subprocess
@@ -156,11 +157,12 @@ def test_refusals(tfms):
     tfm = tfms[ESP]
     src = bytearray(7 + 20)
     dst = bytearray(b"\xee" * (7 + 36))
-    req = request(tfm, capi.sg_init_one(src), capi.sg_init_one(dst), 20, 7, bytearray(8))
-    with pytest.raises(capi.CryptoError) as e:
-        capi.crypto_aead_encrypt(req)
-    assert e.value.errno == EINVAL and "assoclen 7" in e.value.message
-    assert dst == bytearray(b"\xee" * (7 + 36))           # refused before writing anything
+    for ctx in (contextlib.nullcontext, capi.simd_disabled, capi.interrupt_context):
+        req = request(tfm, capi.sg_init_one(src), capi.sg_init_one(dst), 20, 7, bytearray(8))
+        with ctx(), pytest.raises(capi.CryptoError) as e:
+            capi.crypto_aead_encrypt(req)
+        assert e.value.errno == EINVAL and "assoclen 7" in e.value.message
+        assert dst == bytearray(b"\xee" * (7 + 36))       # refused before writing anything
 
 
 def test_one_fpu_section_per_request_and_none_without_simd(tfms):
