@@ -10,7 +10,7 @@
  *   result), PL_and, PL_or, PL_srl, PL_sll (64-bit lane shifts), PL_set1
  *   (one 64-bit value in every lane), PL_from(const uint64_t v[PL_LANES]),
  *   PL_hsum (the sum of the lanes), PL_load(src, lo, hi) (lane j gets the
- *   low and high 8 bytes of block j)
+ *   low and high 8 bytes of block PL_BLOCK_OF_LANE(j) of the step)
  * and then includes this file, which defines static functions for a
  * poly1305_simd.h block function or for a stitched loop to use directly.
  *
@@ -26,7 +26,7 @@ struct PL_FN(pl_mult) {
 
 struct PL_FN(pl_ctx) {
 	struct PL_FN(pl_mult) step;	/* r^LANES in every lane */
-	struct PL_FN(pl_mult) last;	/* lane j: r^(LANES - j) */
+	struct PL_FN(pl_mult) last;	/* lane j: r^(LANES - block j holds) */
 	PL_V h[5];			/* the per-lane sums */
 	PL_V hibit;
 	int started;
@@ -57,7 +57,7 @@ static inline PL_ATTR void PL_FN(pl_start)(struct PL_FN(pl_ctx) *c, const struct
 		pows[i] = pw->r[PL_LANES - 1];
 	PL_FN(pl_mult_set)(&c->step, pows);
 	for (i = 0; i < PL_LANES; i++)
-		pows[i] = pw->r[PL_LANES - 1 - i];
+		pows[i] = pw->r[PL_LANES - 1 - PL_BLOCK_OF_LANE(i)];
 	PL_FN(pl_mult_set)(&c->last, pows);
 	for (i = 0; i < 5; i++) {
 		v[0] = h[i];
@@ -126,7 +126,7 @@ static inline PL_ATTR void PL_FN(pl_absorb)(struct PL_FN(pl_ctx) *c, const uint8
 	c->h[0] = h0; c->h[1] = h1; c->h[2] = h2; c->h[3] = h3; c->h[4] = h4;
 }
 
-/* Finish: lane j times r^(LANES - j), lanes summed, carried into h. */
+/* Finish: each lane times r^(LANES - its block), lanes summed, carried into h. */
 static inline PL_ATTR void PL_FN(pl_finish)(struct PL_FN(pl_ctx) *c, uint32_t h[5])
 {
 	const uint64_t M = POLY1305_P26_MASK;

@@ -26,12 +26,14 @@
 #define PL_from(v) _mm256_set_epi64x((long long)(v)[3], (long long)(v)[2], \
 				     (long long)(v)[1], (long long)(v)[0])
 #define PL_hsum(x) poly1305_hsum_avx2(x)
-/* unpack gives lanes in block order 0, 2, 1, 3; vpermq restores 0, 1, 2, 3 */
+/* unpack within 128-bit halves leaves blocks 0, 2, 1, 3 in lanes 0..3; the
+ * final multipliers follow that order instead of a vpermq per load */
+#define PL_BLOCK_OF_LANE(j) ((j) == 1 ? 2 : (j) == 2 ? 1 : (j))
 #define PL_load(src, lo, hi) do {							\
 		__m256i b01_ = _mm256_loadu_si256((const __m256i *)(src));		\
 		__m256i b23_ = _mm256_loadu_si256((const __m256i *)((src) + 32));	\
-		(lo) = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(b01_, b23_), 0xd8); \
-		(hi) = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(b01_, b23_), 0xd8); \
+		(lo) = _mm256_unpacklo_epi64(b01_, b23_);				\
+		(hi) = _mm256_unpackhi_epi64(b01_, b23_);				\
 	} while (0)
 
 static inline __attribute__((target("avx2"))) uint64_t poly1305_hsum_avx2(__m256i x)

@@ -22,6 +22,7 @@
 #define PL_sll _mm_slli_epi64
 #define PL_set1(x) _mm_set1_epi64x((long long)(x))
 #define PL_from(v) _mm_set_epi64x((long long)(v)[1], (long long)(v)[0])
+#define PL_BLOCK_OF_LANE(j) (j)
 #define PL_hsum(x) ((uint64_t)_mm_cvtsi128_si64(_mm_add_epi64((x), _mm_unpackhi_epi64((x), (x)))))
 #define PL_load(src, lo, hi) do {						\
 		__m128i b0_ = _mm_loadu_si128((const __m128i *)(src));		\
