@@ -15,7 +15,8 @@ and the AD region of dst is the algorithm's business (rfc7539 never writes it).
 path over private buffers and wait when the algorithm is asynchronous; a
 failed one-call decryption wipes its private buffer and raises, so
 unauthenticated plaintext never reaches the caller (an ``out`` buffer is
-written only on success).
+written only on success).  A driver may offer a one-call fast path
+(``AeadAlg.oneshot``) that these methods try first, under the same contract.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _int(value: Any, what: str, name: str) -> int:
 class CryptoAead(CryptoTfm):
     """An AEAD transform (``struct crypto_aead``): one thread at a time, as in the kernel."""
 
-    __slots__ = ("authsize",)
+    __slots__ = ("authsize", "_fenc", "_fdec")
 
     # -- properties --------------------------------------------------------
     @property
@@ -65,6 +66,7 @@ class CryptoAead(CryptoTfm):
         alg = self.alg
         self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         self.authsize = alg.maxauthsize
+        self._fenc = self._fdec = None
         if alg.cra_init is not None:
             alg.cra_init(self)
         if alg.init is not None:
@@ -90,6 +92,7 @@ class CryptoAead(CryptoTfm):
         """
         alg = self.alg
         self._check_live()
+        self._fenc = self._fdec = None
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         try:
             call_setkey(alg.setkey, self, kv)       # a wipeable copy, zeroed afterwards
@@ -97,6 +100,7 @@ class CryptoAead(CryptoTfm):
             self.wipe_key()
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
+        self._install_oneshot()
 
     def setauthsize(self, authsize: int) -> None:
         """Set the tag length: EINVAL above maxauthsize, then the algorithm's own rule.
@@ -113,7 +117,24 @@ class CryptoAead(CryptoTfm):
                                       f"(maxauthsize)")
         if alg.setauthsize is not None:
             alg.setauthsize(self, authsize)
+        self._fenc = self._fdec = None
         self.authsize = authsize
+        if not self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            self._install_oneshot()
+
+    def _install_oneshot(self) -> None:
+        make = self.alg.oneshot
+        if make is not None:
+            self._fenc = make(self, True)
+            self._fdec = make(self, False)
+
+    def wipe_key(self) -> None:
+        self._fenc = self._fdec = None
+        super().wipe_key()
+
+    def free(self) -> None:
+        self._fenc = self._fdec = None
+        super().free()
 
     # -- one-call convenience -----------------------------------------------
     def _check_iv(self, iv: Optional[A.BytesLike]) -> bytearray:
@@ -176,6 +197,11 @@ class CryptoAead(CryptoTfm):
         ``out``, if given, must be a writable buffer of ``len(data) + authsize``
         bytes, filled and returned instead of new bytes.
         """
+        fast = self._fenc
+        if fast is not None:
+            res = fast(data, iv, assoc, out)
+            if res is not None:
+                return res
         return self._oneshot(data, iv, assoc, out, True)
 
     def decrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None, assoc: A.BytesLike = b"",
@@ -186,6 +212,11 @@ class CryptoAead(CryptoTfm):
         is left untouched (the plaintext the algorithm produced lived only in
         a private buffer, now zeroed).
         """
+        fast = self._fdec
+        if fast is not None:
+            res = fast(data, iv, assoc, out)
+            if res is not None:
+                return res
         return self._oneshot(data, iv, assoc, out, False)
 
 

@@ -212,6 +212,14 @@ class AeadAlg(CryptoAlgBase):
     complete later through the request's callback; a synchronous failure
     raises CryptoError (EBADMSG for a bad tag).  ``chunksize`` defaults to the
     block size at registration.
+
+    Optional ``oneshot(tfm, encrypt: bool) -> fn or None`` (no kernel
+    counterpart), as for skciphers: called after every successful setkey and
+    setauthsize, it may return ``fn(data, iv, assoc, out)`` for
+    ``tfm.encrypt``/``tfm.decrypt`` to try first.  ``fn`` returns the result
+    (new bytes, or ``out`` filled) or None to decline (the request path then
+    runs with all its checks); a decrypting ``fn`` raises EBADMSG on a bad tag
+    and must not have written anything the caller can see by then.
     """
 
     TYPE = CRYPTO_ALG_TYPE_AEAD
@@ -225,6 +233,7 @@ class AeadAlg(CryptoAlgBase):
     decrypt: Callback = None
     init: Callback = None
     exit: Callback = None
+    oneshot: Callback = None
 
 
 ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg, AeadAlg)

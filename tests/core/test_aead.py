@@ -206,3 +206,54 @@ def test_setkey_hands_the_driver_a_wipeable_copy_zeroed_afterwards(register, mon
         tfm.setkey(KEY)
         gc.collect()
         assert types == [Tracked] and Tracked.freed == [bytes(32)]     # zeroed, then freed
+
+
+def test_a_drivers_oneshot_is_tried_first_and_dropped_with_the_key(register):
+    """``AeadAlg.oneshot``: built after setkey/setauthsize, declining falls back to the
+    request path, gone after a failed setkey or free."""
+    import attrs
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from crypto_api.errors import EBADMSG, CryptoError
+    from cryptography.exceptions import InvalidTag
+
+    made, used = [], []
+
+    def oneshot(tfm, encrypt):
+        made.append((encrypt, tfm.authsize))
+        aead = ChaCha20Poly1305(tfm.ctx.key)
+
+        def fn(data, iv, assoc, out):
+            if len(data) == 3:
+                return None                       # declines: the request path runs
+            used.append(encrypt)
+            try:
+                res = (aead.encrypt if encrypt else aead.decrypt)(bytes(iv), bytes(data), bytes(assoc))
+            except InvalidTag:
+                raise CryptoError(EBADMSG, "toy: tag mismatch") from None
+            if out is None:
+                return res
+            out[:] = res
+            return out
+        return fn
+
+    register(attrs.evolve(rfc7539_driver("rfc7539-ref-oneshot", priority=40), oneshot=oneshot))
+    with capi.crypto_alloc_aead("rfc7539-ref-oneshot") as tfm:
+        assert tfm._fenc is None and tfm._fdec is None       # no key, no fast path
+        made.clear()
+        used.clear()
+        tfm.setkey(KEY)
+        assert made == [(True, 16), (False, 16)]
+        ct = tfm.encrypt(b"fast", NONCE, b"ad")
+        assert ct == seal(KEY, NONCE, b"ad", b"fast") and used == [True]
+        assert tfm.decrypt(ct, NONCE, b"ad") == b"fast" and used == [True, False]
+        assert tfm.encrypt(b"abc", NONCE) == seal(KEY, NONCE, b"", b"abc") and len(used) == 2
+        with pytest.raises(capi.CryptoError) as e:
+            tfm.decrypt(ct[:-1] + bytes([ct[-1] ^ 1]), NONCE, b"ad")
+        assert e.value.errno == EBADMSG
+        tfm.setauthsize(16)
+        assert len(made) == 4                                # rebuilt for the new tag length
+        with pytest.raises(capi.CryptoError):
+            tfm.setkey(bytes(5))
+        with pytest.raises(capi.CryptoError) as e:           # the old key's fast path is gone
+            tfm.encrypt(b"fast", NONCE)
+        assert e.value.errno == ENOKEY and len(used) == 3
