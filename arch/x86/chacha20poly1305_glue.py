@@ -22,6 +22,9 @@ mask: the template instance (whose SIMD children then take their own
 generic paths).  Unlike the template, decryption checks the tag in the same
 pass and leaves zeros, not unauthenticated plaintext, in the text part of
 dst when the tag is wrong (EBADMSG).  The AD part of dst is never written.
+``tfm.encrypt``/``decrypt`` on bytes take a one-call path (``oneshot``): the
+same core in one C call, declining (to the request path) whenever SIMD is
+unusable or an FPU trace records.
 """
 
 from __future__ import annotations
@@ -147,13 +150,50 @@ def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:
             raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch)")
         return None
 
+    alloc = ffi.new_allocator(should_clear_after_alloc=False)
+    mode_now = capi.fast_path_mode
+    plain = (bytes, bytearray)
+
+    def oneshot(tfm, encrypt: bool):
+        """tfm.encrypt/decrypt in one C call for bytes/bytearray arguments
+        and no ``out``, when SIMD is usable and no FPU trace records;
+        anything else declines to the request path."""
+        if tfm.authsize != TAG_SIZE:
+            return None
+        key = fb("uint8_t[]", tfm.ctx.key)
+        salt = bytes(tfm.ctx.key[KEY_SIZE:])
+        esp_copy = ESP_IV_COPY if saltlen else 0
+
+        def fn(data, iv, assoc, out):
+            if (out is not None or type(data) not in plain or type(assoc) not in plain
+                    or type(iv) not in plain or len(iv) != ivsize or mode_now()):
+                return None
+            alen = len(assoc) - esp_copy
+            n = len(data) - (0 if encrypt else TAG_SIZE)
+            if alen < 0 or n < 0:
+                return None
+            nonce = salt + bytes(iv)
+            if encrypt:
+                buf = alloc("uint8_t[]", n + TAG_SIZE)
+                seal(key, nonce, fb("uint8_t[]", assoc), alen, fb("uint8_t[]", data), n, buf)
+                return bytes(ffi.buffer(buf))
+            buf = alloc("uint8_t[]", max(n, 1))
+            if open_(key, nonce, fb("uint8_t[]", assoc), alen, fb("uint8_t[]", data), n,
+                     bytes(data[n:]), buf):
+                raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
+                                           "no plaintext released")
+            res = bytes(ffi.buffer(buf, n))
+            ffi.memmove(buf, bytes(n), n)
+            return res
+        return fn
+
     return capi.AeadAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=PRIORITY,
         cra_flags=capi.CRYPTO_ALG_NEED_FALLBACK, cra_blocksize=1,
         ivsize=ivsize, maxauthsize=TAG_SIZE, chunksize=64,
         setkey=setkey, setauthsize=setauthsize,
         encrypt=lambda req: crypt(req, True), decrypt=lambda req: crypt(req, False),
-        init=init, exit=exit_)
+        init=init, exit=exit_, oneshot=oneshot)
 
 
 def module_init() -> None:

@@ -181,6 +181,32 @@ def test_one_fpu_section_per_request_and_none_without_simd(tfms):
         assert tr.sections == []
 
 
+def test_the_one_call_fast_path(tfms):
+    """Built at setkey, taken for bytes when SIMD is usable and untraced,
+    declined otherwise; a bad tag raises EBADMSG from it too."""
+    for name in (RFC, ESP):
+        tfm = tfms[name]
+        key, iv, ad, pt = os.urandom(36 if name == ESP else 32), os.urandom(tfm.ivsize), os.urandom(24), \
+            os.urandom(1000)
+        tfm.setkey(key)
+        nonce = key[32:] + iv
+        ref = ChaCha20Poly1305(key[:32]).encrypt(nonce, pt, ad[:-8] if name == ESP else ad)
+        assert tfm._fenc(pt, iv, ad, None) == ref
+        assert tfm._fdec(ref, iv, bytearray(ad), None) == pt
+        with capi.simd_disabled():
+            assert tfm._fenc(pt, iv, ad, None) is None
+        with capi.fpu_trace():
+            assert tfm._fenc(pt, iv, ad, None) is None
+        assert tfm._fenc(memoryview(pt), iv, ad, None) is None
+        assert tfm._fenc(pt, iv[:-1], ad, None) is None
+        bad = bytearray(ref)
+        bad[0] ^= 1
+        with pytest.raises(capi.CryptoError) as e:
+            tfm._fdec(bytes(bad), iv, ad, None)
+        assert e.value.errno == EBADMSG
+    assert tfms[ESP]._fenc(pt, iv, ad[:7], None) is None        # EINVAL is the request path's
+
+
 @pytest.mark.parametrize("level", ["fast", "full"])
 def test_selftest_manager(level, selftest_level):
     selftest_level(level)
