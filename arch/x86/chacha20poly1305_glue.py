@@ -32,6 +32,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
+from crypto_api.oneshot import DIRECT_MIN, new_uninit_bytes
 from crypto_api.scatterlist import scatterwalk_map_and_copy
 
 MODULE_NAME = "chacha20poly1305_avx2"
@@ -151,6 +152,8 @@ def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:
         return None
 
     alloc = ffi.new_allocator(should_clear_after_alloc=False)
+    new_bytes = new_uninit_bytes
+    direct_min = DIRECT_MIN if new_bytes is not None else float("inf")
     mode_now = capi.fast_path_mode
     plain = (bytes, bytearray)
 
@@ -173,15 +176,19 @@ def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:
             if alen < 0 or n < 0:
                 return None
             nonce = salt + bytes(iv)
+            outlen = n + TAG_SIZE if encrypt else n
+            # long results: C writes straight into the new bytes (crypto_api.oneshot)
+            direct = outlen >= direct_min
+            buf = new_bytes(None, outlen) if direct else alloc("uint8_t[]", max(outlen, 1))
             if encrypt:
-                buf = alloc("uint8_t[]", n + TAG_SIZE)
                 seal(key, nonce, fb("uint8_t[]", assoc), alen, fb("uint8_t[]", data), n, buf)
-                return bytes(ffi.buffer(buf))
-            buf = alloc("uint8_t[]", max(n, 1))
+                return buf if direct else bytes(ffi.buffer(buf, outlen))
             if open_(key, nonce, fb("uint8_t[]", assoc), alen, fb("uint8_t[]", data), n,
                      bytes(data[n:]), buf):
                 raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
                                            "no plaintext released")
+            if direct:
+                return buf
             res = bytes(ffi.buffer(buf, n))
             ffi.memmove(buf, bytes(n), n)
             return res

@@ -118,6 +118,12 @@ def test_large_in_place_requests(tfms, n):
     assert bytes(buf[len(ad):]) == ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
     assert capi.crypto_aead_decrypt(request(tfm, sg, sg, n + 16, len(ad), bytearray(nonce))) == 0
     assert bytes(buf[len(ad):len(ad) + n]) == pt
+    sealed = tfm.encrypt(pt, nonce, ad)                      # the one-call path, long results direct
+    assert sealed == ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    assert tfm.decrypt(sealed, nonce, ad) == pt
+    with pytest.raises(capi.CryptoError) as e:
+        tfm.decrypt(sealed[:-1] + bytes([sealed[-1] ^ 1]), nonce, ad)
+    assert e.value.errno == EBADMSG
 
 
 @pytest.mark.parametrize("part", ["tag", "text", "assoc"])
