@@ -71,6 +71,16 @@ def test_names_and_priorities(tfms):
             assert t.alg.cra_priority == 300
 
 
+def test_proc_records(tfms, proc_records):
+    recs = {r["driver"]: r for r in proc_records()}
+    for name, driver in DRIVERS.items():
+        r = recs[driver]
+        assert (r["name"], r["module"], r["priority"], r["type"], r["async"], r["blocksize"],
+                r["ivsize"], r["maxauthsize"], r["selftest"]) == \
+            (name, "chacha20poly1305_avx2", "400", "aead", "no", "1", "12" if name == RFC else "8",
+             "16", "passed")
+
+
 @pytest.mark.parametrize("vec", VECTORS, ids=[v["id"] for v in VECTORS])
 def test_vectors_both_ways(tfms, vec):
     b = unhex(vec)
