@@ -10,7 +10,8 @@
  *   result), PL_and, PL_or, PL_srl, PL_sll (64-bit lane shifts), PL_set1
  *   (one 64-bit value in every lane), PL_from(const uint64_t v[PL_LANES]),
  *   PL_hsum (the sum of the lanes), PL_load(src, lo, hi) (lane j gets the
- *   low and high 8 bytes of block PL_BLOCK_OF_LANE(j) of the step)
+ *   low and high 8 bytes of block PL_BLOCK_OF_LANE(j) of the step, so
+ *   PL_BLOCK_OF_LANE too: which block of a step each lane holds)
  * and then includes this file, which defines static functions for a
  * poly1305_simd.h block function or for a stitched loop to use directly.
  *
@@ -90,7 +91,7 @@ static inline PL_ATTR void PL_FN(pl_mul)(PL_V d[5], const PL_V h[5], const struc
 /*
  * Absorb `steps` steps of PL_LANES blocks: before each step but the first
  * the lane sums are multiplied by r^LANES (and carried), then the step's
- * blocks are added, block j to lane j.
+ * blocks are added, each to its lane (PL_BLOCK_OF_LANE).
  */
 static inline PL_ATTR void PL_FN(pl_absorb)(struct PL_FN(pl_ctx) *c, const uint8_t *src, size_t steps)
 {

@@ -6,8 +6,9 @@
  * these functions and poly1305_generic_blocks() may take turns on one state.
  * LANES blocks are absorbed per step, one per 64-bit vector lane: every lane
  * keeps its own sum, multiplied by r^LANES after each step; the last step
- * multiplies lane j by r^(LANES - j) instead and the lanes are added up
- * (Horner's rule split LANES ways).  SSE2 has two lanes, AVX2 four.
+ * multiplies the lane of the step's k-th block by r^(LANES - k) instead and
+ * the lanes are added up (Horner's rule split LANES ways).  SSE2 has two
+ * lanes, AVX2 four.
  */
 #ifndef CRYPTO_API_POLY1305_SIMD_H
 #define CRYPTO_API_POLY1305_SIMD_H
