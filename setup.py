@@ -14,6 +14,8 @@ setup(
         "arch/x86/build_nh.py:ffi_sse2",
         "arch/x86/build_nh.py:ffi_avx2",
         "arch/x86/build_poly1305.py:ffibuilder",
+        "arch/x86/build_poly1305_simd.py:ffibuilder",
+        "arch/x86/build_chacha20poly1305.py:ffibuilder",
         "arch/x86/build_aesni.py:ffibuilder",
         "arch/x86/build_chacha_glue.py:ffibuilder",
     ],

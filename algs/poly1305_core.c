@@ -14,25 +14,10 @@
 #include <string.h>
 
 #include "poly1305_core.h"
+#include "poly1305_p26.h"
 #include "poly1305_desc.h"
 #include "memzero.h"
 #include "byteorder.h"
-
-/* Clamped r as 26-bit limbs, plus 5*r[1..4] for the wrap-around terms. */
-struct p26_key {
-	uint32_t r[5];
-	uint32_t r5[4];		/* r5[i] = 5 * r[i + 1] */
-};
-
-/* Accumulator as 26-bit limbs (limbs may briefly exceed 26 bits). */
-struct p26_state {
-	uint32_t h[5];
-};
-
-_Static_assert(sizeof(struct p26_key) <= sizeof(poly1305_core_key),
-	       "poly1305_core_key too small for the 26-bit key");
-_Static_assert(sizeof(struct p26_state) <= sizeof(poly1305_core_state),
-	       "poly1305_core_state too small for the 26-bit accumulator");
 
 #define MASK26 0x3ffffffu
 

@@ -132,9 +132,10 @@ def request_module(alias: str) -> int:
         raise TypeError(f"request_module: alias must be str, not {type(alias).__name__}")
     count = 0
     with registry.lock:
+        initialising = getattr(_state, "stack", None) or ()
         for name in alias_index().get(alias, ()):
-            if name in _loaded:
-                continue
+            if name in _loaded or name in initialising:
+                continue            # loaded, or its init is what asked (modprobe skips a "coming" module)
             try:
                 path = available_modules()[name]
                 _load(name, _import(path), path)

@@ -73,3 +73,37 @@ def _proc_records():
 def proc_records():
     """``proc_records()``: the current /proc/crypto text as a list of dicts."""
     return _proc_records
+
+
+#: Modules registering AEADs under the rfc7539 names above the template instance.
+VENDOR_AEAD_MODULES = ("chacha20poly1305_avx2",)
+
+
+@pytest.fixture(scope="module")
+def no_vendor_aead_drivers():
+    """For tests of the rfc7539 template asked for by its algorithm name: the
+    one-pass x86 driver (priority 400) would answer instead, so its module is
+    unloaded, and kept from loading (by alias or by load_all), for the test
+    module."""
+    from crypto_api import modules
+    index = modules.alias_index()
+    modules.available_modules()
+    available = modules._available          # what load_all() and request_module() see
+    hidden, paths, reload = {}, {}, []
+    for name in VENDOR_AEAD_MODULES:
+        if modules.is_loaded(name):
+            gc.collect()
+            capi.rmmod(name)
+            reload.append(name)
+        if name in available:
+            paths[name] = available.pop(name)
+        for alias, names in index.items():
+            if name in names:
+                hidden.setdefault(alias, list(names))
+                names.remove(name)
+    yield
+    available.update(paths)
+    for alias, names in hidden.items():
+        index[alias] = names
+    if reload:
+        modules.load_all(only=reload)

@@ -1,10 +1,14 @@
-"""poly1305-x86_64: Poly1305 with 64-bit limbs and 128-bit products (priority 200).
+"""Module poly1305_x86_64: ``poly1305-simd`` (priority 300) and ``poly1305-x86_64`` (200).
 
-The v5.0 ``poly1305`` shash convention (no setkey; the first 32 bytes hashed
-are r ‖ s) on the 64-bit-limb core of arch/x86/poly1305_x86_64.c, through the
-generic descriptor code (crypto_api.algs.poly1305_generic.poly1305_alg).
-It takes the place of arch/x86/crypto/poly1305_glue.c, whose v5.0 driver is
-the SSE2/AVX2 ``poly1305-simd``.
+v5.0's module of this name (arch/x86/crypto/poly1305_glue.c) registers
+``poly1305-simd``, the SSE2/AVX2 radix-2^26 code (arch/x86/poly1305_simd_glue.py),
+and fails with ENODEV on a CPU without SSE2.  Beyond v5.0 it also registers
+``poly1305-x86_64``: the v5.0 ``poly1305`` shash convention (no setkey; the
+first 32 bytes hashed are r ‖ s) on the 64-bit-limb core of
+arch/x86/poly1305_x86_64.c, through the generic descriptor code
+(crypto_api.algs.poly1305_generic.poly1305_alg).  Its priority stays below
+poly1305-simd's so that ``poly1305`` resolves to poly1305-simd as in v5.0,
+and ``rfc7539(chacha20,poly1305)`` to ``rfc7539(chacha20-simd,poly1305-simd)``.
 """
 
 from __future__ import annotations
@@ -12,20 +16,34 @@ from __future__ import annotations
 import platform
 
 import crypto_api as capi
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
 MODULE_NAME = "poly1305_x86_64"
-MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-x86_64")
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-simd", "poly1305-x86_64")
 ALGS = []
 
 
+class impl:
+    """The widest poly1305-simd block code chosen at module init."""
+
+    name = ""
+
+
 def module_init() -> None:
-    capi.require_cpu(platform.machine().lower() in ("x86_64", "amd64"), "poly1305-x86_64",
+    capi.require_cpu(platform.machine().lower() in ("x86_64", "amd64"), "poly1305-simd",
                      "not an x86_64 machine")
+    capi.require_cpu(boot_cpu_has("sse2"), "poly1305-simd", "the CPU lacks SSE2")
     from crypto_api.algs.poly1305_generic import poly1305_alg
+    from crypto_api.arch.x86 import poly1305_simd_glue as simd
     from crypto_api.arch.x86._poly1305_x86_64 import ffi, lib
-    ALGS[:] = [poly1305_alg("poly1305-x86_64", 200, ffi.addressof(lib, "poly1305_x86_64_ops"))]
-    capi.crypto_register_shash(ALGS[0])
+    use_avx2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
+    impl.name = "avx2" if use_avx2 else "sse2"
+    ALGS[:] = [simd.make_alg(simd.ISA_AVX2 if use_avx2 else simd.ISA_SSE2),
+               poly1305_alg("poly1305-x86_64", 200, ffi.addressof(lib, "poly1305_x86_64_ops"))]
+    for alg in ALGS:
+        capi.crypto_register_shash(alg)
 
 
 def module_exit() -> None:
-    capi.crypto_unregister_shash(ALGS.pop())
+    while ALGS:
+        capi.crypto_unregister_shash(ALGS.pop())

@@ -1,0 +1,44 @@
+"""cffi (API mode) builder for the one-pass AVX2 ChaCha20-Poly1305 core.
+
+* ``crypto_api.arch.x86._chacha20poly1305_avx2``  chacha20poly1305_avx2.c
+  with the AVX2 ChaCha (chacha_ssse3.c, chacha_avx2.c), the powers of r for
+  the four-lane Poly1305 (poly1305_simd_powers.c) and the portable 26-bit
+  Poly1305 core (algs/poly1305_core.c).  No -m flags: the AVX2 functions
+  carry target attributes (x86_common.h), so call the entry points only
+  where the CPU has AVX2 and OS YMM state.
+
+On a non-x86 machine the same cdef is built against stubs that abort (the
+driver is never registered there).  Paths, flags and ``__main__`` come from
+algs/build_common.py.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
+from build_common import X86_DIRS, extension, main  # noqa: E402
+
+CDEF = """
+#define CHACHAPOLY_KEY_SIZE 32
+#define CHACHAPOLY_NONCE_SIZE 12
+#define CHACHAPOLY_TAG_SIZE 16
+#define CHACHAPOLY_EBADMSG 74
+
+void chacha20poly1305_seal_avx2(const uint8_t key[32], const uint8_t nonce[12],
+                                const uint8_t *ad, size_t adlen,
+                                const uint8_t *src, size_t len, uint8_t *dst);
+int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
+                               const uint8_t *ad, size_t adlen,
+                               const uint8_t *src, size_t len, const uint8_t tag[16],
+                               uint8_t *dst);
+"""
+
+
+ffibuilder = extension(
+    "crypto_api.arch.x86._chacha20poly1305_avx2", CDEF, '#include "chacha20poly1305_avx2.h"\n',
+    ["arch/x86/chacha20poly1305_avx2.c", "arch/x86/chacha_ssse3.c", "arch/x86/chacha_avx2.c",
+     "arch/x86/poly1305_simd_powers.c", "algs/poly1305_core.c"],
+    include_dirs=X86_DIRS)
+
+if __name__ == "__main__":
+    main(ffibuilder)

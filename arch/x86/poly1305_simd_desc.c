@@ -1,0 +1,101 @@
+/*
+ * The update logic of v5.0's poly1305-simd (arch/x86/crypto/poly1305_glue.c)
+ * over the generic descriptor: the glue (poly1305_simd_glue.py) picks the
+ * generic update for short inputs or when SIMD is unusable, else this
+ * vectorised one inside one FPU section.  Whole blocks go four at a time
+ * to AVX2 (where allowed), then two at a time to SSE2; a last single block
+ * takes the scalar 26-bit code, on the same accumulator.  The partial last
+ * block and the final "+ s" are the generic final's.
+ */
+#include "poly1305_simd_desc.h"
+#include "memzero.h"
+#include "byteorder.h"
+
+void poly1305_simd_init(struct poly1305_simd_desc *d)
+{
+	poly1305_desc_init(&d->base);
+	memset(&d->pw, 0, sizeof(d->pw));
+}
+
+void poly1305_simd_update_generic(struct poly1305_simd_desc *d, const uint8_t *src, size_t len)
+{
+	poly1305_desc_update(&d->base, src, len, &poly1305_generic_ops);
+}
+
+/* Whole blocks of message (the key is complete); returns len % 16. */
+static size_t simd_blocks(struct poly1305_simd_desc *d, const uint8_t *src, size_t len, int isa)
+{
+	size_t n = len / POLY1305_BLOCK_SIZE;
+
+	if (isa == POLY1305_SIMD_AVX2 && n >= 4) {
+		poly1305_simd_powers_fill(&d->pw, &d->base.r, 4);
+		poly1305_blocks_avx2(&d->base.h, &d->pw, src, n / 4, 1);
+		src += (n & ~(size_t)3) * POLY1305_BLOCK_SIZE;
+		n &= 3;
+	}
+	if (n >= 2) {
+		poly1305_simd_powers_fill(&d->pw, &d->base.r, 2);
+		poly1305_blocks_sse2(&d->base.h, &d->pw, src, n / 2, 1);
+		src += (n & ~(size_t)1) * POLY1305_BLOCK_SIZE;
+		n &= 1;
+	}
+	if (n)
+		poly1305_generic_blocks(&d->base.h, &d->base.r, src, 1, 1);
+	return len % POLY1305_BLOCK_SIZE;
+}
+
+void poly1305_simd_update(struct poly1305_simd_desc *d, const uint8_t *src, size_t len, int isa)
+{
+	struct poly1305_desc *b = &d->base;
+	size_t n;
+
+	if (!b->sset) {
+		/* r and s still to come: the generic update takes them */
+		n = 2 * POLY1305_BLOCK_SIZE - (b->rset ? POLY1305_BLOCK_SIZE : 0) - b->buflen;
+		n = min_size(n, len);
+		poly1305_desc_update(b, src, n, &poly1305_generic_ops);
+		src += n;
+		len -= n;
+		if (!len)
+			return;
+	}
+	if (b->buflen) {
+		n = min_size(len, POLY1305_BLOCK_SIZE - b->buflen);
+		memcpy(b->buf + b->buflen, src, n);
+		b->buflen += (uint32_t)n;
+		src += n;
+		len -= n;
+		if (b->buflen < POLY1305_BLOCK_SIZE)
+			return;
+		simd_blocks(d, b->buf, POLY1305_BLOCK_SIZE, isa);
+		b->buflen = 0;
+	}
+	n = simd_blocks(d, src, len, isa);
+	if (n) {
+		memcpy(b->buf, src + len - n, n);
+		b->buflen = (uint32_t)n;
+	}
+}
+
+int poly1305_simd_final(struct poly1305_simd_desc *d, uint8_t digest[16])
+{
+	int rc = poly1305_desc_final(&d->base, digest, &poly1305_generic_ops);
+
+	memzero_explicit(&d->pw, sizeof(d->pw));
+	return rc;
+}
+
+int poly1305_simd_digest(const uint8_t *src, size_t len, uint8_t digest[16], int isa)
+{
+	struct poly1305_simd_desc d;
+	int rc;
+
+	poly1305_simd_init(&d);
+	if (isa)
+		poly1305_simd_update(&d, src, len, isa);
+	else
+		poly1305_simd_update_generic(&d, src, len);
+	rc = poly1305_simd_final(&d, digest);
+	memzero_explicit(&d, sizeof(d));
+	return rc;
+}

@@ -1,0 +1,114 @@
+"""poly1305-simd: v5.0's SSE2/AVX2 Poly1305 shash (arch/x86/crypto/poly1305_glue.c).
+
+cra_name ``poly1305``, driver ``poly1305-simd``, priority 300; registered by
+the ``poly1305_x86_64`` module (arch/x86/poly1305_glue.py) on CPUs with SSE2.
+The v5.0 shash convention: no setkey, the first 32 bytes hashed are r ‖ s.
+
+Update, as v5.0 does it: an update of 288 bytes or less, or one made while
+crypto_simd_usable() is false, is the generic update (scalar 26-bit code, no
+FPU).  A longer one is one kernel_fpu_begin/end section around the whole
+update: whole blocks four at a time with AVX2 (when the module found AVX2
+and OS YMM state), then two at a time with SSE2, a last single block
+scalar; the partial tail waits in the descriptor.  v5.0 does not split an
+update into 4 KiB sections (that came with the 5.7 library code): the
+sections the kernel shows stay within a page only because the ahash walk
+over shash hands the update one page at a time.  final is the generic final
+(scalar, no FPU).  The descriptor holds r^2..r^4 once computed, as v5.0's
+does.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.arch.x86._poly1305_simd import ffi, lib
+from crypto_api.errors import ENOKEY, CryptoError
+from crypto_api.fpu import DECLINE, SIMD, simd_choice
+from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
+
+DRIVER = "poly1305-simd"
+PRIORITY = 300
+POLY1305_BLOCK_SIZE = 16
+POLY1305_DIGEST_SIZE = 16
+#: v5.0: "kernel_fpu_begin/end is costly": updates up to this size stay generic.
+SIMD_MIN_BYTES = 289
+DESCSIZE = ffi.sizeof("struct poly1305_simd_desc")
+ISA_SSE2 = lib.POLY1305_SIMD_SSE2
+ISA_AVX2 = lib.POLY1305_SIMD_AVX2
+
+_fb = ffi.from_buffer
+
+
+def _no_key() -> CryptoError:
+    return CryptoError(ENOKEY, f"{DRIVER}: fewer than 32 bytes hashed, so the one-time key r||s is incomplete")
+
+
+def _desc(desc):
+    return _fb("struct poly1305_simd_desc *", desc.state)
+
+
+def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
+    """The poly1305-simd descriptor; ``isa`` is ISA_AVX2 or ISA_SSE2 (the
+    widest block code the CPU allows, chosen at module init)."""
+
+    def init(desc):
+        lib.poly1305_simd_init(_desc(desc))
+
+    def update(desc, data):
+        n = len(data)
+        if n < SIMD_MIN_BYTES or not capi.crypto_simd_usable():
+            lib.poly1305_simd_update_generic(_desc(desc), _fb("uint8_t[]", data), n)
+            return
+        capi.kernel_fpu_begin()
+        try:
+            lib.poly1305_simd_update(_desc(desc), _fb("uint8_t[]", data), n, isa)
+            capi.fpu_account(n)
+        finally:
+            capi.kernel_fpu_end()
+
+    def final(desc):
+        out = ffi.new("uint8_t[16]")
+        if lib.poly1305_simd_final(_desc(desc), out):
+            raise _no_key()
+        return bytes(ffi.buffer(out))
+
+    def digest(desc, data):
+        init(desc)
+        update(desc, data)
+        return final(desc)
+
+    def oneshot(tfm):
+        """tfm.digest in one C call for bytes/bytearray, with update's rule
+        (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
+        digest while an fpu_trace() records, and too short an input (the
+        full path raises ENOKEY)."""
+        crypt, alloc, unpack, choice_now = lib.poly1305_simd_digest_bytes, alloc_uninit, unpack_bytes, \
+            simd_choice
+
+        def fn(data):
+            t = type(data)
+            if t is bytes:
+                src, n = data, len(data)
+            elif t is bytearray:
+                src = _fb(data)         # exported first: it cannot shrink under C
+                n = len(src)
+            else:
+                return None
+            use = 0
+            if n >= SIMD_MIN_BYTES:
+                choice = choice_now()
+                if choice == SIMD:
+                    use = isa
+                elif choice == DECLINE:
+                    return None
+            out = alloc("char[]", POLY1305_DIGEST_SIZE)
+            if crypt(src, n, out, use):
+                return None
+            return unpack(out, POLY1305_DIGEST_SIZE)
+        return fn
+
+    return capi.ShashAlg(
+        cra_name="poly1305", cra_driver_name=DRIVER, cra_priority=PRIORITY,
+        cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
+        digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
+        init=init, update=update, final=final, digest=digest, oneshot=oneshot)

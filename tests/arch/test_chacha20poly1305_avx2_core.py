@@ -1,0 +1,114 @@
+"""Tests of the one-pass AVX2 ChaCha20-Poly1305 core
+(crypto_api.arch.x86._chacha20poly1305_avx2): seal and open against the
+``cryptography`` package's ChaCha20Poly1305 at associated-data and text
+lengths around every boundary of the sweep (64-byte Poly1305 steps, 512-byte
+chunks) and at random ones, the RFC 8439 / kernel / BoringSSL / OpenSSL
+vectors of rfc7539-chacha20poly1305.json, in-place operation, and refusal of
+every tampered byte with the output wiped.
+"""
+import json
+import pathlib
+import random
+
+import pytest
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from hypothesis import given, settings, strategies as st
+
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
+
+HAS_AVX2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
+pytestmark = pytest.mark.skipif(not HAS_AVX2, reason="CPU lacks AVX2 or OS YMM state")
+
+if HAS_AVX2:
+    from crypto_api.arch.x86._chacha20poly1305_avx2 import ffi, lib
+
+VECTORS = json.loads((pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
+                      / "rfc7539-chacha20poly1305.json").read_text())["vectors"]
+EBADMSG = 74
+
+
+def seal(key, nonce, ad, pt):
+    out = ffi.new("uint8_t[]", len(pt) + 16)
+    lib.chacha20poly1305_seal_avx2(key, nonce, ad, len(ad), pt, len(pt), out)
+    return bytes(ffi.buffer(out))
+
+
+def open_(key, nonce, ad, sealed):
+    n = len(sealed) - 16
+    out = ffi.new("uint8_t[]", max(n, 1))
+    ffi.memmove(out, b"\xaa" * n, n)
+    rc = lib.chacha20poly1305_open_avx2(key, nonce, ad, len(ad), sealed, n, sealed[n:], out)
+    return rc, bytes(ffi.buffer(out, n))
+
+
+def peer_seal(key, nonce, ad, pt):
+    return ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+
+
+@pytest.mark.parametrize("vec", VECTORS, ids=lambda v: v["id"])
+def test_vectors(vec):
+    key, nonce, ad = bytes.fromhex(vec["key"]), bytes.fromhex(vec["nonce"]), bytes.fromhex(vec["aad"])
+    pt, ct, tag = (bytes.fromhex(vec[k]) for k in ("plaintext", "ciphertext", "tag"))
+    rc, got = open_(key, nonce, ad, ct + tag)
+    if vec["valid"]:
+        assert seal(key, nonce, ad, pt) == ct + tag
+        assert (rc, got) == (0, pt)
+    else:
+        assert (rc, got) == (-EBADMSG, bytes(len(ct)))
+
+
+LENGTHS = sorted({0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513,
+                  575, 576, 577, 1023, 1024, 1025, 1535, 1536, 1600, 4096, 4097})
+
+
+@pytest.mark.parametrize("adlen", [0, 1, 12, 16, 20, 63, 64, 65, 200, 513])
+def test_boundary_lengths(adlen):
+    rng = random.Random(adlen)
+    for n in LENGTHS:
+        key, nonce, ad, pt = rng.randbytes(32), rng.randbytes(12), rng.randbytes(adlen), rng.randbytes(n)
+        want = peer_seal(key, nonce, ad, pt)
+        assert seal(key, nonce, ad, pt) == want, n
+        assert open_(key, nonce, ad, want) == (0, pt), n
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.binary(min_size=32, max_size=32), nonce=st.binary(min_size=12, max_size=12),
+       ad=st.binary(max_size=2000), pt=st.binary(max_size=2000))
+def test_hypothesis_against_cryptography(key, nonce, ad, pt):
+    want = peer_seal(key, nonce, ad, pt)
+    assert seal(key, nonce, ad, pt) == want
+    assert open_(key, nonce, ad, want) == (0, pt)
+
+
+@pytest.mark.parametrize("n", [65536, 65536 + 13, 1 << 20, (1 << 20) + 700])
+def test_large(n):
+    rng = random.Random(n)
+    key, nonce, ad, pt = rng.randbytes(32), rng.randbytes(12), rng.randbytes(77), rng.randbytes(n)
+    want = peer_seal(key, nonce, ad, pt)
+    assert seal(key, nonce, ad, pt) == want
+    assert open_(key, nonce, ad, want) == (0, pt)
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=st.binary(min_size=32, max_size=32), nonce=st.binary(min_size=12, max_size=12),
+       ad=st.binary(max_size=300), pt=st.binary(max_size=1500), where=st.integers(0, 10 ** 6),
+       bit=st.integers(0, 7))
+def test_any_flipped_bit_is_ebadmsg_and_wipes(key, nonce, ad, pt, where, bit):
+    sealed = seal(key, nonce, ad, pt)
+    blob = bytearray(ad + sealed)
+    blob[where % len(blob)] ^= 1 << bit
+    bad_ad, bad_sealed = bytes(blob[:len(ad)]), bytes(blob[len(ad):])
+    assert open_(key, nonce, bad_ad, bad_sealed) == (-EBADMSG, bytes(len(pt)))
+
+
+def test_in_place():
+    rng = random.Random(11)
+    for n in (0, 100, 512, 3000):
+        key, nonce, ad, pt = rng.randbytes(32), rng.randbytes(12), rng.randbytes(30), rng.randbytes(n)
+        buf = ffi.new("uint8_t[]", n + 16)
+        ffi.memmove(buf, pt, n)
+        lib.chacha20poly1305_seal_avx2(key, nonce, ad, len(ad), buf, n, buf)
+        assert bytes(ffi.buffer(buf)) == peer_seal(key, nonce, ad, pt)
+        tag = bytes(ffi.buffer(buf))[n:]
+        assert lib.chacha20poly1305_open_avx2(key, nonce, ad, len(ad), buf, n, tag, buf) == 0
+        assert bytes(ffi.buffer(buf, n)) == pt

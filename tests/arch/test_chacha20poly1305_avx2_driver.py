@@ -1,0 +1,247 @@
+"""The one-pass AVX2 ChaCha20-Poly1305 AEADs (arch/x86/chacha20poly1305_glue.py):
+``rfc7539-chacha20poly1305-avx2`` and ``rfc7539esp-chacha20poly1305-avx2``.
+
+Beyond the kernel (which has no such driver): they answer
+``rfc7539(chacha20,poly1305)`` / ``rfc7539esp(chacha20,poly1305)`` at priority
+400 over the template instance, whose v5.0 children stay chacha20-simd and
+poly1305-simd.  Checked: the official vectors both ways, cryptography's
+ChaCha20Poly1305 over random lengths and scatterlist layouts, every EBADMSG
+path (no plaintext left in dst), the refusals, one FPU section per request
+and the fallback (no FPU) when SIMD is unusable, the self-test manager at
+the default and the full level (fuzzing against the generic instance), and
+module init on a CPU without AVX2.
+"""
+import contextlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import crypto_api as capi
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from crypto_api.errors import EBADMSG, EINVAL
+from crypto_api.testmgr.vectors import load_json
+from drawn_bytes import exactly
+from sglayout import gather, layouts, outside, scatter
+
+HAS_AVX2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
+pytestmark = pytest.mark.skipif(not HAS_AVX2, reason="CPU lacks AVX2 or OS YMM state")
+
+VECTORS = load_json("rfc7539-chacha20poly1305.json")["vectors"]
+RFC = "rfc7539(chacha20,poly1305)"
+ESP = "rfc7539esp(chacha20,poly1305)"
+DRIVERS = {RFC: "rfc7539-chacha20poly1305-avx2", ESP: "rfc7539esp-chacha20poly1305-avx2"}
+
+
+def unhex(v):
+    return {k: bytes.fromhex(v[k]) for k in ("kernel_key", "kernel_iv", "kernel_assoc", "plaintext",
+                                              "kernel_ctext")}
+
+
+@pytest.fixture(scope="module")
+def tfms():
+    capi.load_all()
+    out = {name: capi.crypto_alloc_aead(name) for name in (RFC, ESP)}
+    yield out
+    for t in out.values():
+        t.free()
+
+
+def request(tfm, src, dst, cryptlen, assoclen, iv):
+    req = capi.aead_request_alloc(tfm)
+    capi.aead_request_set_callback(req, 0, None, None)
+    capi.aead_request_set_crypt(req, src, dst, cryptlen, iv)
+    capi.aead_request_set_ad(req, assoclen)
+    return req
+
+
+def test_names_and_priorities(tfms):
+    for name, driver in DRIVERS.items():
+        assert tfms[name].driver_name == driver
+        assert tfms[name].alg.cra_priority == 400
+        assert (tfms[name].ivsize, tfms[name].maxauthsize) == ((12 if name == RFC else 8), 16)
+        # the template instance below it: v5.0's resolution, (300 + 300) // 2
+        with capi.crypto_alloc_aead(name, 0, capi.CRYPTO_ALG_NEED_FALLBACK) as t:
+            tmpl = name.split("(")[0]
+            assert t.driver_name == f"{tmpl}(chacha20-simd,poly1305-simd)"
+            assert t.alg.cra_priority == 300
+
+
+def test_proc_records(tfms, proc_records):
+    recs = {r["driver"]: r for r in proc_records()}
+    for name, driver in DRIVERS.items():
+        r = recs[driver]
+        assert (r["name"], r["module"], r["priority"], r["type"], r["async"], r["blocksize"],
+                r["ivsize"], r["maxauthsize"], r["selftest"]) == \
+            (name, "chacha20poly1305_avx2", "400", "aead", "no", "1", "12" if name == RFC else "8",
+             "16", "passed")
+
+
+@pytest.mark.parametrize("vec", VECTORS, ids=[v["id"] for v in VECTORS])
+def test_vectors_both_ways(tfms, vec):
+    b = unhex(vec)
+    tfm = tfms[vec["kernel_alg"]]
+    tfm.setkey(b["kernel_key"])
+    if vec["valid"]:
+        assert tfm.encrypt(b["plaintext"], b["kernel_iv"], b["kernel_assoc"]) == b["kernel_ctext"]
+        assert tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"]) == b["plaintext"]
+    else:
+        with pytest.raises(capi.CryptoError) as e:
+            tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"])
+        assert e.value.errno == EBADMSG
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=exactly(32), nonce=exactly(12), ad=st.binary(max_size=2000), pt=st.binary(max_size=2000),
+       data=st.data())
+def test_matches_cryptography_over_random_lengths_and_layouts(tfms, key, nonce, ad, pt, data):
+    tfm = tfms[RFC]
+    tfm.setkey(key)
+    ref = ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    assert tfm.encrypt(pt, nonce, ad) == ref
+    assert tfm.decrypt(ref, nonce, ad) == pt
+    for encrypt, inp, out in ((True, pt, ref), (False, ref, pt)):
+        src_layout = data.draw(layouts(len(ad) + len(inp)))
+        dst_layout = data.draw(layouts(len(ad) + len(out)))
+        src, sbufs = scatter(ad + inp, src_layout, b"\x5a")
+        dst, dbufs = scatter(bytes(len(ad) + len(out)), dst_layout, b"\xa5")
+        around = outside(dbufs, dst_layout)
+        req = request(tfm, src, dst, len(inp), len(ad), bytearray(nonce))
+        assert (capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt)(req) == 0
+        assert gather(dbufs, dst_layout) == bytes(len(ad)) + out      # AD region untouched
+        assert outside(dbufs, dst_layout) == around
+        assert gather(sbufs, src_layout) == ad + inp
+
+
+@pytest.mark.parametrize("n", [64, 512, 4096, 65536, 1 << 20])
+def test_large_in_place_requests(tfms, n):
+    key, nonce, ad, pt = os.urandom(32), os.urandom(12), os.urandom(13), os.urandom(n)
+    tfm = tfms[RFC]
+    tfm.setkey(key)
+    buf = bytearray(ad + pt + bytes(16))
+    sg = capi.sg_init_one(buf)
+    assert capi.crypto_aead_encrypt(request(tfm, sg, sg, n, len(ad), bytearray(nonce))) == 0
+    assert bytes(buf[len(ad):]) == ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    assert capi.crypto_aead_decrypt(request(tfm, sg, sg, n + 16, len(ad), bytearray(nonce))) == 0
+    assert bytes(buf[len(ad):len(ad) + n]) == pt
+    sealed = tfm.encrypt(pt, nonce, ad)                      # the one-call path, long results direct
+    assert sealed == ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    assert tfm.decrypt(sealed, nonce, ad) == pt
+    with pytest.raises(capi.CryptoError) as e:
+        tfm.decrypt(sealed[:-1] + bytes([sealed[-1] ^ 1]), nonce, ad)
+    assert e.value.errno == EBADMSG
+
+
+@pytest.mark.parametrize("part", ["tag", "text", "assoc"])
+def test_tampering_is_ebadmsg_and_leaves_no_plaintext(tfms, part):
+    key, nonce, ad, pt = os.urandom(32), os.urandom(12), os.urandom(40), os.urandom(700)
+    tfm = tfms[RFC]
+    tfm.setkey(key)
+    ct = bytearray(tfm.encrypt(pt, nonce, ad))
+    ad = bytearray(ad)
+    {"tag": ct, "text": ct, "assoc": ad}[part][{"tag": -1, "text": 5, "assoc": 3}[part]] ^= 0x10
+    with pytest.raises(capi.CryptoError) as e:
+        tfm.decrypt(ct, nonce, ad)
+    assert e.value.errno == EBADMSG
+    src = bytearray(ad + ct)
+    dst = bytearray(b"\xee" * (len(ad) + len(pt)))
+    req = request(tfm, capi.sg_init_one(src), capi.sg_init_one(dst), len(ct), len(ad), bytearray(nonce))
+    with pytest.raises(capi.CryptoError) as e:
+        capi.crypto_aead_decrypt(req)
+    assert e.value.errno == EBADMSG and DRIVERS[RFC] in e.value.message
+    assert bytes(dst) == b"\xee" * len(ad) + bytes(len(pt))     # zeros, not plaintext
+
+
+def test_refusals(tfms):
+    for name, good in ((RFC, 32), (ESP, 36)):
+        tfm = tfms[name]
+        for n in (0, 16, 31, 33, 35, 37):
+            if n != good:
+                with pytest.raises(capi.CryptoError) as e:
+                    tfm.setkey(bytes(n))
+                assert e.value.errno == EINVAL and DRIVERS[name] in e.value.message
+        tfm.setkey(bytes(good))
+        for size in (0, 4, 8, 12, 15):
+            with pytest.raises(capi.CryptoError) as e:
+                tfm.setauthsize(size)
+            assert e.value.errno == EINVAL
+        tfm.setauthsize(16)
+    tfm = tfms[ESP]
+    src = bytearray(7 + 20)
+    dst = bytearray(b"\xee" * (7 + 36))
+    for ctx in (contextlib.nullcontext, capi.simd_disabled, capi.interrupt_context):
+        req = request(tfm, capi.sg_init_one(src), capi.sg_init_one(dst), 20, 7, bytearray(8))
+        with ctx(), pytest.raises(capi.CryptoError) as e:
+            capi.crypto_aead_encrypt(req)
+        assert e.value.errno == EINVAL and "assoclen 7" in e.value.message
+        assert dst == bytearray(b"\xee" * (7 + 36))       # refused before writing anything
+
+
+def test_one_fpu_section_per_request_and_none_without_simd(tfms):
+    key, nonce, ad, pt = os.urandom(32), os.urandom(12), os.urandom(20), os.urandom(9000)
+    tfm = tfms[RFC]
+    tfm.setkey(key)
+    ref = ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    with capi.fpu_trace() as tr:
+        assert tfm.encrypt(pt, nonce, ad) == ref
+        assert tfm.decrypt(ref, nonce, ad) == pt
+    assert tr.nbytes == [20 + 9000, 20 + 9000]
+    for ctx in (capi.simd_disabled, capi.interrupt_context):
+        with capi.fpu_trace() as tr, ctx():
+            assert tfm.encrypt(pt, nonce, ad) == ref        # the template instance, generic paths
+            assert tfm.decrypt(ref, nonce, ad) == pt
+        assert tr.sections == []
+
+
+def test_the_one_call_fast_path(tfms):
+    """Built at setkey, taken for bytes when SIMD is usable and untraced,
+    declined otherwise; a bad tag raises EBADMSG from it too."""
+    for name in (RFC, ESP):
+        tfm = tfms[name]
+        key, iv, ad, pt = os.urandom(36 if name == ESP else 32), os.urandom(tfm.ivsize), os.urandom(24), \
+            os.urandom(1000)
+        tfm.setkey(key)
+        nonce = key[32:] + iv
+        ref = ChaCha20Poly1305(key[:32]).encrypt(nonce, pt, ad[:-8] if name == ESP else ad)
+        assert tfm._fenc(pt, iv, ad, None) == ref
+        assert tfm._fdec(ref, iv, bytearray(ad), None) == pt
+        with capi.simd_disabled():
+            assert tfm._fenc(pt, iv, ad, None) is None
+        with capi.fpu_trace():
+            assert tfm._fenc(pt, iv, ad, None) is None
+        assert tfm._fenc(memoryview(pt), iv, ad, None) is None
+        assert tfm._fenc(pt, iv[:-1], ad, None) is None
+        bad = bytearray(ref)
+        bad[0] ^= 1
+        with pytest.raises(capi.CryptoError) as e:
+            tfm._fdec(bytes(bad), iv, ad, None)
+        assert e.value.errno == EBADMSG
+    assert tfms[ESP]._fenc(pt, iv, ad[:7], None) is None        # EINVAL is the request path's
+
+
+@pytest.mark.parametrize("level", ["fast", "full"])
+def test_selftest_manager(level, selftest_level):
+    selftest_level(level)
+    for name, driver in DRIVERS.items():
+        assert capi.testmgr.alg_test(driver, name) == 0
+
+
+PROBE = r"""
+import json, crypto_api as capi
+res = capi.load_all()
+with capi.crypto_alloc_aead("rfc7539(chacha20,poly1305)") as t:
+    got = [t.driver_name, t.alg.cra_priority]
+print(json.dumps({"error": getattr(res.get("chacha20poly1305_avx2"), "errno", None), "rfc7539": got}))
+"""
+
+
+def test_without_avx2_the_template_answers():
+    env = dict(os.environ, CRYPTO_API_CPU_MASK="avx2", CRYPTO_API_SELFTESTS="off")
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["error"] == 19                                 # ENODEV
+    assert r["rfc7539"] == ["rfc7539(chacha20-simd,poly1305-simd)", 300]
