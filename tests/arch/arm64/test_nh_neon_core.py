@@ -43,3 +43,21 @@ def test_nh_matches_generic(nh_exe, cpu, cases):
     """Every length 16..1024 in steps of 16 (main loop + 0-3 tail units)."""
     reqs = [("nh", key, msg[:16 * units]) for key, units, msg in cases]
     assert run(nh_exe, cpu, reqs) == [generic_nh(k, m) for _, k, m in reqs]
+
+
+@pytest.fixture(scope="module")
+def nhpoly_exe(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("nhpoly"), "nhpoly1305_main.c",
+                 ["nh_neon.c", "nhpoly1305_neon.c", "../../algs/nhpoly1305.c", "../../algs/poly1305_core.c",
+                  "../../algs/nh_generic.c"])
+
+
+@pytest.mark.parametrize("cpu", CPU_MODELS)
+def test_nhpoly1305_vectors(nhpoly_exe, cpu):
+    """NHPoly1305 with nh_neon inside the generic streaming code, whole and
+    in pieces that leave NH messages open across updates."""
+    vectors = json.loads((VECTORS / "nhpoly1305.json").read_text())["vectors"]
+    for piece in (1 << 30, 4096, 100):
+        reqs = [("digest", bytes.fromhex(v["key"]), bytes.fromhex(v["message"]), piece.to_bytes(4, "little"))
+                for v in vectors]
+        assert run(nhpoly_exe, cpu, reqs) == [bytes.fromhex(v["digest"]) for v in vectors]
