@@ -2,7 +2,7 @@
  * ChaCha with four blocks interleaved in AArch64 Advanced SIMD registers:
  * the design of libgcrypt's cipher/chacha20-aarch64.S (the 2020 "higher SIMD
  * interleaving" version: QUARTERROUND4), rewritten here in C intrinsics and
- * adapted to the kernel's conventions (see kernel-other-arches.md §4).
+ * adapted to the kernel's conventions.
  *
  * Design: sixteen vectors X0..X15, vector i holding state word i of four
  * consecutive blocks (one block per 32-bit lane; the counter vector gets

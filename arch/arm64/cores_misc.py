@@ -1,4 +1,4 @@
-"""The arm64 cores besides ChaCha's (ARM64_CONTRACT §1): NH and Poly1305
+"""The arm64 cores besides ChaCha's (crypto_api.machine.core.Core): NH and Poly1305
 with NEON, scalar AES, AES with the Crypto Extensions, and the seed's
 4-block interleaved ChaCha.
 
@@ -19,12 +19,18 @@ import os
 from crypto_api.machine.core import Core
 
 _ALGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs")
+
+def generic(name: str) -> str:
+    """A generic C source of algs/, relative to this directory (a Core's sources are)."""
+    return os.path.join(os.pardir, os.pardir, "algs", name)
+
+
 _GENERIC_INCLUDES = ("-I" + os.path.normpath(_ALGS), "-I" + os.path.normpath(os.path.join(_ALGS, "include")))
 
 CORES = [
     Core(name="neon_hash",
-         sources=("nh_neon.c", "nhpoly1305_neon.c", "poly1305_neon.c", "../../algs/nhpoly1305.c",
-                  "../../algs/poly1305_core.c", "../../algs/poly1305_desc.c"),
+         sources=("nh_neon.c", "nhpoly1305_neon.c", "poly1305_neon.c", generic("nhpoly1305.c"),
+                  generic("poly1305_core.c"), generic("poly1305_desc.c")),
          cdef="""
              void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,
                           uint8_t *hash);

@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from hypothesis import given, settings, strategies as st
 
 from arm64_standalone import CPU_MODELS, build, run, run_raw
+from crypto_api.arch.arm64.cores_misc import generic
 from crypto_api.algs import _aes_generic
 
 VECTORS = pathlib.Path(__file__).resolve().parents[3] / "crypto_api" / "testmgr" / "vectors"
@@ -22,7 +23,7 @@ CE_FLAGS = ("-march=armv8-a+crypto", "-DAES_CE")
 @pytest.fixture(scope="module")
 def aes_exe(tmp_path_factory):
     return build(tmp_path_factory.mktemp("aes"), "aes_main.c",
-                 ["aes_arm64.c", "aes_ce.c", "../../algs/aes_generic.c"], CE_FLAGS)
+                 ["aes_arm64.c", "aes_ce.c", generic("aes_generic.c")], CE_FLAGS)
 
 
 def block_vectors():

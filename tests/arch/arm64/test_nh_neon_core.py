@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from arm64_standalone import CPU_MODELS, build, run
+from crypto_api.arch.arm64.cores_misc import generic
 from crypto_api.algs import _poly1305
 
 VECTORS = pathlib.Path(__file__).resolve().parents[3] / "crypto_api" / "testmgr" / "vectors"
@@ -48,8 +49,8 @@ def test_nh_matches_generic(nh_exe, cpu, cases):
 @pytest.fixture(scope="module")
 def nhpoly_exe(tmp_path_factory):
     return build(tmp_path_factory.mktemp("nhpoly"), "nhpoly1305_main.c",
-                 ["nh_neon.c", "nhpoly1305_neon.c", "../../algs/nhpoly1305.c", "../../algs/poly1305_core.c",
-                  "../../algs/nh_generic.c"])
+                 ["nh_neon.c", "nhpoly1305_neon.c", generic("nhpoly1305.c"), generic("poly1305_core.c"),
+                  generic("nh_generic.c")])
 
 
 @pytest.mark.parametrize("cpu", CPU_MODELS)

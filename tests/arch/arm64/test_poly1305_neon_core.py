@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.poly1305 import Poly1305
 from hypothesis import given, settings, strategies as st
 
 from arm64_standalone import CPU_MODELS, build, run
+from crypto_api.arch.arm64.cores_misc import generic
 
 VECTORS = pathlib.Path(__file__).resolve().parents[3] / "crypto_api" / "testmgr" / "vectors"
 
@@ -19,7 +20,7 @@ VECTORS = pathlib.Path(__file__).resolve().parents[3] / "crypto_api" / "testmgr"
 @pytest.fixture(scope="module")
 def poly_exe(tmp_path_factory):
     return build(tmp_path_factory.mktemp("poly"), "poly1305_main.c",
-                 ["poly1305_neon.c", "../../algs/poly1305_core.c", "../../algs/poly1305_desc.c"])
+                 ["poly1305_neon.c", generic("poly1305_core.c"), generic("poly1305_desc.c")])
 
 
 @pytest.mark.parametrize("cpu", CPU_MODELS)

@@ -1,4 +1,4 @@
-/* Standalone test program of nh_neon (tests/arch/arm64/test_arm64_cores.py). */
+/* Standalone test program of nh_neon (tests/arch/arm64/test_nh_neon_core.py). */
 #include "harness.h"
 #include "nh_neon.h"
 
