@@ -297,6 +297,17 @@ def load_all(only: Optional[Iterable[str]] = None) -> Dict[str, Optional[CryptoE
     return result
 
 
+def emulated_drivers() -> List[str]:
+    """Driver names registered by arch modules of an emulated machine (their
+    code runs under qemu-user: speed figures of them are labelled emulated)."""
+    from .machine.selection import current_machine
+    if not current_machine().emulated:
+        return []
+    with registry.lock:
+        arch_mods = {n for n, lm in _loaded.items() if getattr(lm.module, "MODULE_ARCH", None)}
+        return [a.cra_driver_name for a in registry.alg_list if a.cra_module in arch_mods]
+
+
 def require_cpu(ok: bool, driver: str, why: str) -> None:
     """Module init helper: ENODEV (nothing registered) when the CPU lacks a feature."""
     if not ok:

@@ -77,7 +77,9 @@ def load(arch: str, core_name: str, *, cpu: Optional[str] = None, check_feature:
     from .helper_build import require_tools
     from .qemu import QemuLib, helper
     require_tools(arch)
-    h = helper(arch, _cpu_for(arch, cpu))
+    m = current_machine()
+    booted = m.emulated and m.arch == arch and _cpu_for(arch, cpu) == m.cpu
+    h = helper(arch, _cpu_for(arch, cpu), pin_callers=booted)
     if check_feature:
         if core.feature not in hwcap_features(arch, h.hwcap, h.hwcap2):
             raise CryptoError(ENODEV, f"{arch} core {core_name}: the emulated CPU {h.cpu!r} lacks "

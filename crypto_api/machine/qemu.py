@@ -78,6 +78,8 @@ class QemuHelper:
         self.hwcap = self.hwcap2 = 0
         self.starts = 0
         self._pin: Optional[int] = None
+        self.pin_callers = False      # pin each calling thread to the helper's CPU
+        self._pinned = threading.local()
 
     # -- process management -------------------------------------------------
 
@@ -173,6 +175,9 @@ class QemuHelper:
         with self.lock:
             if self._proc is None:
                 self._start()
+            if self.pin_callers and getattr(self._pinned, "cpu", None) != self._pin:
+                os.sched_setaffinity(0, {self._pin})       # this thread only (Linux)
+                self._pinned.cpu = self._pin
             shm = self._shm
             vals: List[int] = []
             back: List[Tuple[memoryview, int, int]] = []
@@ -245,12 +250,16 @@ _helpers: Dict[Tuple[str, str], QemuHelper] = {}
 _helpers_lock = threading.Lock()
 
 
-def helper(arch: str, cpu: str) -> QemuHelper:
-    """The shared helper of (arch, cpu), built and started on first use."""
+def helper(arch: str, cpu: str, pin_callers: bool = False) -> QemuHelper:
+    """The shared helper of (arch, cpu), built and started on first use.
+    ``pin_callers``: pin the threads that call it to its CPU (a process booted
+    as this emulated machine; ``CRYPTO_API_PIN=0`` turns it off)."""
     key = (arch, cpu)
     with _helpers_lock:
         h = _helpers.get(key)
         if h is None:
             h = _helpers[key] = QemuHelper(arch, cpu)
+        if pin_callers and os.environ.get("CRYPTO_API_PIN", "1") != "0":
+            h.pin_callers = True
     h.ensure_started()
     return h
