@@ -1,6 +1,6 @@
 /*
  * ChaCha20/XChaCha NEON core for arm64, with the entry points and contracts
- * of arch/arm64/crypto/chacha-neon-core.S in v5.0 (reference §1.4):
+ * of arch/arm64/crypto/chacha-neon-core.S in v5.0:
  *
  *   chacha_block_xor_neon   one 64-byte block, state untouched
  *   chacha_4block_xor_neon  five blocks ("4block" is the historical name):

@@ -4,9 +4,9 @@ Module ``chacha_neon`` registers ``chacha20-neon``, ``xchacha20-neon`` and
 ``xchacha12-neon`` (priority 300, walksize 320 = five blocks) when the CPU
 has ASIMD (else ENODEV: nothing registered).  As v5.0's module calls the
 exported generic helpers, loading it loads ``chacha_generic`` too, which
-registers the three ``*-generic`` drivers (reference §0.4).
+registers the three ``*-generic`` drivers.
 
-v5.0 request rules (reference §1.5): a request of 64 bytes or less, or one
+v5.0 request rules: a request of 64 bytes or less, or one
 made while SIMD is not usable (may_use_simd() false, or the self-test
 manager's nosimd), runs the generic code on the whole request with this
 tfm, so its walk strides 320 bytes.  Otherwise the walk is not atomic and

@@ -1,6 +1,6 @@
 """Every arm64 core: the ``CORES`` lists of arch/arm64/cores_*.py, concatenated.
 
-Each engineer's cores live in a file of their own (ARM64_CONTRACT §1); this
+Each engineer's cores live in a file of their own; this
 module globs them in sorted order, so adding a file adds its cores to the
 static helper (crypto_api.machine.helper_build) and the native build.
 """

@@ -1,6 +1,6 @@
 """One interface for the glue to call a core, whichever backend runs it.
 
-``backend.load(arch, core_name)`` (ARM64_CONTRACT §2) gives an object whose
+``backend.load(arch, core_name)`` gives an object whose
 attributes are the core's functions, called with Python buffers, ints and
 None.  On a host of that architecture it is a cffi extension built (at
 first use, with cffi's ``verify``-style API mode into the helper cache) from

@@ -1,4 +1,4 @@
-"""The restricted C prototype grammar of arm64 cores (ARM64_CONTRACT §1).
+"""The restricted C prototype grammar of arm64 cores.
 
 A core's ``cdef`` holds prototypes using only ``void``, ``int``, ``unsigned
 int``, ``size_t``, ``uint32_t``, ``uint64_t``, ``int64_t`` scalars and

@@ -1,6 +1,6 @@
 """A core: C sources of one architecture and the prototypes the glue calls.
 
-The descriptor of ARM64_CONTRACT §1 (``arch/<arch>/cores_*.py`` list them);
+The descriptor of an arch core (``arch/<arch>/cores_*.py`` list them);
 :func:`arch_cores` collects an architecture's cores from
 ``crypto_api.arch.<arch>.cores``.
 """

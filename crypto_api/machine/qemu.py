@@ -5,8 +5,8 @@ crypto_api.machine.helper_build.  Arguments travel through a ``memfd``
 mapped MAP_SHARED on both sides (const pointers copied in, the others in
 and out); a call is one fixed 72-byte request record on the helper's stdin
 and one 16-byte reply on its stdout.  The helper is pinned to the CPU of
-the thread that starts it (cross-CPU wake-ups cost 70-100 µs a round trip,
-reference/cross-arch-execution.md); a process booted as an emulated machine
+the thread that starts it (unpinned, a wake-up on the other CPU cost 70-100 µs a round trip
+when measured); a process booted as an emulated machine
 pins its calling threads there too (``CRYPTO_API_PIN=0`` turns it off).
 
 A helper that dies (SIGILL: the CPU model lacks an instruction of the core)

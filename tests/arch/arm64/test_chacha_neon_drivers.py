@@ -127,7 +127,7 @@ print(json.dumps({
 def test_trace_matches_the_worked_example_and_the_fallback_rules():
     out = json.loads(run_python(_TRACE).stdout)
     assert all(v["ok"] for v in out.values()), out
-    # reference §1.5: HChaCha's own section, then one NEON section per walk step:
+    # v5.0's worked example: HChaCha's own section, then one NEON section per walk step:
     # 3840 of the first page, a 320-byte bounce step over the boundary, the final 4032
     assert out["x12_8192"]["sections"] == [["neon", 0], ["neon", 3840], ["neon", 320], ["neon", 4032]]
     assert out["c20_8192"]["sections"] == [["neon", 3840], ["neon", 320], ["neon", 4032]]
