@@ -13,6 +13,7 @@ import platform
 
 import crypto_api as capi
 
+MODULE_ARCH = "x86_64"
 MODULE_NAME = "poly1305_x86_64"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-x86_64")
 ALGS = []

@@ -1,0 +1,87 @@
+"""One interface for the glue to call a core, whichever backend runs it.
+
+``backend.load(arch, core_name)`` gives an object whose
+attributes are the core's functions, called with Python buffers, ints and
+None.  On a host of that architecture it is a cffi extension built (at
+first use, with cffi's ``verify``-style API mode into the helper cache) from
+the same sources and cdef — this path is kept simple and is not exercised
+on the x86_64 CI hosts; on any other host it is a proxy into the one static
+helper of the architecture, running under qemu-user with the machine's CPU
+model (crypto_api.machine.qemu).
+
+Errors are CryptoError(ENODEV): a missing tool (naming its Debian
+package), a core needing a CPU feature the machine lacks, a core killed by
+SIGILL.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import ENODEV, ENOENT, CryptoError
+from .core import Core, arch_cores, arch_dir  # noqa: F401  (Core: the contract's import path)
+from .selection import current_machine, host_arch, hwcap_features
+
+_native: Dict[str, Any] = {}
+_native_lock = threading.Lock()
+
+
+def _cpu_for(arch: str, cpu: Optional[str]) -> str:
+    if cpu:
+        return cpu
+    m = current_machine()
+    return m.cpu if m.arch == arch else "max"
+
+
+def _load_native(arch: str, core: Core) -> Any:
+    """cffi extension of ``core`` on a matching host (built once into the cache)."""
+    with _native_lock:
+        lib = _native.get(core.name)
+        if lib is not None:
+            return lib
+        import cffi
+        from .helper_build import cache_root
+        ffi = cffi.FFI()
+        ffi.cdef(core.cdef)
+        src_dir = arch_dir(arch)
+        modname = f"_capi_core_{arch}_{core.name}"
+        ffi.set_source(modname, "".join(f'#include "{os.path.join(src_dir, s)}"\n' for s in core.sources),
+                       include_dirs=[src_dir], extra_compile_args=["-O2", *core.cflags])
+        out = os.path.join(cache_root(), "native", arch)
+        os.makedirs(out, exist_ok=True)
+        path = ffi.compile(tmpdir=out)
+        spec = importlib.util.spec_from_file_location(modname, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        lib = _native[core.name] = mod.lib
+        return lib
+
+
+def load(arch: str, core_name: str, *, cpu: Optional[str] = None, check_feature: bool = True) -> Any:
+    """The functions of core ``core_name`` of ``arch``.
+
+    ``cpu``: the qemu CPU model (default: the booted machine's when it is
+    ``arch``, else ``max``).  ``check_feature=False`` skips the HWCAP check
+    (tests use it to watch a helper die of SIGILL)."""
+    cores = arch_cores(arch)
+    core = cores.get(core_name)
+    if core is None:
+        raise CryptoError(ENOENT, f"machine {arch}: no core named {core_name!r}")
+    if arch == host_arch():
+        if check_feature and not current_machine().has(core.feature):
+            raise CryptoError(ENODEV, f"{arch} core {core_name}: the CPU lacks {core.feature!r}")
+        return _load_native(arch, core)
+    from .helper_build import require_tools
+    from .qemu import QemuLib, helper
+    require_tools(arch)
+    m = current_machine()
+    booted = m.emulated and m.arch == arch and _cpu_for(arch, cpu) == m.cpu
+    h = helper(arch, _cpu_for(arch, cpu), pin_callers=booted)
+    if check_feature:
+        if core.feature not in hwcap_features(arch, h.hwcap, h.hwcap2):
+            raise CryptoError(ENODEV, f"{arch} core {core_name}: the emulated CPU {h.cpu!r} lacks "
+                              f"{core.feature!r} (instruction set {core.instruction_set()})")
+    return QemuLib(h, core)
