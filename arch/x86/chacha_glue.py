@@ -25,7 +25,6 @@ import logging
 import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import ffi as gffi
-from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.x86._chacha_glue import ffi as _wffi
 from crypto_api.arch.x86._chacha_glue import lib as _wlib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 from ..errors import ENODEV, ENOENT, CryptoError
 from .core import Core, arch_cores, arch_dir  # noqa: F401  (Core: the contract's import path)

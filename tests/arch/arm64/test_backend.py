@@ -2,7 +2,6 @@
 SIGILL handling and restart, threads, missing tools."""
 
 import errno
-import os
 import threading
 
 import pytest

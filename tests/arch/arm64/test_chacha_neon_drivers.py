@@ -153,3 +153,20 @@ def test_without_qemu_the_arm64_modules_register_nothing_and_say_why():
     assert "modprobe chacha_neon: not loaded" in r.stdout
     assert "qemu-aarch64 (Debian package qemu-user)" in r.stdout
     assert "xchacha12-generic" in r.stdout            # the generic drivers still serve
+
+
+def test_enc_on_arm64_gives_the_hosts_bytes(tmp_path):
+    key, pt = tmp_path / "key", tmp_path / "pt"
+    key.write_bytes(bytes(range(32)))
+    pt.write_bytes(bytes((i * 31) & 0xFF for i in range(50000)))
+    iv = "07" * 32
+    outs = []
+    for machine, driver in ((["--arch", "arm64", "--cpu", "cortex-a53"], "xchacha12-neon"),
+                            ([], "xchacha12-generic")):
+        out = tmp_path / f"ct-{driver}"
+        env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
+        r = run_cli(*machine, "enc", "-c", driver, "--keyfile", str(key), "--iv", iv,
+                    "-i", str(pt), "-o", str(out), env=env)
+        assert r.returncode == 0, r.stderr
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and outs[0] != pt.read_bytes()
