@@ -14,7 +14,12 @@ with it.  A crypto_api module is a Python module that defines
   for that architecture only and loads only on a machine booted as it
   (crypto_api.machine); modules without it are generic and load everywhere.
   This project's own ``crypto_api.arch.<dir>`` modules are skipped on other
-  machines before they are even imported.
+  machines before they are even imported;
+* optionally ``MODULE_CPU_FEATURE`` (e.g. ``"aes"``): the module is loaded
+  at boot on a machine whose CPU has that feature, as
+  module_cpu_feature_match's device-table entry makes udev do; the first
+  request_module stands for boot here (a module with no crypto aliases, such
+  as arm64's aes_ce_cipher, is found this way only).
 
 Modules are found through the entry-point group ``crypto_api.modules`` (this
 project's own modules are listed there too) and are imported only to read
@@ -72,6 +77,8 @@ class LoadedModule:
 _loaded: Dict[str, LoadedModule] = {}
 _available: Optional[Dict[str, str]] = None        # module name -> import path
 _alias_index: Optional[Dict[str, List[str]]] = None  # alias -> module names
+_coldplugged = False                                 # CPU-feature modules loaded once
+CPU_ALIAS = "cpu:"                                   # alias prefix of MODULE_CPU_FEATURE
 _state = threading.local()
 
 
@@ -144,6 +151,9 @@ def alias_index() -> Dict[str, List[str]]:
                     continue
                 for alias in getattr(mod, "MODULE_ALIASES", ()):
                     index.setdefault(alias, []).append(name)
+                feature = getattr(mod, "MODULE_CPU_FEATURE", None)
+                if feature:
+                    index.setdefault(CPU_ALIAS + feature, []).append(name)
             _alias_index = index
         return _alias_index
 
@@ -162,6 +172,7 @@ def request_module(alias: str) -> int:
         raise TypeError(f"request_module: alias must be str, not {type(alias).__name__}")
     count = 0
     with registry.lock:
+        _coldplug_cpu_modules()
         for name in alias_index().get(alias, ()):
             if name in _loaded:
                 continue
@@ -175,6 +186,29 @@ def request_module(alias: str) -> int:
                 log.warning("request_module(%s): module %s failed to load: %s: %s",
                             alias, name, type(e).__name__, e)
     return count
+
+
+def _coldplug_cpu_modules() -> None:
+    """Once: load the modules whose MODULE_CPU_FEATURE the machine's CPU has
+    (udev's boot-time coldplug of cpu device-table aliases)."""
+    global _coldplugged
+    if _coldplugged:
+        return
+    _coldplugged = True
+    for alias, names in alias_index().items():
+        if not alias.startswith(CPU_ALIAS):
+            continue
+        from .machine.selection import current_machine
+        if not current_machine().has(alias[len(CPU_ALIAS):]):
+            continue
+        for name in names:
+            if name in _loaded:
+                continue
+            try:
+                path = available_modules()[name]
+                _load(name, _import(path), path)
+            except Exception as e:  # as at boot: a failing module is reported, boot goes on
+                log.debug("crypto_api: CPU-feature module %s not loaded: %s", name, e)
 
 
 def _load(name: str, mod: ModuleType, source: str) -> LoadedModule:

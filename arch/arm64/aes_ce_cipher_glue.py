@@ -24,7 +24,8 @@ from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_ARCH = "arm64"
 MODULE_NAME = "aes_ce_cipher"
-MODULE_ALIASES = ()
+MODULE_ALIASES = ()                       # none: loaded at boot by CPU feature
+MODULE_CPU_FEATURE = "aes"                # module_cpu_feature_match(AES, ...)
 AES_BLOCK_SIZE = 16
 ALGS = []
 _core = None

@@ -199,3 +199,21 @@ def test_full_selftests(cpu):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout.strip().splitlines()[-1]) == {d: 0 for d in DRIVERS}
+
+
+COLDPLUG = r'''
+import crypto_api as capi
+print(capi.crypto_alloc_cipher("aes").driver_name, sorted(capi.loaded_modules()))
+'''
+
+
+@pytest.mark.parametrize("cpu,driver", [("max", "aes-ce"), (NO_AES_CPU, "aes-arm64")])
+def test_aes_ce_loads_by_cpu_feature_not_by_alias(cpu, driver):
+    """aes_ce_cipher has no crypto- alias: the first lookup (boot) loads it
+    because the CPU has the AES feature, and never where it lacks it."""
+    from arm64_emulation import require_emulation
+    require_emulation()
+    line = run_python(COLDPLUG, cpu=cpu).stdout.strip().splitlines()[-1]
+    got, loaded = line.split(" ", 1)
+    assert got == driver
+    assert ("'aes_ce_cipher'" in loaded) == (driver == "aes-ce")
