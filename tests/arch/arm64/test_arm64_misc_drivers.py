@@ -217,3 +217,27 @@ def test_aes_ce_loads_by_cpu_feature_not_by_alias(cpu, driver):
     got, loaded = line.split(" ", 1)
     assert got == driver
     assert ("'aes_ce_cipher'" in loaded) == (driver == "aes-ce")
+
+
+def test_aes_ce_core_on_a_cpu_without_aes():
+    """Loading refuses the core for lack of the feature; forced, its first
+    AESE kills the helper (SIGILL): that call fails with ENODEV naming the
+    +crypto instruction set, and the restarted helper serves the next one."""
+    from arm64_emulation import require_emulation
+    require_emulation()
+    from crypto_api.errors import CryptoError
+    from crypto_api.machine import backend
+    with pytest.raises(CryptoError, match="lacks 'aes'") as e:
+        backend.load("arm64", "aes_ce", cpu=NO_AES_CPU)
+    assert e.value.errno == 19
+    ce = backend.load("arm64", "aes_ce", cpu=NO_AES_CPU, check_feature=False)
+    enc, dec = bytearray(240), bytearray(240)
+    with pytest.raises(CryptoError, match=r"illegal instruction.*armv8-a\+crypto") as e:
+        ce.aes_ce_expandkey(enc, dec, bytes(16), 16)
+    assert e.value.errno == 19
+    from crypto_api.algs._aes_generic import ffi, lib
+    ctx = ffi.new("struct crypto_aes_ctx *")
+    lib.aes_expandkey_generic(ctx, bytes(32), 32)
+    out = bytearray(16)
+    backend.load("arm64", "aes_arm64", cpu=NO_AES_CPU).aes_arm64_encrypt(ctx.key_enc, out, bytes(16), 14)
+    assert out.hex() == "dc95c078a2408989ad48a21492842087"     # AES-256, zero key and block
