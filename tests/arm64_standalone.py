@@ -7,44 +7,30 @@ come back the same way.  This checks the C cores on their own, before and
 apart from the machine backend that the drivers use.
 
 Without qemu-aarch64 or the cross compiler the tests skip, naming the Debian
-package to install, unless CRYPTO_API_REQUIRE_EMULATION=1, which makes the
-absence a failure (CI installs both).
+packages to install, unless CRYPTO_API_REQUIRE_EMULATION=1, which makes the
+absence a failure (CI installs them): arm64_emulation.require_emulation.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import pathlib
-import shutil
 import subprocess
 from typing import Iterable, List, Sequence
 
-import pytest
+from arm64_emulation import require_emulation
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARM64 = ROOT / "arch" / "arm64"
 MAINS = ROOT / "tests" / "arch" / "arm64" / "cores"
 INCLUDES = (ARM64, ROOT / "algs", ROOT / "algs" / "include", MAINS)
 CPU_MODELS = ("max", "cortex-a53")
-TOOLS = {"qemu-aarch64": "qemu-user", "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu"}
-
-
-def require_tools() -> None:
-    """Skip (or fail, under CRYPTO_API_REQUIRE_EMULATION=1) without the tools."""
-    missing = [f"{tool} (Debian package {pkg})" for tool, pkg in TOOLS.items() if shutil.which(tool) is None]
-    if not missing:
-        return
-    why = "arm64 emulation needs " + ", ".join(missing)
-    if os.environ.get("CRYPTO_API_REQUIRE_EMULATION") == "1":
-        pytest.fail(why + " and CRYPTO_API_REQUIRE_EMULATION=1")
-    pytest.skip(why)
 
 
 def build(out_dir: pathlib.Path, main: str, sources: Sequence[str], cflags: Sequence[str] = ()) -> pathlib.Path:
     """Compile ``main`` (in tests/arch/arm64/cores) with ``sources`` (relative
     to arch/arm64) into a static aarch64 program; cached by content."""
-    require_tools()
+    require_emulation()
     files = [MAINS / main] + [(ARM64 / s).resolve() for s in sources]
     digest = hashlib.sha256()
     for f in files:
