@@ -202,3 +202,23 @@ def test_adiantum_on_arm64_streams_with_the_neon_driver():
     # NH and AES drivers, once registered, add NEON sections of their own)
     assert ["neon", 4096] in out["sections"] and ["neon", 0] in out["sections"]
     assert {u for u, _ in out["sections"]} == {"neon"}
+
+
+_PLANTED = r"""
+import os
+import crypto_api as capi
+from crypto_api import testmgr
+capi.request_module("crypto-xchacha12")            # the real drivers first, tested
+testmgr.set_level("full"); testmgr.set_fuzz_iterations(20); testmgr.set_fuzz_seed(1)
+capi.insmod(os.environ["PLANTED"])
+rec = capi.proc_crypto().split("driver       : xchacha12-planted-neon")[1].split("\n\n")[0]
+print(rec.split("selftest     : ")[1].split()[0])
+"""
+
+
+@pytest.mark.parametrize("rounding, verdict", [("0", "unknown"), ("1", "passed")])
+def test_self_tests_catch_a_neon_glue_that_skips_the_stride(rounding, verdict):
+    here = os.path.dirname(__file__)
+    env = arm64_env(extra={"PLANTED": os.path.join(here, "data", "planted_neon_stride.py"),
+                           "PLANTED_ROUND": rounding})
+    assert run_python(_PLANTED, env=env).stdout.strip() == verdict
