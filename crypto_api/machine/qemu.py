@@ -4,8 +4,8 @@
 crypto_api.machine.helper_build.  Arguments travel through a ``memfd``
 mapped MAP_SHARED on both sides (const pointers copied in, the others in
 and out); a call is one fixed 72-byte request record on the helper's stdin
-and one 16-byte reply on its stdout.  The helper is pinned to the CPU of
-the thread that starts it (unpinned, a wake-up on the other CPU cost 70-100 µs a round trip
+and one 16-byte reply on its stdout.  The helper is pinned to one CPU
+(unpinned, a wake-up on the other CPU cost 70-100 µs a round trip
 when measured); a process booted as an emulated machine
 pins its calling threads there too (``CRYPTO_API_PIN=0`` turns it off).
 
@@ -13,7 +13,8 @@ A helper that dies (SIGILL: the CPU model lacks an instruction of the core)
 fails that call with CryptoError(ENODEV) naming the core, its instruction
 set and the CPU model — ENODEV as for a module whose CPU feature is missing
 — and the next call starts a fresh helper.  Core dumps are off (RLIMIT_CORE
-0).  One lock per helper: threads share it safely, one call at a time.
+0).  One lock per helper: threads share it safely, one call at a time; a
+forked child drops its parent's helpers and starts its own on first use.
 """
 
 from __future__ import annotations
@@ -89,17 +90,14 @@ class QemuHelper:
         self._shm = mmap.mmap(self._memfd, SHM_SIZE, mmap.MAP_SHARED)
         cpus = os.sched_getaffinity(0)
         self._pin = self._pin if self._pin in cpus else min(cpus)
-        pin = self._pin
-
-        def child_setup() -> None:
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            os.sched_setaffinity(0, {pin})
-
         cmd = [helper_build.TOOLCHAINS[self.arch]["qemu"], "-cpu", self.cpu, self._exe,
                str(self._memfd), str(SHM_SIZE)]
+        # no preexec_fn: it would run the at-fork handlers (which drop helpers) in
+        # the child; the helper is limited and pinned before its first request
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, pass_fds=(self._memfd,),
-                                      preexec_fn=child_setup, bufsize=0)
+                                      stderr=subprocess.PIPE, pass_fds=(self._memfd,), bufsize=0)
+        resource.prlimit(self._proc.pid, resource.RLIMIT_CORE, (0, 0))
+        os.sched_setaffinity(self._proc.pid, {self._pin})
         self.starts += 1
         hello = self._read(_HELLO.size)
         if hello is None:
@@ -151,6 +149,23 @@ class QemuHelper:
             except ValueError:
                 return f"killed by signal {-rc}"
         return f"exited with status {rc}" + (f": {err}" if err else "")
+
+    def _forget(self) -> None:
+        """In a forked child: drop the parent's helper (closing only this
+        process's copies of its pipes and memory); the next call starts one."""
+        self.lock = threading.Lock()
+        self._pinned = threading.local()
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            for f in (proc.stdin, proc.stdout, proc.stderr):
+                if f is not None:
+                    f.close()
+        if self._shm is not None:
+            self._shm.close()
+            self._shm = None
+        if self._memfd >= 0:
+            os.close(self._memfd)
+            self._memfd = -1
 
     def ensure_started(self) -> None:
         with self.lock:
@@ -248,6 +263,16 @@ class QemuLib:
 
 _helpers: Dict[Tuple[str, str], QemuHelper] = {}
 _helpers_lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    global _helpers_lock
+    _helpers_lock = threading.Lock()
+    for h in _helpers.values():
+        h._forget()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def helper(arch: str, cpu: str, pin_callers: bool = False) -> QemuHelper:

@@ -120,3 +120,42 @@ def test_without_tools_emulated_tests_skip_or_fail_as_required(monkeypatch):
     monkeypatch.setenv(REQUIRE_VAR, "1")
     with pytest.raises(pytest.fail.Exception, match="CRYPTO_API_REQUIRE_EMULATION=1"):
         require_emulation()
+
+
+_FORK = r"""
+import os
+from crypto_api.machine import backend
+from crypto_api.machine.qemu import helper
+lib = backend.load("arm64", "backend_probe", cpu="max")
+parent_pid = helper("arm64", "max").pid
+pid = os.fork()
+if pid == 0:
+    buf = bytearray(100)
+    lib.probe_touch(buf, 100)
+    os._exit(0 if buf == b"\x01" * 100 and helper("arm64", "max").pid != parent_pid else 1)
+buf = bytearray(50)
+lib.probe_touch(buf, 50)
+_, status = os.waitpid(pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0
+assert buf == b"\x01" * 50 and helper("arm64", "max").pid == parent_pid
+print("ok")
+"""
+
+
+@emulation
+def test_a_forked_child_gets_its_own_helper():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", _FORK], capture_output=True, text=True)
+    assert r.stdout.strip() == "ok", r.stderr
+
+
+@emulation
+def test_the_helper_dumps_no_core_and_is_pinned_to_one_cpu():
+    import os
+    h = helper("arm64", "max")
+    h.ensure_started()
+    with open(f"/proc/{h.pid}/limits") as f:
+        core = next(line for line in f if line.startswith("Max core file size"))
+    assert core.split()[4:6] == ["0", "0"]
+    assert len(os.sched_getaffinity(h.pid)) == 1

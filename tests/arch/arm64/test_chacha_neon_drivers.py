@@ -170,3 +170,55 @@ def test_enc_on_arm64_gives_the_hosts_bytes(tmp_path):
         assert r.returncode == 0, r.stderr
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] and outs[0] != pt.read_bytes()
+
+
+_ADIANTUM = r"""
+import json
+import crypto_api as capi
+from crypto_api.testmgr.vectors import suite
+t = capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)")
+g = capi.crypto_alloc_skcipher("adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)")
+for v in suite("adiantum(xchacha12,aes)"):
+    t.setkey(v.key)
+    assert t.encrypt(v.ptext, v.iv) == v.ctext and t.decrypt(v.ctext, v.iv) == v.ptext, v.id
+key = bytes(range(32)); t.setkey(key); g.setkey(key)
+sector, tweak = bytes((i * 5) & 0xFF for i in range(4096)), bytes(range(32))
+with capi.fpu_trace() as tr:
+    ct = t.encrypt(sector, tweak)
+print(json.dumps({"driver": t.driver_name, "priority": t.alg.cra_priority,
+                  "same": ct == g.encrypt(sector, tweak),
+                  "sections": [[s.unit, s.nbytes] for s in tr.sections]}))
+"""
+
+
+def test_adiantum_on_arm64_streams_with_the_neon_driver():
+    out = json.loads(run_python(_ADIANTUM, cpu="cortex-a53").stdout)
+    # until arm64 AES and NH drivers register: (4*300 + 2*100 + 100) // 7
+    assert out["driver"].startswith("adiantum(xchacha12-neon,")
+    if out["driver"] == "adiantum(xchacha12-neon,aes-generic,nhpoly1305-generic)":
+        assert out["priority"] == 214
+    assert out["same"]
+    # the stream's HChaCha section and its one walk step over the 4096-byte bulk (arm64
+    # NH and AES drivers, once registered, add NEON sections of their own)
+    assert ["neon", 4096] in out["sections"] and ["neon", 0] in out["sections"]
+    assert {u for u, _ in out["sections"]} == {"neon"}
+
+
+_PLANTED = r"""
+import os
+import crypto_api as capi
+from crypto_api import testmgr
+capi.request_module("crypto-xchacha12")            # the real drivers first, tested
+testmgr.set_level("full"); testmgr.set_fuzz_iterations(20); testmgr.set_fuzz_seed(1)
+capi.insmod(os.environ["PLANTED"])
+rec = capi.proc_crypto().split("driver       : xchacha12-planted-neon")[1].split("\n\n")[0]
+print(rec.split("selftest     : ")[1].split()[0])
+"""
+
+
+@pytest.mark.parametrize("rounding, verdict", [("0", "unknown"), ("1", "passed")])
+def test_self_tests_catch_a_neon_glue_that_skips_the_stride(rounding, verdict):
+    here = os.path.dirname(__file__)
+    env = arm64_env(extra={"PLANTED": os.path.join(here, "data", "planted_neon_stride.py"),
+                           "PLANTED_ROUND": rounding})
+    assert run_python(_PLANTED, env=env).stdout.strip() == verdict
