@@ -1,8 +1,10 @@
 """aes-ce: AES with the ARMv8 Crypto Extensions (arch/arm64/crypto/aes-ce-glue.c, v5.0).
 
 Module ``aes_ce_cipher``, priority 250, no crypto- aliases: the kernel
-loads it at boot through module_cpu_feature_match(AES), and its init fails
-with ENODEV (nothing registered) on a CPU without the AES feature.  As in
+loads it at boot through module_cpu_feature_match(AES) (here
+``MODULE_CPU_FEATURE``: the first module request loads it when the CPU has
+the feature), and its init fails with ENODEV (nothing registered) on a CPU
+without the AES feature.  As in
 v5.0 it uses aes-arm64's exported routines, so loading it loads
 ``aes_arm64`` (``aes-arm64``) too.
 
@@ -44,7 +46,7 @@ def make_alg() -> capi.CipherAlg:
             aes = ctx.aes = gffi.new("struct crypto_aes_ctx *")
         else:
             glib.crypto_memzero(aes, gffi.sizeof(aes[0]))
-        neon_glue.neon_call(expand, aes.key_enc, aes.key_dec, bytes(key), len(key))
+        neon_glue.neon_call(expand, aes.key_enc, aes.key_dec, key, len(key))
         aes.key_length = len(key)
 
     def encrypt(tfm, dst, src):
