@@ -64,6 +64,17 @@ def neon_call(fn: Callable[..., Any], *args: Any, nbytes: int = 0) -> Any:
     return ret
 
 
+def digest_by_parts(base: Any, update: Callable[[Any, Any], None]) -> Callable[[Any, Any], bytes]:
+    """A shash digest as init + ``update`` + final (the generic init/final),
+    so a one-shot digest opens the same NEON sections as an update."""
+
+    def digest(desc: Any, data: Any) -> bytes:
+        base.init(desc)
+        update(desc, data)
+        return base.final(desc)
+    return digest
+
+
 def drop_c_entry(ctx: Any, name: str) -> None:
     """Remove a C entry point a generic setkey left for fused templates."""
     if hasattr(ctx, name):

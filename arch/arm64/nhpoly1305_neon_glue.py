@@ -57,12 +57,8 @@ def make_alg() -> capi.ShashAlg:
             piece = view[pos:pos + PAGE_SIZE]
             neon_glue.neon_call(update_nh, desc.state, key, piece, len(piece), nbytes=len(piece))
 
-    def digest(desc, data):
-        base.init(desc)
-        update(desc, data)
-        return base.final(desc)
-
-    return neon_glue.arm64_variant(base, setkey=setkey, update=update, digest=digest)
+    return neon_glue.arm64_variant(base, setkey=setkey, update=update,
+                                   digest=neon_glue.digest_by_parts(base, update))
 
 
 def module_init() -> None:

@@ -39,12 +39,7 @@ def make_alg() -> capi.ShashAlg:
         else:
             base.update(desc, data)
 
-    def digest(desc, data):
-        base.init(desc)
-        update(desc, data)
-        return base.final(desc)
-
-    return neon_glue.arm64_variant(base, update=update, digest=digest)
+    return neon_glue.arm64_variant(base, update=update, digest=neon_glue.digest_by_parts(base, update))
 
 
 def module_init() -> None:
