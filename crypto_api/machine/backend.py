@@ -1,13 +1,13 @@
 """One interface for the glue to call a core, whichever backend runs it.
 
-``backend.load(arch, core_name)`` gives an object whose
-attributes are the core's functions, called with Python buffers, ints and
-None.  On a host of that architecture it is a cffi extension built (at
-first use, in cffi's API mode, into the helper cache) from the same sources
-and cdef and called the same way (:class:`NativeLib`) — kept simple: on the
-x86_64 hosts here only the portable probe core goes through it; on any other host it is a proxy into the one static
-helper of the architecture, running under qemu-user with the machine's CPU
-model (crypto_api.machine.qemu).
+``backend.load(arch, core_name)`` gives an object whose attributes are the
+core's functions, called with Python buffers, ints and None.  On a host of
+that architecture it is a cffi extension built (at first use, in cffi's API
+mode, into the helper cache) from the same sources and cdef and called the
+same way (:class:`NativeLib`; kept simple: on the x86_64 hosts here only the
+portable probe core goes through it).  On any other host it is a proxy into
+the one static helper of the architecture, running under qemu-user with the
+machine's CPU model (crypto_api.machine.qemu).
 
 Errors are CryptoError(ENODEV): a missing tool (naming its Debian
 package), a core needing a CPU feature the machine lacks, a core killed by
