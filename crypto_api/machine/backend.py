@@ -1,13 +1,13 @@
 """One interface for the glue to call a core, whichever backend runs it.
 
-``backend.load(arch, core_name)`` gives an object whose
-attributes are the core's functions, called with Python buffers, ints and
-None.  On a host of that architecture it is a cffi extension built (at
-first use, with cffi's ``verify``-style API mode into the helper cache) from
-the same sources and cdef — this path is kept simple and is not exercised
-on the x86_64 CI hosts; on any other host it is a proxy into the one static
-helper of the architecture, running under qemu-user with the machine's CPU
-model (crypto_api.machine.qemu).
+``backend.load(arch, core_name)`` gives an object whose attributes are the
+core's functions, called with Python buffers, ints and None.  On a host of
+that architecture it is a cffi extension built (at first use, in cffi's API
+mode, into the helper cache) from the same sources and cdef and called the
+same way (:class:`NativeLib`; kept simple: on the x86_64 hosts here only the
+portable probe core goes through it).  On any other host it is a proxy into
+the one static helper of the architecture, running under qemu-user with the
+machine's CPU model (crypto_api.machine.qemu).
 
 Errors are CryptoError(ENODEV): a missing tool (naming its Debian
 package), a core needing a CPU feature the machine lacks, a core killed by
@@ -25,7 +25,7 @@ from ..errors import ENODEV, ENOENT, CryptoError
 from .core import Core, arch_cores, arch_dir  # noqa: F401  (Core: the contract's import path)
 from .selection import current_machine, host_arch, hwcap_features
 
-_native: Dict[str, Any] = {}
+_native: Dict[Any, Any] = {}
 _native_lock = threading.Lock()
 
 
@@ -36,10 +36,47 @@ def _cpu_for(arch: str, cpu: Optional[str]) -> str:
     return m.cpu if m.arch == arch else "max"
 
 
+class NativeLib:
+    """A core's cffi extension called as the qemu proxy is: Python buffers,
+    ints and None (a pointer argument becomes ``ffi.from_buffer``, writable
+    unless ``const``), so the glue never knows which backend runs."""
+
+    def __init__(self, ffi: Any, lib: Any, core: Core) -> None:
+        self.core = core
+        for fn in core.functions():
+            setattr(self, fn.name, self._bind(ffi, getattr(lib, fn.name), fn))
+
+    @staticmethod
+    def _bind(ffi: Any, cfn: Any, fn) -> Any:
+        conv = []
+        for p in fn.params:
+            if not p.pointer:
+                conv.append(None)
+            else:
+                ctype = ("char" if p.ctype == "void" else p.ctype) + "[]"
+                conv.append((ctype, not p.const))
+
+        def call(*args: Any) -> int:
+            if len(args) != len(conv):
+                raise TypeError(f"{fn.name}() takes {len(conv)} arguments ({len(args)} given)")
+            cargs = []
+            for c, a in zip(conv, args):
+                if c is None or isinstance(a, ffi.CData):
+                    cargs.append(a)
+                elif a is None:
+                    cargs.append(ffi.NULL)
+                else:
+                    cargs.append(ffi.from_buffer(c[0], a, require_writable=c[1]))
+            ret = cfn(*cargs)
+            return 0 if ret is None else ret
+        call.__name__ = fn.name
+        return call
+
+
 def _load_native(arch: str, core: Core) -> Any:
-    """cffi extension of ``core`` on a matching host (built once into the cache)."""
+    """cffi extension of ``core`` (built once into the cache), wrapped in :class:`NativeLib`."""
     with _native_lock:
-        lib = _native.get(core.name)
+        lib = _native.get((arch, core.name))
         if lib is not None:
             return lib
         import cffi
@@ -56,7 +93,7 @@ def _load_native(arch: str, core: Core) -> Any:
         spec = importlib.util.spec_from_file_location(modname, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
-        lib = _native[core.name] = mod.lib
+        lib = _native[(arch, core.name)] = NativeLib(mod.ffi, mod.lib, core)
         return lib
 
 

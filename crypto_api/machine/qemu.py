@@ -59,7 +59,7 @@ def _bytes_view(obj: Any, writable: bool, what: str) -> memoryview:
     if mv.ndim != 1 or mv.itemsize != 1 or not mv.contiguous:
         mv = mv.cast("B")
     if writable and mv.readonly:
-        raise TypeError(f"{what}: a read-only buffer passed for a non-const pointer")
+        raise BufferError(f"{what}: a read-only buffer passed for a non-const pointer")
     return mv
 
 

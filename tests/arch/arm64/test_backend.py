@@ -30,7 +30,7 @@ def test_buffers_travel_in_and_out():
     view = memoryview(buf)[10:20]
     lib.probe_touch(view, 10)                                # a slice of a bigger buffer
     assert buf[10:20] == bytes((b + 2) & 0xFF for b in before[10:20])
-    with pytest.raises(TypeError):
+    with pytest.raises(BufferError):
         lib.probe_touch(b"read-only", 9)
 
 
@@ -159,3 +159,19 @@ def test_the_helper_dumps_no_core_and_is_pinned_to_one_cpu():
         core = next(line for line in f if line.startswith("Max core file size"))
     assert core.split()[4:6] == ["0", "0"]
     assert len(os.sched_getaffinity(h.pid)) == 1
+
+
+def test_the_native_backend_takes_the_same_arguments(tmp_path, monkeypatch):
+    """The cffi path of an arm64 host, exercised here with the portable probe core
+    (plain C, so the host compiler builds it): same calling convention as the proxy."""
+    monkeypatch.setenv("CRYPTO_API_CACHE", str(tmp_path))
+    lib = backend._load_native("arm64", backend.arch_cores("arm64")["backend_probe"])
+    lib.probe_nop()
+    data = bytes(range(200))
+    assert lib.probe_sum(data, len(data)) == sum(data)
+    assert lib.probe_sum(None, 0) == 0
+    buf = bytearray(b"\x05" * 40)
+    lib.probe_touch(memoryview(buf)[8:16], 8)
+    assert buf == b"\x05" * 8 + b"\x06" * 8 + b"\x05" * 24
+    with pytest.raises(BufferError):
+        lib.probe_touch(b"read-only", 9)

@@ -222,3 +222,19 @@ def test_self_tests_catch_a_neon_glue_that_skips_the_stride(rounding, verdict):
     env = arm64_env(extra={"PLANTED": os.path.join(here, "data", "planted_neon_stride.py"),
                            "PLANTED_ROUND": rounding})
     assert run_python(_PLANTED, env=env).stdout.strip() == verdict
+
+
+def test_disk_on_arm64_gives_the_hosts_image(tmp_path):
+    key = tmp_path / "key"
+    key.write_bytes(bytes(range(32)))
+    plain = bytes((i * 17) & 0xFF for i in range(16 * 4096))
+    images = []
+    for machine in (["--arch", "arm64", "--cpu", "cortex-a53"], []):
+        img = tmp_path / f"img{len(images)}"
+        img.write_bytes(plain)
+        env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
+        r = run_cli(*machine, "disk", "--cipher", "xchacha12,aes-adiantum-plain64", "--key-file", str(key),
+                    "--sector-size", "4096", "encrypt", str(img), env=env)
+        assert r.returncode == 0, r.stderr
+        images.append(img.read_bytes())
+    assert images[0] == images[1] != plain
