@@ -77,24 +77,31 @@ void chacha_neon4_xor(const uint32_t *state, uint8_t *dst, const uint8_t *src,
 	static const uint32_t lane_inc[4] = { 0, 1, 2, 3 };
 	const uint8x16_t rot8 = vld1q_u8(rot8_idx);
 	uint32x4_t ctr = vaddq_u32(vdupq_n_u32(state[12]), vld1q_u32(lane_inc));
-	uint32x4_t in[16], x[16], t[4];
+	uint32x4_t x[16], t[4];
 	unsigned int i, r;
 
-	for (i = 0; i < 16; i++)
-		in[i] = vdupq_n_u32(state[i]);
+	/*
+	 * Only the sixteen working vectors, the four temporaries, the rotation
+	 * table and the counters stay in registers; the input words are
+	 * broadcast again from the state for the feed-forward (as the seed
+	 * reloads its input block), so nothing spills inside the rounds.
+	 */
 	for (; bytes >= 256; bytes -= 256, src += 256, dst += 256) {
-		in[12] = ctr;
+#pragma GCC unroll 16
 		for (i = 0; i < 16; i++)
-			x[i] = in[i];
+			x[i] = i == 12 ? ctr : vdupq_n_u32(state[i]);
 		for (r = 0; r < nrounds; r += 2) {
 			QUARTERROUND4(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
 			QUARTERROUND4(0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 8, 13, 3, 4, 9, 14);
 		}
+#pragma GCC unroll 16
 		for (i = 0; i < 16; i++)
-			x[i] = vaddq_u32(x[i], in[i]);
+			x[i] = vaddq_u32(x[i], i == 12 ? ctr : vdupq_n_u32(state[i]));
+#pragma GCC unroll 16
 		for (i = 0; i < 16; i += 4)
 			transpose4(&x[i], &x[i + 1], &x[i + 2], &x[i + 3]);
 		/* now x[4g + b] is words 4g..4g+3 of block b */
+#pragma GCC unroll 16
 		for (i = 0; i < 16; i++) {
 			unsigned int off = 64 * (i & 3) + 16 * (i >> 2);
 			uint8x16_t ks = vreinterpretq_u8_u32(x[i]);
