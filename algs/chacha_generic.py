@@ -64,6 +64,20 @@ def chacha_state(ctx, iv, xchacha: bool):
     return state
 
 
+def arch_state(ctx, iv, xchacha: bool, hchacha):
+    """The state an arch glue starts from: ChaCha's from the key and IV; for
+    XChaCha the subkey comes from the arch's ``hchacha(state, subkey, nrounds)``
+    (run where the glue wants it: inside its SIMD section, or in one of its own)."""
+    state = ffi.new("uint32_t[16]")
+    lib.chacha_setup(state, ctx.key, _from_buffer("uint8_t[]", iv))   # words 12-15 = iv[0:16]
+    if xchacha:
+        subkey = ffi.new("uint32_t[8]")
+        hchacha(state, subkey, ctx.nrounds)
+        lib.chacha_init_state(state, subkey, bytes(iv[24:32]) + bytes(iv[16:24]))
+        lib.crypto_memzero(subkey, 32)
+    return state
+
+
 def chacha_walk(req, state, nrounds: int, crypt=_crypt) -> None:
     """Run ``crypt`` over the request: each non-final step rounded down to 64 bytes.
 
@@ -159,21 +173,26 @@ def chacha_oneshot(tfm, encrypt: bool):
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
                encrypt, module: str = None, c_stream=generic_c_stream,
-               linear=chacha_linear) -> capi.SkcipherAlg:
-    """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue)."""
+               linear=chacha_linear, oneshot=chacha_oneshot, walksize: int = 0) -> capi.SkcipherAlg:
+    """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue).
+
+    A driver whose code cannot be called from C in this process (an emulated
+    core) passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``:
+    every path then goes through its request code."""
 
     def init(tfm):
-        tfm.ctx.c_stream = c_stream
+        if c_stream is not None:
+            tfm.ctx.c_stream = c_stream
 
     return capi.SkcipherAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=1, cra_module=module,
         min_keysize=CHACHA_KEY_SIZE, max_keysize=CHACHA_KEY_SIZE,
         ivsize=XCHACHA_IV_SIZE if xchacha else CHACHA_IV_SIZE,
-        chunksize=CHACHA_BLOCK_SIZE,
+        chunksize=CHACHA_BLOCK_SIZE, walksize=walksize,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
         encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
-        oneshot=chacha_oneshot, init=init, exit=chacha_exit)
+        oneshot=oneshot, init=init, exit=chacha_exit)
 
 
 ALGS = (

@@ -4,6 +4,11 @@ Each command lives in its own module under ``crypto_api.tools`` exposing
 ``register(subparsers)`` (adds its argparse sub-parser, with ``func`` set) ;
 the commands are the userspace tools people use with the kernel crypto API:
 boot, list, selftest, speed, enc/dec and disk.
+
+``--arch`` / ``--cpu`` (global: before the command, and accepted after it)
+choose the machine to boot, as ``CRYPTO_API_ARCH`` / ``CRYPTO_API_CPU`` do
+(crypto_api.machine); they are exported to the environment, so processes
+the command starts boot the same machine.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="crypto-api",
         description="The Linux kernel crypto API in userspace: list, self-test, benchmark and use its algorithms.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    _machine_options(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for path in COMMAND_MODULES:
@@ -56,7 +62,27 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         mod.register(sub)
+    for cmd in sub.choices.values():           # accepted after the command too
+        _machine_options(cmd, argparse.SUPPRESS)
     return parser
+
+
+def _machine_options(p: argparse.ArgumentParser, default) -> None:
+    p.add_argument("--arch", default=default, metavar="ARCH",
+                   help="boot this machine architecture (x86_64, arm64; default: the host, "
+                        "or $CRYPTO_API_ARCH); a foreign one runs its cores under qemu-user")
+    p.add_argument("--cpu", default=default, metavar="MODEL",
+                   help="CPU model of an emulated machine (a qemu -cpu model: max, cortex-a53, "
+                        "...; default: $CRYPTO_API_CPU, else max)")
+
+
+def _boot_machine(args: argparse.Namespace) -> None:
+    """Choose the machine before any module loads, and pass it to child processes."""
+    from .machine import select_machine
+    for opt, var in (("arch", "CRYPTO_API_ARCH"), ("cpu", "CRYPTO_API_CPU")):
+        if getattr(args, opt, None):
+            os.environ[var] = getattr(args, opt)
+    select_machine(getattr(args, "arch", None), getattr(args, "cpu", None))
 
 
 def _version() -> str:
@@ -85,6 +111,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         level.check_environment()    # a bad CRYPTO_API_SELFTESTS is named before any work
+        _boot_machine(args)
         return int(args.func(args) or 0)
     except CryptoError as e:
         print(f"crypto-api {args.command}: {e}", file=sys.stderr)

@@ -1,8 +1,13 @@
 """The kernel's FPU model: kernel_fpu_begin/end, crypto_simd_usable, traces.
 
-Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable) and
-include/crypto/internal/simd.h (crypto_simd_usable and the self-test manager's
-"SIMD disabled for test" switch).
+Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable),
+arch/arm64/kernel/fpsimd.c as of v5.0 (kernel_neon_begin/end, may_use_simd
+with its per-CPU busy flag) and include/crypto/internal/simd.h
+(crypto_simd_usable and the self-test manager's "SIMD disabled for test"
+switch).  One model serves both: a thread's open section is x86's FPU
+section or arm64's NEON section (``FpuSection.unit`` says which, "fpu" or
+"neon"), and v5.0 arm64's rules are x86's: a nested user sees
+may_use_simd() false, a nested begin is a bug, interrupts cannot use it.
 
 Where the state lives:
 
@@ -53,10 +58,11 @@ class FpuUsageError(RuntimeError):
 
 @attrs.define
 class FpuSection:
-    """One kernel_fpu_begin..kernel_fpu_end section."""
+    """One kernel_fpu_begin..kernel_fpu_end (or kernel_neon_begin..end) section."""
 
     nbytes: int = 0
     closed: bool = False
+    unit: str = "fpu"       # "fpu" (x86) or "neon" (arm64)
 
 
 @attrs.define
@@ -73,6 +79,10 @@ class FpuTrace:
     @property
     def nbytes(self) -> List[int]:
         return [s.nbytes for s in self.sections]
+
+    @property
+    def units(self) -> List[str]:
+        return [s.unit for s in self.sections]
 
 
 #: :func:`simd_choice` answers.
@@ -118,6 +128,7 @@ class _Cpu(threading.local):
 
     def __init__(self) -> None:
         self.in_fpu = False
+        self.unit = "fpu"
         self.section: Optional[FpuSection] = None
 
 
@@ -130,6 +141,8 @@ def irq_fpu_usable() -> bool:
 
 
 def may_use_simd() -> bool:
+    """x86: irq_fpu_usable().  arm64 v5.0: not in an interrupt and this CPU's
+    kernel_neon_busy clear — the same answer in this model."""
     return irq_fpu_usable()
 
 
@@ -139,15 +152,25 @@ def crypto_simd_usable() -> bool:
 
 
 def kernel_fpu_begin() -> None:
+    _begin("fpu", "kernel_fpu_begin")
+
+
+def kernel_neon_begin() -> None:
+    """arm64: take the NEON unit (v5.0: BUG unless may_use_simd(); sets the busy flag)."""
+    _begin("neon", "kernel_neon_begin")
+
+
+def _begin(unit: str, who: str) -> None:
     st = _cpu
     if st.in_fpu:
-        raise FpuUsageError("kernel_fpu_begin: nested FPU section (already inside kernel_fpu_begin)")
+        raise FpuUsageError(f"{who}: nested SIMD section (a {st.unit} section is already open)")
     sw = _switches.get()
     if sw.irq:
-        raise FpuUsageError("kernel_fpu_begin: FPU not usable in interrupt context")
+        raise FpuUsageError(f"{who}: SIMD not usable in interrupt context")
     st.in_fpu = True
+    st.unit = unit
     if sw.traces:
-        sec = FpuSection()
+        sec = FpuSection(unit=unit)
         for t in sw.traces:
             t.sections.append(sec)
         st.section = sec
@@ -155,9 +178,20 @@ def kernel_fpu_begin() -> None:
 
 
 def kernel_fpu_end() -> None:
+    _end("fpu", "kernel_fpu_end")
+
+
+def kernel_neon_end() -> None:
+    """arm64: release the NEON unit (v5.0 WARNs when the busy flag was not set)."""
+    _end("neon", "kernel_neon_end")
+
+
+def _end(unit: str, who: str) -> None:
     st = _cpu
     if not st.in_fpu:
-        raise FpuUsageError("kernel_fpu_end: no FPU section is open")
+        raise FpuUsageError(f"{who}: no FPU section is open (no {unit} section)")
+    if st.unit != unit:
+        raise FpuUsageError(f"{who}: the open section is a {st.unit} section")
     st.in_fpu = False
     if st.section is not None:
         st.section.closed = True
@@ -187,14 +221,16 @@ def fpu_recover(owned_before: bool, who: str) -> None:
     """After a driver raised: close a section it left open (a kernel WARN)."""
     if _cpu.in_fpu and not owned_before:
         logging.getLogger("crypto_api").warning(
-            "%s: failed inside kernel_fpu_begin without kernel_fpu_end; section closed", who)
-        kernel_fpu_end()
+            "%s: failed inside kernel_%s_begin without kernel_%s_end; section closed",
+            who, _cpu.unit, _cpu.unit)
+        _end(_cpu.unit, "fpu_recover")
 
 
 def kernel_fpu_yield() -> None:
-    """End the section and begin a new one: a preemption point."""
-    kernel_fpu_end()
-    kernel_fpu_begin()
+    """End the section and begin a new one (of the same unit): a preemption point."""
+    unit = _cpu.unit
+    _end(unit, "kernel_fpu_yield")
+    _begin(unit, "kernel_fpu_yield")
 
 
 def in_kernel_fpu() -> bool:

@@ -9,7 +9,17 @@ with it.  A crypto_api module is a Python module that defines
   when the CPU lacks what it needs: nothing is then registered);
 * ``module_exit()``: unregisters them;
 * optionally ``MODULE_NAME`` (default: the entry-point name, else the last
-  component of the module's dotted name).
+  component of the module's dotted name);
+* optionally ``MODULE_ARCH`` (``"x86_64"``, ``"arm64"``): the module is built
+  for that architecture only and loads only on a machine booted as it
+  (crypto_api.machine); modules without it are generic and load everywhere.
+  This project's own ``crypto_api.arch.<dir>`` modules are skipped on other
+  machines before they are even imported;
+* optionally ``MODULE_CPU_FEATURE`` (e.g. ``"aes"``): the module is loaded
+  at boot on a machine whose CPU has that feature, as
+  module_cpu_feature_match's device-table entry makes udev do; the first
+  request_module stands for boot here (a module with no crypto aliases, such
+  as arm64's aes_ce_cipher, is found this way only).
 
 Modules are found through the entry-point group ``crypto_api.modules`` (this
 project's own modules are listed there too) and are imported only to read
@@ -67,6 +77,8 @@ class LoadedModule:
 _loaded: Dict[str, LoadedModule] = {}
 _available: Optional[Dict[str, str]] = None        # module name -> import path
 _alias_index: Optional[Dict[str, List[str]]] = None  # alias -> module names
+_coldplugged = False                                 # CPU-feature modules loaded once
+CPU_ALIAS = "cpu:"                                   # alias prefix of MODULE_CPU_FEATURE
 _state = threading.local()
 
 
@@ -80,10 +92,33 @@ def module_name_of(mod: ModuleType, default: Optional[str] = None) -> str:
     return getattr(mod, "MODULE_NAME", None) or default or mod.__name__.rsplit(".", 1)[-1]
 
 
+#: This project's arch packages and the machine architecture each is built for.
+_ARCH_PACKAGES = {"crypto_api.arch.x86.": "x86_64", "crypto_api.arch.arm64.": "arm64"}
+
+
+def _machine_arch() -> str:
+    from .machine.selection import current_machine
+    return current_machine().arch
+
+
+def _path_fits_machine(path: str) -> bool:
+    for prefix, arch in _ARCH_PACKAGES.items():
+        if path.startswith(prefix):
+            return arch == _machine_arch()
+    return True
+
+
+def module_fits_machine(mod: ModuleType) -> bool:
+    """False for a module whose MODULE_ARCH is not the booted machine's."""
+    arch = getattr(mod, "MODULE_ARCH", None)
+    return arch is None or arch == _machine_arch()
+
+
 def _entry_points() -> Dict[str, str]:
     found: Dict[str, str] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
+        if _path_fits_machine(ep.value):
+            found.setdefault(ep.name, ep.value)
     return found
 
 
@@ -112,8 +147,13 @@ def alias_index() -> Dict[str, List[str]]:
                 except Exception as e:  # a broken plug-in must not break lookups
                     log.warning("crypto_api: cannot import module %s (%s): %s", name, path, e)
                     continue
+                if not module_fits_machine(mod):
+                    continue
                 for alias in getattr(mod, "MODULE_ALIASES", ()):
                     index.setdefault(alias, []).append(name)
+                feature = getattr(mod, "MODULE_CPU_FEATURE", None)
+                if feature:
+                    index.setdefault(CPU_ALIAS + feature, []).append(name)
             _alias_index = index
         return _alias_index
 
@@ -132,6 +172,7 @@ def request_module(alias: str) -> int:
         raise TypeError(f"request_module: alias must be str, not {type(alias).__name__}")
     count = 0
     with registry.lock:
+        _coldplug_cpu_modules()
         initialising = getattr(_state, "stack", None) or ()
         for name in alias_index().get(alias, ()):
             if name in _loaded or name in initialising:
@@ -148,9 +189,40 @@ def request_module(alias: str) -> int:
     return count
 
 
+def _coldplug_cpu_modules() -> None:
+    """Once: load the modules whose MODULE_CPU_FEATURE the machine's CPU has
+    (udev's boot-time coldplug of cpu device-table aliases)."""
+    global _coldplugged
+    if _coldplugged:
+        return
+    _coldplugged = True
+    for alias, names in alias_index().items():
+        if not alias.startswith(CPU_ALIAS):
+            continue
+        from .machine.selection import current_machine
+        try:
+            present = current_machine().has(alias[len(CPU_ALIAS):])
+        except CryptoError as e:    # an emulated CPU without its tools: no coldplug
+            log.debug("crypto_api: CPU features unknown, %s not loaded: %s", names, e)
+            continue
+        if not present:
+            continue
+        for name in names:
+            if name in _loaded:
+                continue
+            try:
+                path = available_modules()[name]
+                _load(name, _import(path), path)
+            except Exception as e:  # as at boot: a failing module is reported, boot goes on
+                log.debug("crypto_api: CPU-feature module %s not loaded: %s", name, e)
+
+
 def _load(name: str, mod: ModuleType, source: str) -> LoadedModule:
     if name in _loaded:
         raise CryptoError(EEXIST, f"module {name} is already loaded")
+    if not module_fits_machine(mod):
+        raise CryptoError(ENOEXEC, f"module {name} is built for {mod.MODULE_ARCH}, "
+                          f"the machine is {_machine_arch()}")
     init = getattr(mod, "module_init", None)
     if init is None or not callable(getattr(mod, "module_exit", None)):
         raise CryptoError(ENOEXEC, f"module {name}: module_init/module_exit missing")
@@ -263,6 +335,17 @@ def load_all(only: Optional[Iterable[str]] = None) -> Dict[str, Optional[CryptoE
             except Exception as e:  # its module_init crashed: report it, load the others
                 result[name] = CryptoError(ENOEXEC, f"module {name}: init failed: {type(e).__name__}: {e}")
     return result
+
+
+def emulated_drivers() -> List[str]:
+    """Driver names registered by arch modules of an emulated machine (their
+    code runs under qemu-user: speed figures of them are labelled emulated)."""
+    from .machine.selection import current_machine
+    if not current_machine().emulated:
+        return []
+    with registry.lock:
+        arch_mods = {n for n, lm in _loaded.items() if getattr(lm.module, "MODULE_ARCH", None)}
+        return [a.cra_driver_name for a in registry.alg_list if a.cra_module in arch_mods]
 
 
 def require_cpu(ok: bool, driver: str, why: str) -> None:

@@ -12,7 +12,10 @@ an earlier one (or on a file it did not create) fails:
   the example it walks through); ```toml blocks are parsed, and checked the
   same way when they carry ``excerpt=``;
 * ```python requires=DRIVER skips the block where that driver cannot be had
-  (the x86 SIMD drivers on another CPU).
+  (the x86 SIMD drivers on another CPU);
+* ```python emulates=arm64 marks a block that runs arm64 code under
+  qemu-user: skipped where the emulator or the cross compiler is missing
+  (failed instead under CRYPTO_API_REQUIRE_EMULATION=1, as in CI).
 """
 
 import doctest
@@ -85,6 +88,9 @@ def test_readme_block(lang, options, code, line, tmp_path, monkeypatch):
         if tomllib is not None:
             tomllib.loads(code)
         return
+    if options.get("emulates") == "arm64":
+        from arm64_emulation import require_emulation
+        require_emulation()
     if "requires" in options and not capi.crypto_has_alg(options["requires"]):
         pytest.skip(f"{options['requires']} is not available on this machine")
     monkeypatch.chdir(tmp_path)

@@ -60,7 +60,8 @@ def _demo() -> None:
 
 def run(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
-    print(f"crypto_api {capi.__version__}: booting the crypto subsystem "
+    from crypto_api.machine import current_machine
+    print(f"crypto_api {capi.__version__}: booting the crypto subsystem on {current_machine().describe()} "
           f"(self-tests: {capi.testmgr.get_level()})")
     for name in sorted(modules.available_modules()):
         err = modules.load_all(only=[name])[name]

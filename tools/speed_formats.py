@@ -123,6 +123,7 @@ def size_table(ix: Index, t: dict, peer_letters: Dict[str, str]) -> List[str]:
     lines = []
     if t["kind"] == "ours":
         pin = ", pinned" if t["pinned"] else ""
+        pin += ", emulated (qemu-user: compares designs, not hosts)" if t.get("emulated") else ""
         lines.append(f"{t['name']}: {t['driver']}  [{t['type']}, priority {t['priority']}{pin}]")
     else:
         lines.append(f"peer {t['name']}: {t['library']}; {t['note']}")

@@ -23,10 +23,12 @@ as tcrypt's Poly1305 speed templates count the key in the block length.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Callable, List, Optional, Tuple
 
 import crypto_api as capi
+from crypto_api import modules
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 
 #: The default set of ``speed``: Adiantum, its parts and chacha20.
@@ -76,6 +78,8 @@ class Target:
         self.tfm, self.type = _alloc_any(name)
         alg = self.tfm.alg
         self.driver = self.tfm.driver_name
+        emu = modules.emulated_drivers()
+        self.emulated = any(part in emu for part in re.split(r"[(),]", self.driver))
         self.cra_name = alg.cra_name
         self.priority = alg.cra_priority
         try:
@@ -101,7 +105,8 @@ class Target:
     def describe(self) -> dict:
         return {"id": self.id, "kind": self.kind, "name": self.name, "driver": self.driver,
                 "cra_name": self.cra_name, "type": self.type, "priority": self.priority,
-                "pinned": self.pinned, "ops": list(self.ops), "into": self.into}
+                "pinned": self.pinned, "ops": list(self.ops), "into": self.into,
+                "emulated": self.emulated}
 
     def _key(self, tfm) -> Optional[bytes]:
         if self.type in ("skcipher", "cipher"):

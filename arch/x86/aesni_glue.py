@@ -12,6 +12,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
+MODULE_ARCH = "x86_64"
 MODULE_NAME = "aesni_intel"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes", "aes-aesni")
 ALGS = []

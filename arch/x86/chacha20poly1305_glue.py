@@ -37,6 +37,7 @@ from crypto_api.oneshot import DIRECT_MIN, new_uninit_bytes
 from crypto_api.scatterlist import scatterwalk_map_and_copy
 
 MODULE_NAME = "chacha20poly1305_avx2"
+MODULE_ARCH = "x86_64"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
     "rfc7539-chacha20poly1305-avx2", "rfc7539esp-chacha20poly1305-avx2")

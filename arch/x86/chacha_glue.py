@@ -25,7 +25,6 @@ import logging
 import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import ffi as gffi
-from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.x86._chacha_glue import ffi as _wffi
 from crypto_api.arch.x86._chacha_glue import lib as _wlib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
@@ -41,6 +40,7 @@ _fpu_end = capi.kernel_fpu_end
 _simd_choice = capi.simd_choice
 _NULL = _wffi.NULL
 
+MODULE_ARCH = "x86_64"
 MODULE_NAME = "chacha_x86_64"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "chacha20", "chacha20-simd", "xchacha20", "xchacha20-simd", "xchacha12", "xchacha12-simd")
@@ -98,18 +98,7 @@ def simd_c_stream(simd: bool):
 
 
 def _simd_state(ctx, iv, xchacha: bool):
-    state = gffi.new("uint32_t[16]")
-    ivb = _from_buffer("uint8_t[]", iv)
-    if xchacha:
-        glib.chacha_setup(state, ctx.key, ivb)          # words 12-15 = iv[0:16]
-        subkey = gffi.new("uint32_t[8]")
-        impl.hchacha(state, subkey, ctx.nrounds)
-        tail = bytes(iv[24:32]) + bytes(iv[16:24])
-        glib.chacha_init_state(state, subkey, tail)
-        glib.crypto_memzero(subkey, 32)
-    else:
-        glib.chacha_setup(state, ctx.key, ivb)
-    return state
+    return generic.arch_state(ctx, iv, xchacha, impl.hchacha)
 
 
 def _glue_loop(ctx, iv, xchacha: bool, src, dst, n: int, src_off: int, dst_off: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
+MODULE_ARCH = "x86_64"
 MODULE_NAME = "nhpoly1305_sse2"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-sse2")
 ALGS = []

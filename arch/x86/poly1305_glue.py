@@ -18,6 +18,7 @@ import platform
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
+MODULE_ARCH = "x86_64"
 MODULE_NAME = "poly1305_x86_64"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-simd", "poly1305-x86_64")
 ALGS = []

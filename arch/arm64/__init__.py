@@ -1,0 +1,1 @@
+"""arm64 drivers (arch/arm64/crypto): glue modules, their C cores and the core list."""

@@ -1,0 +1,111 @@
+"""ChaCha20/XChaCha20/XChaCha12 NEON skciphers (arch/arm64/crypto/chacha-neon-glue.c, v5.0).
+
+Module ``chacha_neon`` registers ``chacha20-neon``, ``xchacha20-neon`` and
+``xchacha12-neon`` (priority 300, walksize 320 = five blocks) when the CPU
+has ASIMD (else ENODEV: nothing registered).  As v5.0's module calls the
+exported generic helpers, loading it loads ``chacha_generic`` too, which
+registers the three ``*-generic`` drivers.
+
+v5.0 request rules: a request of 64 bytes or less, or one
+made while SIMD is not usable (may_use_simd() false, or the self-test
+manager's nosimd), runs the generic code on the whole request with this
+tfm, so its walk strides 320 bytes.  Otherwise the walk is not atomic and
+each step runs in a NEON section of its own (kernel_neon_begin/end): no
+4 KiB budget, a step is at most a page or a 320-byte bounce step; non-final
+steps are rounded down to 320.  Inside a step the core's chacha_doneon loop
+runs the 5-block routine per 320 bytes and the 1-block routine for a last
+piece of 64 bytes or less (arch/arm64/chacha_neon.c).  XChaCha derives its
+subkey with the NEON HChaCha in a section of its own, before the walk.
+
+The core runs wherever crypto_api.machine.backend puts it (natively on an
+arm64 host, else under qemu-user); this glue does not know which.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api import modules
+from crypto_api.algs import chacha_generic as generic
+from crypto_api.fpu import GENERIC
+from crypto_api.machine import backend, current_machine
+
+MODULE_ARCH = "arm64"
+MODULE_NAME = "chacha_neon"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
+    "chacha20", "chacha20-neon", "xchacha20", "xchacha20-neon", "xchacha12", "xchacha12-neon")
+
+WALKSIZE = 5 * generic.CHACHA_BLOCK_SIZE
+_core = None                  # the chacha_neon core, loaded at module init
+_simd_choice = capi.simd_choice
+
+
+def _hchacha_neon(state, subkey, nrounds: int) -> None:
+    """HChaCha with the NEON routine, in its own section."""
+    capi.kernel_neon_begin()
+    try:
+        _core.hchacha_block_neon(state, subkey, nrounds)
+    finally:
+        capi.kernel_neon_end()
+
+
+def _neon_stream(req, xchacha: bool) -> None:
+    ctx = req.tfm.ctx
+    hchacha = _hchacha_neon if xchacha else None
+    state = generic.arch_state(ctx, req.iv, xchacha, hchacha)
+    doneon = _core.chacha_doneon
+    nrounds = ctx.nrounds
+    try:
+        walk = capi.skcipher_walk_virt(req, atomic=False)
+        while walk.nbytes:
+            n = walk.nbytes
+            if n < walk.total:
+                n -= n % walk.stride
+            capi.kernel_neon_begin()
+            try:
+                doneon(state, walk.dst[:n], walk.src[:n], n, nrounds)
+                capi.fpu_account(n)
+            finally:
+                capi.kernel_neon_end()
+            capi.skcipher_walk_done(walk, walk.nbytes - n)
+    finally:
+        generic.wipe_state(state)
+
+
+def chacha_neon(req) -> None:
+    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+        generic.crypto_chacha_crypt(req)
+        return
+    _neon_stream(req, False)
+
+
+def xchacha_neon(req) -> None:
+    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+        generic.crypto_xchacha_crypt(req)
+        return
+    _neon_stream(req, True)
+
+
+def _alg(cra_name: str, driver: str, xchacha: bool, nrounds: int, encrypt) -> capi.SkcipherAlg:
+    # the core is not callable from C in this process: every path is the request path
+    return generic.chacha_alg(cra_name, driver, 300, xchacha, nrounds, encrypt, c_stream=None,
+                              linear=None, oneshot=None, walksize=WALKSIZE)
+
+
+ALGS = (
+    _alg("chacha20", "chacha20-neon", False, 20, chacha_neon),
+    _alg("xchacha20", "xchacha20-neon", True, 20, xchacha_neon),
+    _alg("xchacha12", "xchacha12-neon", True, 12, xchacha_neon),
+)
+
+
+def module_init() -> None:
+    global _core
+    capi.require_cpu(current_machine().has("asimd"), MODULE_NAME, "the CPU lacks ASIMD")
+    _core = backend.load("arm64", "chacha_neon")
+    if not modules.is_loaded(generic.MODULE_NAME):      # the exported generic helpers' module
+        modules.insmod(generic.MODULE_NAME)
+    capi.crypto_register_skciphers(ALGS)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_skciphers(ALGS)

@@ -1,0 +1,13 @@
+"""Machines: which architecture and CPU crypto_api boots as, and how cores run.
+
+``current_machine()`` (crypto_api.machine.selection) is the booted machine;
+``crypto_api.machine.backend.load(arch, core)`` gives a core's functions,
+natively or through the qemu-user helper (crypto_api.machine.qemu, built by
+crypto_api.machine.helper_build from the cores of arch/<arch>/cores*.py).
+"""
+
+from .selection import (ARCHES, ARM64_HWCAP, Machine, current_machine, host_arch, hwcap_features,
+                     select_machine)
+
+__all__ = ["ARCHES", "ARM64_HWCAP", "Machine", "current_machine", "host_arch", "hwcap_features",
+           "select_machine"]

@@ -1,0 +1,57 @@
+"""A core: C sources of one architecture and the prototypes the glue calls.
+
+The descriptor of an arch core (``arch/<arch>/cores_*.py`` list them);
+:func:`arch_cores` collects an architecture's cores from
+``crypto_api.arch.<arch>.cores``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Dict, List, Tuple
+
+import attrs
+
+from ..errors import EEXIST, ENOENT, CryptoError
+from .cdefs import Function, parse_cdef
+
+
+@attrs.frozen(kw_only=True)
+class Core:
+    """One core: ``sources`` (relative to ``arch/<arch>/``), its ``cdef``
+    prototypes, extra ``cflags`` and the HWCAP ``feature`` it needs."""
+
+    name: str
+    sources: Tuple[str, ...]
+    cdef: str
+    cflags: Tuple[str, ...] = ()
+    feature: str = "asimd"
+
+    def functions(self) -> List[Function]:
+        return parse_cdef(self.cdef, f"core {self.name}")
+
+    def instruction_set(self) -> str:
+        """The instruction set the core is built for (its -march, else the baseline)."""
+        march = [f.split("=", 1)[1] for f in self.cflags if f.startswith("-march=")]
+        return f"{march[-1] if march else 'armv8-a'} (HWCAP feature {self.feature!r})"
+
+
+def arch_dir(arch: str) -> str:
+    """The directory holding an architecture's sources (the package of crypto_api.arch.<arch>)."""
+    mod = importlib.import_module(f"crypto_api.arch.{arch}")
+    return os.path.dirname(os.path.abspath(mod.__file__))
+
+
+def arch_cores(arch: str) -> Dict[str, Core]:
+    """name -> Core for every core of ``arch`` (``crypto_api.arch.<arch>.cores.CORES``)."""
+    try:
+        mod = importlib.import_module(f"crypto_api.arch.{arch}.cores")
+    except ModuleNotFoundError:
+        raise CryptoError(ENOENT, f"machine: architecture {arch} has no cores") from None
+    out: Dict[str, Core] = {}
+    for c in mod.CORES:
+        if c.name in out:
+            raise CryptoError(EEXIST, f"machine: two {arch} cores are named {c.name!r}")
+        out[c.name] = c
+    return out

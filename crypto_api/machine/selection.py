@@ -1,0 +1,145 @@
+"""The machine crypto_api boots as: its architecture, CPU model and features.
+
+(crypto_api.machine re-exports this module's names.)
+
+The kernel is built for one architecture; so is one crypto_api process.  It
+boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``) and
+``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ...) — or the
+CLI's ``--arch`` / ``--cpu`` through :func:`select_machine` — choose another
+before the first module loads.  A foreign machine is emulated: its cores run
+in a helper under qemu-user (crypto_api.machine.qemu).
+
+CPU features are the emulated CPU's own HWCAP words, read by the helper with
+``getauxval`` (arch/arm64/include/uapi/asm/hwcap.h bit names, as
+``/proc/cpuinfo`` prints them), never the host's.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import threading
+from typing import Optional, Tuple
+
+import attrs
+
+from ..errors import EBUSY, EINVAL, CryptoError
+
+__all__ = ["ARCHES", "ARM64_HWCAP", "Machine", "current_machine", "host_arch", "hwcap_features",
+           "select_machine"]
+
+#: Architectures a machine may be booted as (Kbuild-like names).
+ARCHES = ("x86_64", "arm64")
+
+#: arm64 ``elf_hwcap`` bit names, bit 0 first (v5.0 uapi/asm/hwcap.h).
+ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32", "atomics",
+               "fphp", "asimdhp", "cpuid", "asimdrdm", "jscvt", "fcma", "lrcpc", "dcpop", "sha3",
+               "sm3", "sm4", "asimddp", "sha512", "sve", "asimdfhm", "dit", "uscat", "ilrcpc",
+               "flagm", "ssbs", "sb", "paca", "pacg")
+
+
+def host_arch() -> str:
+    """The host's architecture under the kernel's name (aarch64 is arm64)."""
+    m = platform.machine().lower()
+    return {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64"}.get(m, m)
+
+
+def hwcap_features(arch: str, hwcap: int, hwcap2: int = 0) -> Tuple[str, ...]:
+    """Feature names of HWCAP words (only arm64 is decoded)."""
+    if arch != "arm64":
+        return ()
+    return tuple(n for i, n in enumerate(ARM64_HWCAP) if hwcap >> i & 1)
+
+
+@attrs.define
+class Machine:
+    """A booted machine.  ``features`` is read lazily (an emulated machine
+    starts its helper to read them); ``has()`` answers from them."""
+
+    arch: str
+    cpu: str
+    emulated: bool
+    _features: Optional[Tuple[str, ...]] = None
+
+    @property
+    def features(self) -> Tuple[str, ...]:
+        if self._features is None:
+            self._features = _read_features(self)
+        return self._features
+
+    def has(self, feature: str) -> bool:
+        """True if the machine's CPU reports ``feature`` (e.g. "asimd", "aes").
+
+        On an emulated machine whose tools are missing this raises
+        CryptoError(ENODEV) naming the missing package, so a module init
+        calling it registers nothing and says why."""
+        return feature.lower() in self.features
+
+    def describe(self) -> str:
+        kind = "emulated" if self.emulated else "native"
+        return f"{self.arch} ({kind}, cpu {self.cpu})"
+
+
+def _read_features(m: Machine) -> Tuple[str, ...]:
+    """HWCAP feature names of the machine's CPU: the emulated CPU's words as
+    its helper reads them, or this host's (an arm64 host).  The x86_64
+    machine lists none here: x86 drivers ask arch/x86/cpufeature.py."""
+    if m.arch == "x86_64":
+        return ()
+    if m.emulated:
+        from .qemu import helper
+        h = helper(m.arch, m.cpu)
+        return hwcap_features(m.arch, h.hwcap, h.hwcap2)
+    import ctypes
+    libc = ctypes.CDLL(None)
+    libc.getauxval.restype = ctypes.c_ulong
+    return hwcap_features(m.arch, int(libc.getauxval(16)), int(libc.getauxval(26)))   # AT_HWCAP, AT_HWCAP2
+
+
+_lock = threading.Lock()
+_machine: Optional[Machine] = None
+
+
+def _make(arch: Optional[str], cpu: Optional[str]) -> Machine:
+    host = host_arch()
+    arch = (arch or host).strip().lower()
+    arch = {"aarch64": "arm64", "amd64": "x86_64"}.get(arch, arch)
+    if arch not in ARCHES:
+        raise CryptoError(EINVAL, f"machine: unknown architecture {arch!r} (known: {', '.join(ARCHES)})")
+    emulated = arch != host
+    if arch == "x86_64" and emulated:
+        raise CryptoError(EINVAL, f"machine: x86_64 cannot be emulated on a {host} host")
+    cpu = (cpu or "").strip() or ("max" if emulated else "host")
+    if arch == "x86_64" and cpu != "host":
+        raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU (CRYPTO_API_CPU={cpu!r} "
+                          "is for emulated machines; CRYPTO_API_CPU_MASK masks x86 features)")
+    return Machine(arch=arch, cpu=cpu, emulated=emulated)
+
+
+def current_machine() -> Machine:
+    """The booted machine (chosen from the environment at the first call)."""
+    global _machine
+    m = _machine
+    if m is None:
+        with _lock:
+            if _machine is None:
+                _machine = _make(os.environ.get("CRYPTO_API_ARCH"), os.environ.get("CRYPTO_API_CPU"))
+            m = _machine
+    return m
+
+
+def select_machine(arch: Optional[str] = None, cpu: Optional[str] = None) -> Machine:
+    """Boot as ``arch``/``cpu`` (None: the environment's choice, else the host).
+
+    The machine is fixed by the first :func:`current_machine` call (the
+    first module lookup makes one); choosing another after that is EBUSY,
+    as a kernel boots one machine."""
+    global _machine
+    with _lock:
+        want = _make(arch or os.environ.get("CRYPTO_API_ARCH"), cpu or os.environ.get("CRYPTO_API_CPU"))
+        if _machine is not None and (_machine.arch, _machine.cpu) != (want.arch, want.cpu):
+            raise CryptoError(EBUSY, f"machine: cannot boot {want.describe()}: already running as "
+                              f"{_machine.describe()}")
+        if _machine is None:
+            _machine = want
+        return _machine
