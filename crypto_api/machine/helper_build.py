@@ -146,7 +146,13 @@ def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) ->
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
     for c in cores.values():
         h.update(repr((c.name, c.sources, c.cflags)).encode())
-        files.update(os.path.join(src_dir, s) for s in c.sources)
+        srcs = [os.path.join(src_dir, s) for s in c.sources]
+        files.update(srcs)
+        # headers beside sources of other directories and in -I directories (a core may
+        # build another arch's or the generic C, as arch/arm's build arch/arm64's)
+        dirs = {os.path.dirname(f) for f in srcs} | {f[2:] for f in c.cflags if f.startswith("-I")}
+        for d in dirs:
+            files.update(glob.glob(os.path.join(d, "*.h")))
     for f in sorted(files):
         h.update(f.encode())
         with open(f, "rb") as fh:
