@@ -38,6 +38,7 @@ from .cipher import (CryptoCipher, crypto_alloc_cipher, crypto_cipher_ctx,
 from .errors import CryptoError
 from .fpu import (DECLINE, GENERIC, SIMD, FpuTrace, FpuUsageError, crypto_simd_usable,
                   fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context,
+                  softirq_context,
                   irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
                   kernel_neon_begin, kernel_neon_end,
                   simd_choice, simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
@@ -122,7 +123,7 @@ __all__ = [
     "crypto_unregister_cipher", "crypto_unregister_shash", "crypto_unregister_shashes",
     "crypto_unregister_skcipher", "crypto_unregister_skciphers", "crypto_unregister_template",
     "fpu_account", "fpu_trace", "fpu_tracing", "in_kernel_fpu", "insmod",
-    "interrupt_context", "irq_fpu_usable", "kernel_fpu_begin", "kernel_fpu_end", "kernel_fpu_yield",
+    "interrupt_context", "softirq_context", "irq_fpu_usable", "kernel_fpu_begin", "kernel_fpu_end", "kernel_fpu_yield",
     "kernel_neon_begin", "kernel_neon_end",
     "load_all", "loaded_modules", "may_use_simd", "might_sleep", "parse_template_name",
     "proc_crypto", "request_module", "require_cpu", "rmmod", "sg_init_one", "sg_init_table",

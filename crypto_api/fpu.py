@@ -2,7 +2,8 @@
 
 Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable),
 arch/arm64/kernel/fpsimd.c as of v5.0 (kernel_neon_begin/end, may_use_simd
-with its per-CPU busy flag) and include/crypto/internal/simd.h
+with its per-CPU busy flag), arch/arm/vfp's v5.0 kernel-mode NEON
+(``!in_interrupt()``: no NEON in a softirq either, see :func:`softirq_context`) and include/crypto/internal/simd.h
 (crypto_simd_usable and the self-test manager's "SIMD disabled for test"
 switch).  One model serves both: a thread's open section is x86's FPU
 section or arm64's NEON section (``FpuSection.unit`` says which, "fpu" or
@@ -62,7 +63,7 @@ class FpuSection:
 
     nbytes: int = 0
     closed: bool = False
-    unit: str = "fpu"       # "fpu" (x86) or "neon" (arm64)
+    unit: str = "fpu"       # "fpu" (x86) or "neon" (arm64, arm)
 
 
 @attrs.define
@@ -97,15 +98,24 @@ class _Switches(NamedTuple):
 
     nosimd: int = 0                         # simd_disabled() depth
     irq: int = 0                            # interrupt_context() depth
+    softirq: int = 0                        # softirq_context() depth
     traces: Tuple[FpuTrace, ...] = ()
 
 
 def _choice_for(sw: _Switches) -> int:
     """The one rule outside a section (inside one it is GENERIC): GENERIC
     unless SIMD is usable, then DECLINE while a trace records, else SIMD."""
-    if sw.nosimd or sw.irq:
+    if sw.nosimd or sw.irq or (sw.softirq and _softirq_blocks_simd()):
         return GENERIC
     return DECLINE if sw.traces else SIMD
+
+
+def _softirq_blocks_simd() -> bool:
+    """arm32 v5.0 (arch/arm/kernel, asm-generic/simd.h): may_use_simd() is
+    ``!in_interrupt()``, false in a softirq too; x86 and arm64 v5.0 allow
+    SIMD in a softirq that interrupts no SIMD user."""
+    from .machine.selection import current_machine
+    return current_machine().arch == "arm"
 
 
 _NONE = _Switches()
@@ -142,8 +152,9 @@ def irq_fpu_usable() -> bool:
 
 def may_use_simd() -> bool:
     """x86: irq_fpu_usable().  arm64 v5.0: not in an interrupt and this CPU's
-    kernel_neon_busy clear — the same answer in this model."""
-    return irq_fpu_usable()
+    kernel_neon_busy clear — the same answer in this model.  arm v5.0: not
+    in any interrupt, softirq included."""
+    return irq_fpu_usable() and not (_switches.get().softirq and _softirq_blocks_simd())
 
 
 def crypto_simd_usable() -> bool:
@@ -167,6 +178,9 @@ def _begin(unit: str, who: str) -> None:
     sw = _switches.get()
     if sw.irq:
         raise FpuUsageError(f"{who}: SIMD not usable in interrupt context")
+    if sw.softirq and _softirq_blocks_simd():
+        raise FpuUsageError(f"{who}: arm kernel-mode NEON is not usable in softirq context (v5.0: "
+                            "BUG_ON(in_interrupt()))")
     st.in_fpu = True
     st.unit = unit
     if sw.traces:
@@ -277,6 +291,20 @@ def interrupt_context() -> Iterator[None]:
     finally:
         sw = _switches.get()
         _set(sw._replace(irq=sw.irq - 1))
+
+
+@contextlib.contextmanager
+def softirq_context() -> Iterator[None]:
+    """Run as if in a softirq (bottom half): SIMD stays usable on x86 and
+    arm64; on the arm machine (v5.0 ``!in_interrupt()``) it is not, and
+    kernel_neon_begin there is a bug."""
+    sw = _switches.get()
+    _set(sw._replace(softirq=sw.softirq + 1))
+    try:
+        yield
+    finally:
+        sw = _switches.get()
+        _set(sw._replace(softirq=sw.softirq - 1))
 
 
 @contextlib.contextmanager

@@ -93,7 +93,8 @@ def module_name_of(mod: ModuleType, default: Optional[str] = None) -> str:
 
 
 #: This project's arch packages and the machine architecture each is built for.
-_ARCH_PACKAGES = {"crypto_api.arch.x86.": "x86_64", "crypto_api.arch.arm64.": "arm64"}
+_ARCH_PACKAGES = {"crypto_api.arch.x86.": "x86_64", "crypto_api.arch.arm64.": "arm64",
+                  "crypto_api.arch.arm.": "arm"}
 
 
 def _machine_arch() -> str:
@@ -108,6 +109,14 @@ def _path_fits_machine(path: str) -> bool:
     return True
 
 
+def _module_name(ep_name: str) -> str:
+    """An entry point ``<arch>.<module>`` names the kernel module ``<module>``
+    of that arch (two arches may build a module of the same name, as the
+    kernel's arm and arm64 chacha_neon)."""
+    arch, dot, rest = ep_name.partition(".")
+    return rest if dot and arch in _ARCH_PACKAGES.values() else ep_name
+
+
 def module_fits_machine(mod: ModuleType) -> bool:
     """False for a module whose MODULE_ARCH is not the booted machine's."""
     arch = getattr(mod, "MODULE_ARCH", None)
@@ -118,7 +127,7 @@ def _entry_points() -> Dict[str, str]:
     found: Dict[str, str] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if _path_fits_machine(ep.value):
-            found.setdefault(ep.name, ep.value)
+            found.setdefault(_module_name(ep.name), ep.value)
     return found
 
 

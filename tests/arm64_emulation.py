@@ -1,4 +1,4 @@
-"""Whether arm64 code can run here (qemu-user and the cross compiler), and
+"""Whether arm64 (or another emulated arch's) code can run here (qemu-user and the cross compiler), and
 how an emulated test reacts when it cannot: a skip naming the missing
 package, or — with CRYPTO_API_REQUIRE_EMULATION=1 (CI) — a failure."""
 
@@ -14,19 +14,21 @@ from crypto_api.machine.helper_build import missing_tools
 REQUIRE_VAR = "CRYPTO_API_REQUIRE_EMULATION"
 
 
-def require_emulation() -> None:
-    """Skip (or fail, when required) unless arm64 code can be built and run."""
-    miss = missing_tools("arm64")
+def require_emulation(arch: str = "arm64") -> None:
+    """Skip (or fail, when required) unless ``arch`` code can be built and run."""
+    miss = missing_tools(arch)
     if not miss:
         return
-    msg = "arm64 emulation unavailable: missing " + ", ".join(miss)
+    msg = f"{arch} emulation unavailable: missing " + ", ".join(miss)
     if os.environ.get(REQUIRE_VAR) == "1":
         pytest.fail(f"{msg} ({REQUIRE_VAR}=1 requires it)")
     pytest.skip(msg)
 
 
-def arm64_env(cpu: str = "max", extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
-    env = dict(os.environ, CRYPTO_API_ARCH="arm64", CRYPTO_API_CPU=cpu)
+def arm64_env(cpu: str = "max", extra: Optional[Dict[str, str]] = None,
+              arch: str = "arm64") -> Dict[str, str]:
+    """The environment of a process booted as ``arch`` (default arm64) with ``cpu``."""
+    env = dict(os.environ, CRYPTO_API_ARCH=arch, CRYPTO_API_CPU=cpu)
     env.update(extra or {})
     return env
 

@@ -43,8 +43,11 @@ def generic_schedule_alg(driver: str, priority: int) -> capi.CipherAlg:
                                       "aes_expandkey_generic", "aes_encrypt_generic", "aes_decrypt_generic")
 
 
-def make_alg() -> capi.CipherAlg:
-    base = generic_schedule_alg("aes-arm64", 200)
+def make_alg(core, driver: str = "aes-arm64") -> capi.CipherAlg:
+    """The scalar AES cipher ``driver`` (priority 200) over ``core`` (its
+    aes_arm64_encrypt/decrypt; the arm machine's aes-arm shares it)."""
+    base = generic_schedule_alg(driver, 200)
+    enc, dec = core.aes_arm64_encrypt, core.aes_arm64_decrypt
 
     def setkey(tfm, key):
         base.setkey(tfm, key)
@@ -52,14 +55,14 @@ def make_alg() -> capi.CipherAlg:
 
     return neon_glue.arm64_variant(
         base, setkey=setkey,
-        encrypt=lambda tfm, dst, src: aes_arm64_encrypt(tfm.ctx.aes, dst, src),
-        decrypt=lambda tfm, dst, src: aes_arm64_decrypt(tfm.ctx.aes, dst, src))
+        encrypt=lambda tfm, dst, src: enc(tfm.ctx.aes.key_enc, dst, src, rounds(tfm.ctx.aes)),
+        decrypt=lambda tfm, dst, src: dec(tfm.ctx.aes.key_dec, dst, src, rounds(tfm.ctx.aes)))
 
 
 def module_init() -> None:
     global _core
     _core = neon_glue.load_core("aes_arm64")
-    ALGS[:] = [make_alg()]
+    ALGS[:] = [make_alg(_core)]
     capi.crypto_register_cipher(ALGS[0])
 
 

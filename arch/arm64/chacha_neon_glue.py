@@ -39,20 +39,22 @@ _core = None                  # the chacha_neon core, loaded at module init
 _simd_choice = capi.simd_choice
 
 
-def _hchacha_neon(state, subkey, nrounds: int) -> None:
-    """HChaCha with the NEON routine, in its own section."""
-    capi.kernel_neon_begin()
-    try:
-        _core.hchacha_block_neon(state, subkey, nrounds)
-    finally:
-        capi.kernel_neon_end()
-
-
-def _neon_stream(req, xchacha: bool) -> None:
+def neon_stream(core, req, xchacha: bool) -> None:
+    """The v5.0 NEON walk (shared with the arm machine's glue): XChaCha's
+    HChaCha in a NEON section of its own, then one section per walk step
+    running ``core.chacha_doneon`` (non-final steps rounded down to the
+    walk stride, the driver's walksize)."""
     ctx = req.tfm.ctx
-    hchacha = _hchacha_neon if xchacha else None
-    state = generic.arch_state(ctx, req.iv, xchacha, hchacha)
-    doneon = _core.chacha_doneon
+
+    def hchacha(state, subkey, nrounds: int) -> None:
+        capi.kernel_neon_begin()
+        try:
+            core.hchacha_block_neon(state, subkey, nrounds)
+        finally:
+            capi.kernel_neon_end()
+
+    state = generic.arch_state(ctx, req.iv, xchacha, hchacha if xchacha else None)
+    doneon = core.chacha_doneon
     nrounds = ctx.nrounds
     try:
         walk = capi.skcipher_walk_virt(req, atomic=False)
@@ -71,31 +73,40 @@ def _neon_stream(req, xchacha: bool) -> None:
         generic.wipe_state(state)
 
 
-def chacha_neon(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
-        generic.crypto_chacha_crypt(req)
-        return
-    _neon_stream(req, False)
+def v5_requests(get_core):
+    """The v5.0 encrypt callbacks (chacha, xchacha) over the core ``get_core()``
+    gives: a request of 64 bytes or less, or one made while SIMD is not
+    usable, runs the generic code on the whole request (same tfm); the rest
+    :func:`neon_stream`.  arm64 and arm share them."""
+
+    def chacha(req) -> None:
+        if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+            generic.crypto_chacha_crypt(req)
+            return
+        neon_stream(get_core(), req, False)
+
+    def xchacha(req) -> None:
+        if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+            generic.crypto_xchacha_crypt(req)
+            return
+        neon_stream(get_core(), req, True)
+
+    return chacha, xchacha
 
 
-def xchacha_neon(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
-        generic.crypto_xchacha_crypt(req)
-        return
-    _neon_stream(req, True)
-
-
-def _alg(cra_name: str, driver: str, xchacha: bool, nrounds: int, encrypt) -> capi.SkcipherAlg:
+def neon_algs(walksize: int, encrypts) -> tuple:
+    """The three ``*-neon`` descriptors (priority 300) with ``walksize``."""
+    chacha, xchacha = encrypts
     # the core is not callable from C in this process: every path is the request path
-    return generic.chacha_alg(cra_name, driver, 300, xchacha, nrounds, encrypt, c_stream=None,
-                              linear=None, oneshot=None, walksize=WALKSIZE)
+    return tuple(generic.chacha_alg(cra, cra + "-neon", 300, x, rounds, fn, c_stream=None,
+                                    linear=None, oneshot=None, walksize=walksize)
+                 for cra, x, rounds, fn in (("chacha20", False, 20, chacha),
+                                            ("xchacha20", True, 20, xchacha),
+                                            ("xchacha12", True, 12, xchacha)))
 
 
-ALGS = (
-    _alg("chacha20", "chacha20-neon", False, 20, chacha_neon),
-    _alg("xchacha20", "xchacha20-neon", True, 20, xchacha_neon),
-    _alg("xchacha12", "xchacha12-neon", True, 12, xchacha_neon),
-)
+chacha_neon, xchacha_neon = v5_requests(lambda: _core)
+ALGS = neon_algs(WALKSIZE, (chacha_neon, xchacha_neon))
 
 
 def module_init() -> None:

@@ -1,5 +1,7 @@
 /*
- * NH with AArch64 Advanced SIMD: the role of arch/arm64/crypto/nh-neon-core.S.
+ * NH with AArch64 Advanced SIMD: the role of arch/arm64/crypto/nh-neon-core.S
+ * (and, built for ARMv7 NEON, of arch/arm/crypto/nh-neon-core.S: the arm
+ * machine's core compiles this same file).
  *
  * NH (Adiantum's hash, stride 2, four passes whose keys are shifted by four
  * words each): for every 16-byte message unit m0..m3 and pass p with key
@@ -25,6 +27,12 @@ static inline uint64x2_t nh_unit_pass(uint64x2_t acc, uint32x4_t m, uint32x4_t k
 	uint32x4_t t = vaddq_u32(m, k);
 
 	return vmlal_u32(acc, vget_low_u32(t), vget_high_u32(t));
+}
+
+/* Both lanes added (vaddvq_u64 is AArch64-only; the arm machine builds this file too). */
+static inline uint64_t lanes_sum(uint64x2_t a)
+{
+	return vgetq_lane_u64(a, 0) + vgetq_lane_u64(a, 1);
 }
 
 void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,
@@ -73,11 +81,11 @@ void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,
 		key += 4;
 		message += 16;
 	}
-	sums[0] = vaddvq_u64(a0);
-	sums[1] = vaddvq_u64(a1);
-	sums[2] = vaddvq_u64(a2);
-	sums[3] = vaddvq_u64(a3);
-	/* four little-endian 64-bit sums (AArch64 Linux is little-endian) */
+	sums[0] = lanes_sum(a0);
+	sums[1] = lanes_sum(a1);
+	sums[2] = lanes_sum(a2);
+	sums[3] = lanes_sum(a3);
+	/* four little-endian 64-bit sums (arm and arm64 Linux are little-endian) */
 	vst1q_u8(hash, vreinterpretq_u8_u64(vld1q_u64(sums)));
 	vst1q_u8(hash + 16, vreinterpretq_u8_u64(vld1q_u64(sums + 2)));
 }

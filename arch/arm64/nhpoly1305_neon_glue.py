@@ -34,13 +34,14 @@ def check_layout(core) -> None:
     want = (pffi.sizeof("struct nhpoly1305_state"), pffi.sizeof("struct nhpoly1305_key"))
     got = (core.nhpoly1305_neon_state_size(), core.nhpoly1305_neon_key_size())
     if got != want:
-        raise CryptoError(ENODEV, f"nhpoly1305-neon: the arm64 core lays out state/key as {got} bytes, "
+        raise CryptoError(ENODEV, f"nhpoly1305-neon: the {core.core.name} core lays out state/key as {got} bytes, "
                                   f"the host as {want}")
 
 
-def make_alg() -> capi.ShashAlg:
+def make_alg(core) -> capi.ShashAlg:
+    """nhpoly1305-neon over ``core`` (a ``neon_hash`` core: the arm machine's too)."""
     base = generic.nhpoly1305_alg("nhpoly1305-neon", 200)
-    update_nh = _core.nhpoly1305_neon_update
+    update_nh = core.nhpoly1305_neon_update
 
     def setkey(tfm, key):
         base.setkey(tfm, key)
@@ -67,7 +68,7 @@ def module_init() -> None:
     _core = neon_glue.load_core("neon_hash")
     check_layout(_core)
     neon_glue.ensure_module(generic.MODULE_NAME)
-    ALGS[:] = [make_alg()]
+    ALGS[:] = [make_alg(_core)]
     capi.crypto_register_shash(ALGS[0])
 
 

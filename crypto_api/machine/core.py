@@ -34,7 +34,9 @@ class Core:
     def instruction_set(self) -> str:
         """The instruction set the core is built for (its -march, else the baseline)."""
         march = [f.split("=", 1)[1] for f in self.cflags if f.startswith("-march=")]
-        return f"{march[-1] if march else 'armv8-a'} (HWCAP feature {self.feature!r})"
+        fpu = [f.split("=", 1)[1] for f in self.cflags if f.startswith("-mfpu=")]
+        isa = (march[-1] if march else "the arch baseline") + (f"+{fpu[-1]}" if fpu else "")
+        return f"{isa} (HWCAP feature {self.feature!r})"
 
 
 def arch_dir(arch: str) -> str:

@@ -1,7 +1,7 @@
 """Build the static helper of an architecture: every core plus a generated dispatcher.
 
 The helper is one static executable per architecture (``aarch64-linux-gnu-gcc
--static``), run under qemu-user by crypto_api.machine.qemu.  Its ``main``
+-static``, ``arm-linux-gnueabihf-gcc -static``: :data:`TOOLCHAINS`), run under qemu-user by crypto_api.machine.qemu.  Its ``main``
 maps the shared memory it is given, reports the CPU's HWCAP words
 (``getauxval``), then serves fixed-size request records from stdin with
 reply records on stdout.  The dispatcher is generated from the cores' cdefs
@@ -37,6 +37,11 @@ TOOLCHAINS = {
     "arm64": {"cc": "aarch64-linux-gnu-gcc", "packages": "gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
               "cflags": ("-O2", "-Wall", "-Wextra", "-march=armv8-a"),
               "qemu": "qemu-aarch64", "qemu_package": "qemu-user"},
+    # hard-float ARMv7; the base is VFP only (a CPU model without NEON still
+    # runs the helper): NEON cores add -mfpu=neon in their own cflags
+    "arm": {"cc": "arm-linux-gnueabihf-gcc", "packages": "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
+            "cflags": ("-O2", "-Wall", "-Wextra", "-march=armv7-a", "-mfloat-abi=hard", "-mfpu=vfpv3-d16"),
+            "qemu": "qemu-arm", "qemu_package": "qemu-user"},
 }
 
 MAGIC = 0x43415049  # "CAPI": the helper's hello record starts with it
@@ -141,7 +146,13 @@ def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) ->
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
     for c in cores.values():
         h.update(repr((c.name, c.sources, c.cflags)).encode())
-        files.update(os.path.join(src_dir, s) for s in c.sources)
+        srcs = [os.path.join(src_dir, s) for s in c.sources]
+        files.update(srcs)
+        # headers beside sources of other directories and in -I directories (a core may
+        # build another arch's or the generic C, as arch/arm's build arch/arm64's)
+        dirs = {os.path.dirname(f) for f in srcs} | {f[2:] for f in c.cflags if f.startswith("-I")}
+        for d in dirs:
+            files.update(glob.glob(os.path.join(d, "*.h")))
     for f in sorted(files):
         h.update(f.encode())
         with open(f, "rb") as fh:

@@ -3,14 +3,14 @@
 (crypto_api.machine re-exports this module's names.)
 
 The kernel is built for one architecture; so is one crypto_api process.  It
-boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``) and
-``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ...) — or the
+boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``, ``arm``) and
+``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ``cortex-a7``, ...) — or the
 CLI's ``--arch`` / ``--cpu`` through :func:`select_machine` — choose another
 before the first module loads.  A foreign machine is emulated: its cores run
 in a helper under qemu-user (crypto_api.machine.qemu).
 
 CPU features are the emulated CPU's own HWCAP words, read by the helper with
-``getauxval`` (arch/arm64/include/uapi/asm/hwcap.h bit names, as
+``getauxval`` (arch/<arch>/include/uapi/asm/hwcap.h bit names, as
 ``/proc/cpuinfo`` prints them), never the host's.
 """
 
@@ -25,11 +25,11 @@ import attrs
 
 from ..errors import EBUSY, EINVAL, CryptoError
 
-__all__ = ["ARCHES", "ARM64_HWCAP", "Machine", "current_machine", "host_arch", "hwcap_features",
+__all__ = ["ARCHES", "ARM64_HWCAP", "ARM_HWCAP", "ARM_HWCAP2", "DEFAULT_CPUS", "HWCAP_NAMES", "Machine", "current_machine", "host_arch", "hwcap_features",
            "select_machine"]
 
 #: Architectures a machine may be booted as (Kbuild-like names).
-ARCHES = ("x86_64", "arm64")
+ARCHES = ("x86_64", "arm64", "arm")
 
 #: arm64 ``elf_hwcap`` bit names, bit 0 first (v5.0 uapi/asm/hwcap.h).
 ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32", "atomics",
@@ -37,18 +37,34 @@ ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32"
                "sm3", "sm4", "asimddp", "sha512", "sve", "asimdfhm", "dit", "uscat", "ilrcpc",
                "flagm", "ssbs", "sb", "paca", "pacg")
 
+#: arm (32-bit) ``elf_hwcap`` / ``elf_hwcap2`` bit names (arch/arm/include/uapi/asm/hwcap.h).
+ARM_HWCAP = ("swp", "half", "thumb", "26bit", "fastmult", "fpa", "vfp", "edsp", "java", "iwmmxt",
+             "crunch", "thumbee", "neon", "vfpv3", "vfpv3d16", "tls", "vfpv4", "idiva", "idivt",
+             "vfpd32", "lpae", "evtstrm")
+ARM_HWCAP2 = ("aes", "pmull", "sha1", "sha2", "crc32")
+
+#: Per architecture: the HWCAP and HWCAP2 bit names (an arch missing here decodes none).
+HWCAP_NAMES = {"arm64": (ARM64_HWCAP, ()), "arm": (ARM_HWCAP, ARM_HWCAP2)}
+
+#: The CPU model an emulated machine boots with when none is chosen.
+DEFAULT_CPUS = {"arm64": "max", "arm": "cortex-a7"}
+
+#: Host ``platform.machine()`` names -> the kernel's architecture names.
+_ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64",
+                 "armv7l": "arm", "armv7hl": "arm", "armhf": "arm", "arm32": "arm"}
+
 
 def host_arch() -> str:
     """The host's architecture under the kernel's name (aarch64 is arm64)."""
     m = platform.machine().lower()
-    return {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64"}.get(m, m)
+    return _ARCH_ALIASES.get(m, m)
 
 
 def hwcap_features(arch: str, hwcap: int, hwcap2: int = 0) -> Tuple[str, ...]:
-    """Feature names of HWCAP words (only arm64 is decoded)."""
-    if arch != "arm64":
-        return ()
-    return tuple(n for i, n in enumerate(ARM64_HWCAP) if hwcap >> i & 1)
+    """Feature names of HWCAP words (the arches of :data:`HWCAP_NAMES`)."""
+    names, names2 = HWCAP_NAMES.get(arch, ((), ()))
+    return (tuple(n for i, n in enumerate(names) if hwcap >> i & 1)
+            + tuple(n for i, n in enumerate(names2) if hwcap2 >> i & 1))
 
 
 @attrs.define
@@ -103,13 +119,13 @@ _machine: Optional[Machine] = None
 def _make(arch: Optional[str], cpu: Optional[str]) -> Machine:
     host = host_arch()
     arch = (arch or host).strip().lower()
-    arch = {"aarch64": "arm64", "amd64": "x86_64"}.get(arch, arch)
+    arch = _ARCH_ALIASES.get(arch, arch)
     if arch not in ARCHES:
         raise CryptoError(EINVAL, f"machine: unknown architecture {arch!r} (known: {', '.join(ARCHES)})")
     emulated = arch != host
     if arch == "x86_64" and emulated:
         raise CryptoError(EINVAL, f"machine: x86_64 cannot be emulated on a {host} host")
-    cpu = (cpu or "").strip() or ("max" if emulated else "host")
+    cpu = (cpu or "").strip() or (DEFAULT_CPUS.get(arch, "max") if emulated else "host")
     if arch == "x86_64" and cpu != "host":
         raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU (CRYPTO_API_CPU={cpu!r} "
                           "is for emulated machines; CRYPTO_API_CPU_MASK masks x86 features)")

@@ -1,0 +1,34 @@
+"""aes-arm: the arm machine's scalar table AES (arch/arm/crypto/aes-cipher-glue.c).
+
+Module ``aes_arm``, priority 200, alias ``aes`` only; always registers (no
+CPU feature: it runs on a CPU without NEON too).  setkey is the generic AES
+key expansion; encrypt/decrypt run the core ``aes_arm`` one block per call,
+no SIMD section.  The descriptor builder is arm64's aes-arm64 one
+(arch/arm64/aes_cipher_glue.py).
+
+arm32's other AES drivers, ``aes-arm-bs`` (NEON bit-sliced, 250) and
+``aes-ce`` (300), register only ``__ecb/__cbc/__ctr/__xts(aes)`` modes and
+their SIMD wrappers, never a bare ``aes`` cipher (reference §2.1), so they
+cannot serve Adiantum; this project has no mode templates yet, so they are
+not built.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.arch.arm64 import aes_cipher_glue as shared
+from crypto_api.machine import backend
+
+MODULE_ARCH = "arm"
+MODULE_NAME = "aes_arm"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes")
+ALGS = []
+
+
+def module_init() -> None:
+    ALGS[:] = [shared.make_alg(backend.load("arm", "aes_arm"), "aes-arm")]
+    capi.crypto_register_cipher(ALGS[0])
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_cipher(ALGS.pop())
