@@ -32,7 +32,7 @@ from .hash_test import test_hash
 from .level import (DEFAULT_FUZZ_ITERATIONS, LEVELS, get_fuzz_iterations, get_fuzz_seed,
                     get_level, set_fuzz_iterations, set_fuzz_seed, set_level)
 from .skcipher_test import test_skcipher
-from .vectors import AeadTestvec, CipherTestvec, HashTestvec, suite
+from .vectors import AeadTestvec, CipherTestvec, HashTestvec, skcipher_suite, suite
 
 log = logging.getLogger("crypto_api")
 
@@ -47,6 +47,8 @@ __all__ = [
 def _run_desc(desc: AlgTestDesc, driver: str, type: int, mask: int, kind: int = 0) -> None:
     vecs = suite(desc.suite)
     # ecb(<cipher>) vectors test the cipher and, as in the kernel, the ecb skcipher
+    if desc.test == "cipher" and kind == A.CRYPTO_ALG_TYPE_SKCIPHER:
+        vecs = skcipher_suite(desc.suite)
     if desc.test == "skcipher" or (desc.test == "cipher" and kind == A.CRYPTO_ALG_TYPE_SKCIPHER):
         with crypto_alloc_skcipher(driver, type, mask) as tfm:
             test_skcipher(tfm, vecs, DEFAULT_CIPHER_TESTVEC_CONFIGS)
