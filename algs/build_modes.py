@@ -25,6 +25,8 @@ void modes_xts_blocks(aes_block_fn fn, const void *ctx, uint8_t *out, const uint
                       size_t nblocks, uint8_t *t);
 void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
                     size_t r, uint8_t *t, int enc);
+void modes_xts_crypt(aes_block_fn fn, const void *ctx, aes_block_fn tenc, const void *tctx,
+                     const uint8_t *iv, uint8_t *out, const uint8_t *in, size_t nbytes, int enc);
 void modes_xts_xor(uint8_t *buf, size_t nblocks, uint8_t *t);
 """
 

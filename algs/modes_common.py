@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import crypto_api as capi
 from crypto_api.algs._modes import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.fpu import DECLINE, SIMD
+from crypto_api.fpu import DECLINE, SIMD, simd_choice
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
 
 BLOCK = 16
@@ -29,23 +29,28 @@ def c_cipher(cipher) -> Optional[Callable]:
     if c_block is None or cipher.alg.cra_blocksize != BLOCK:
         return None
 
+    ops = {}
+    for simd in (False, True):
+        enc, dec, bctx = c_block(simd)
+        ops[simd] = (ffi.cast("aes_block_fn", enc), ffi.cast("aes_block_fn", dec), ffi.cast("void *", bctx))
+
     def run(encrypt: bool, body: Callable, nbytes: int) -> bool:
-        choice = capi.simd_choice()
+        choice = simd_choice()
         if choice == DECLINE:
             return False
         simd = choice == SIMD
-        enc, dec, bctx = c_block(simd)
-        fn = ffi.cast("aes_block_fn", enc if encrypt else dec)
+        enc, dec, bctx = ops[simd]
         if simd:
             capi.kernel_fpu_begin()
         try:
-            body(fn, ffi.cast("void *", bctx))
+            body(enc if encrypt else dec, bctx)
             if simd:
                 capi.fpu_account(nbytes)
         finally:
             if simd:
                 capi.kernel_fpu_end()
         return True
+    run.ops = ops
     return run
 
 

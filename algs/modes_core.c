@@ -9,8 +9,13 @@
 
 static inline void xor16(uint8_t *d, const uint8_t *a, const uint8_t *b)
 {
-	for (int i = 0; i < 16; i++)
-		d[i] = a[i] ^ b[i];
+	uint64_t x[2], y[2];
+
+	memcpy(x, a, 16);
+	memcpy(y, b, 16);
+	x[0] ^= y[0];
+	x[1] ^= y[1];
+	memcpy(d, x, 16);
 }
 
 void modes_ecb(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
@@ -125,6 +130,20 @@ void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_
 	memset(cc, 0, sizeof(cc));
 	memset(blk, 0, sizeof(blk));
 	memset(head, 0, sizeof(head));
+}
+
+void modes_xts_crypt(aes_block_fn fn, const void *ctx, aes_block_fn tenc, const void *tctx,
+		     const uint8_t *iv, uint8_t *out, const uint8_t *in, size_t nbytes, int enc)
+{
+	uint8_t t[16];
+	size_t r = nbytes % 16;
+	size_t main_len = nbytes - (r ? 16 + r : 0);
+
+	tenc(tctx, t, iv);
+	modes_xts_blocks(fn, ctx, out, in, main_len / 16, t);
+	if (r)
+		modes_xts_tail(fn, ctx, out + main_len, in + main_len, r, t, enc);
+	memset(t, 0, sizeof(t));
 }
 
 void modes_xts_xor(uint8_t *buf, size_t nblocks, uint8_t *t)

@@ -33,6 +33,9 @@ void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_
 		    size_t r, uint8_t *t, int enc);
 /* The tweaks of nblocks from t on XOR-ed into buf (t advanced): the
  * template's pass over the data around a child that is not a C cipher. */
+/* The whole of XTS over nbytes >= 16 (tweak from iv, blocks, stealing). */
+void modes_xts_crypt(aes_block_fn fn, const void *ctx, aes_block_fn tenc, const void *tctx,
+                     const uint8_t *iv, uint8_t *out, const uint8_t *in, size_t nbytes, int enc);
 void modes_xts_xor(uint8_t *buf, size_t nblocks, uint8_t *t);
 void modes_gf128mul_x_ble(uint8_t *t);
 

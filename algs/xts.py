@@ -24,7 +24,7 @@ import crypto_api as capi
 from crypto_api.algs.modes_common import BLOCK, c_cipher, dst_ptr, src_ptr, xor_bytes
 from crypto_api.algs._modes import ffi, lib
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
-from crypto_api.fpu import DECLINE
+from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import scatterwalk_map_and_copy, sg_linear_views
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
 
@@ -201,22 +201,29 @@ def xts_decrypt(req) -> None:
 
 
 def _linear(tfm, src, dst, n: int, iv, encrypt: bool) -> bool:
-    """One buffer per side (``tfm.encrypt``; the disk tool's path): the
-    blocks and the stolen pair in two C calls, no walk."""
+    """One buffer per side (``tfm.encrypt``; the disk tool's path): tweak,
+    blocks and the stolen pair in one C call and one FPU section."""
     ctx = tfm.ctx
-    run = ctx.data_run
-    if run is None or n < BLOCK or capi.simd_choice() == DECLINE:
+    run, trun = ctx.data_run, ctx.tweak_run
+    if run is None or trun is None or n < BLOCK:
         return False
-    t = _first_tweak(ctx, iv)
-    r = n % BLOCK
-    main = n - (BLOCK + r if r else 0)
-    d, s = dst_ptr(dst), _from_buffer("uint8_t[]", src)
-
-    def body(fn, c):
-        lib.modes_xts_blocks(fn, c, d, s, main // BLOCK, t)
-        if r:
-            lib.modes_xts_tail(fn, c, d + main, s + main, r, t, int(encrypt))
-    run(encrypt, body, n)
+    choice = capi.simd_choice()
+    if choice == DECLINE:
+        return False
+    simd = choice == SIMD
+    enc, dec, dctx = run.ops[simd]
+    tenc, _, tctx = trun.ops[simd]
+    d, s = _from_buffer("uint8_t[]", dst, require_writable=True), src_ptr(src)
+    if simd:
+        capi.kernel_fpu_begin()
+    try:
+        lib.modes_xts_crypt(enc if encrypt else dec, dctx, tenc, tctx, iv if type(iv) is bytes else bytes(iv),
+                            d, s, n, encrypt)
+        if simd:
+            capi.fpu_account(n)
+    finally:
+        if simd:
+            capi.kernel_fpu_end()
     return True
 
 
