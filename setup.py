@@ -20,5 +20,6 @@ setup(
         "arch/x86/build_chacha_glue.py:ffibuilder",
         "algs/build_modes.py:ffibuilder",
         "algs/build_sha256.py:ffibuilder",
+        "arch/x86/build_sha256.py:ffibuilder",
     ],
 )
