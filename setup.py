@@ -18,5 +18,8 @@ setup(
         "arch/x86/build_chacha20poly1305.py:ffibuilder",
         "arch/x86/build_aesni.py:ffibuilder",
         "arch/x86/build_chacha_glue.py:ffibuilder",
+        "algs/build_modes.py:ffibuilder",
+        "algs/build_sha256.py:ffibuilder",
+        "arch/x86/build_sha256.py:ffibuilder",
     ],
 )

@@ -12,10 +12,16 @@ algorithm name and a dm-crypt IV mode:
   ``capi:adiantum(xchacha12,aes)-plain64`` (the IV mode follows the last
   ``-``, so driver names such as ``xchacha12-generic`` may appear inside).
 
+* ``essiv:<hash>`` as dm-crypt 5.4+ takes it: ``aes-cbc-essiv:sha256`` is
+  the algorithm ``essiv(cbc(aes),sha256)`` (the ``essiv`` template encrypts
+  the IV) with the IV mode ``essiv``, which hands it the plain64 sector
+  number; in the ``capi:`` form the algorithm must be an ``essiv(...)``
+  instance (``capi:essiv(cbc(aes),sha256)-essiv``).
+
 Only the IV modes this project implements (:mod:`crypto_api.ivgen`:
-``plain`` and ``plain64``) are accepted; everything else (``essiv``,
-``benbi``, ``lmk``, key counts, IV options, AEAD ``authenc`` specs) is refused
-with EINVAL naming the unsupported part.
+``plain``, ``plain64`` and ``essiv``) are accepted; everything else
+(``benbi``, ``lmk``, key counts, other IV options, AEAD ``authenc`` specs)
+is refused with EINVAL naming the unsupported part.
 """
 
 from __future__ import annotations
@@ -47,13 +53,17 @@ def _bad(spec: str, why: str) -> CryptoError:
     return CryptoError(EINVAL, f"cipher specification {spec!r}: {why}")
 
 
-def _ivmode(spec: str, text: str) -> str:
+def _ivmode(spec: str, text: str, options_for: tuple = ()) -> tuple:
+    """(mode, options): options only for the modes in ``options_for``."""
     mode, sep, opts = text.partition(":")
     if mode not in DM_CRYPT_IV_MODES:
         raise _bad(spec, f"IV mode {mode!r} is not supported (supported: {', '.join(DM_CRYPT_IV_MODES)})")
-    if sep:
+    if mode in options_for:
+        if not opts:
+            raise _bad(spec, f"IV mode {mode!r} needs a hash, e.g. {mode}:sha256")
+    elif sep:
         raise _bad(spec, f"IV mode {mode!r} takes no options, got {opts!r}")
-    return mode
+    return mode, opts
 
 
 def parse_cipher_spec(spec) -> CipherSpec:
@@ -71,7 +81,10 @@ def parse_cipher_spec(spec) -> CipherSpec:
         algorithm, sep, iv = body.rpartition("-")
         if not sep or not algorithm:
             raise _bad(spec, "expected capi:<algorithm>-<ivmode>, e.g. capi:adiantum(xchacha12,aes)-plain64")
-        ivmode = _ivmode(spec, iv)
+        ivmode, _ = _ivmode(spec, iv)
+        if ivmode == "essiv" and not algorithm.startswith("essiv("):
+            raise _bad(spec, "IV mode 'essiv' needs an essiv(...) algorithm, e.g. "
+                             "capi:essiv(cbc(aes),sha256)-essiv")
     else:
         parts = spec.split("-")
         if len(parts) < 3:
@@ -85,8 +98,10 @@ def parse_cipher_spec(spec) -> CipherSpec:
             raise _bad(spec, f"key count {keycount!r} is not supported (only one key)")
         if not cipher or not chainmode:
             raise _bad(spec, "empty cipher or chain mode")
-        ivmode = _ivmode(spec, iv)
+        ivmode, hash_name = _ivmode(spec, iv, options_for=("essiv",))
         algorithm = f"{chainmode}({cipher})"
+        if ivmode == "essiv":                 # dm-crypt 5.4+: the essiv template
+            algorithm = f"essiv({algorithm},{hash_name})"
     try:
         check_name(algorithm, "algorithm")
     except CryptoError as e:

@@ -13,6 +13,10 @@ so that data written here can be read by the kernel and the other way round.
   - ``plain64``: the sector number as a 64-bit little-endian integer, the
     rest of the IV zero.  For Adiantum (ivsize 32) that is
     ``le64(sector) || 24 zero bytes``.
+  - ``essiv`` (5.4+): the same bytes as ``plain64``; the encryption of the
+    IV under the salt H(key) is done by the ``essiv`` template that
+    dm-crypt allocates for it (``aes-cbc-essiv:sha256`` is
+    ``essiv(cbc(aes),sha256)``; :mod:`crypto_api.cipher_spec`).
 
   The sector number is the one dm-crypt computes: 512-byte units plus the
   table's ``iv_offset`` (or sector-size units with ``iv_large_sectors``);
@@ -77,10 +81,12 @@ def plain64_iv(sector: int, ivsize: int = ADIANTUM_IV_SIZE) -> bytes:
     return struct.pack("<Q", sector) + bytes(ivsize - 8)
 
 
-#: IV mode name -> (generator, the fewest IV bytes it needs).
+#: IV mode name -> (generator, the fewest IV bytes it needs).  ``essiv``
+#: hands the essiv template the plain64 sector number (dm-crypt 5.4+).
 DM_CRYPT_IV_MODES = {
     "plain": (plain_iv, 4),
     "plain64": (plain64_iv, 8),
+    "essiv": (plain64_iv, 8),
 }
 
 
@@ -94,7 +100,7 @@ def dm_crypt_iv_mode(mode: str):
 
 
 def dm_crypt_iv(mode: str, sector: int, ivsize: int = ADIANTUM_IV_SIZE) -> bytes:
-    """The IV of dm-crypt IV mode ``mode`` (``plain`` or ``plain64``) for ``sector``."""
+    """The IV of dm-crypt IV mode ``mode`` (``plain``, ``plain64`` or ``essiv``) for ``sector``."""
     return dm_crypt_iv_mode(mode)[0](sector, ivsize)
 
 

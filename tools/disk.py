@@ -88,11 +88,12 @@ def register(sub) -> None:
     p.add_argument("action", choices=("encrypt", "decrypt"))
     p.add_argument("image", metavar="IMAGE", help="disk image file (or block device)")
     p.add_argument("--cipher", required=True, metavar="SPEC",
-                   help="cryptsetup cipher spec: xchacha12,aes-adiantum-plain64, "
+                   help="cryptsetup cipher spec: aes-xts-plain64, aes-xts-plain, "
+                        "aes-cbc-essiv:sha256, xchacha12,aes-adiantum-plain64, "
                         "xchacha20,aes-adiantum-plain64 or capi:<algorithm>-<ivmode>; "
-                        "IV modes plain and plain64")
+                        "IV modes plain, plain64 and essiv:<hash> (dm-crypt 5.4+)")
     p.add_argument("--key-file", required=True, metavar="PATH",
-                   help="file holding the raw key (32 bytes for Adiantum)")
+                   help="file holding the raw key (32 bytes for Adiantum, 32 or 64 for aes-xts)")
     p.add_argument("--sector-size", type=int, choices=SECTOR_SIZES, default=SECTOR_SIZE,
                    help="encryption unit in bytes (default 512)")
     p.add_argument("--offset", type=_count_arg, default=0, metavar="SECTORS",

@@ -32,7 +32,7 @@ from .hash_test import test_hash
 from .level import (DEFAULT_FUZZ_ITERATIONS, LEVELS, get_fuzz_iterations, get_fuzz_seed,
                     get_level, set_fuzz_iterations, set_fuzz_seed, set_level)
 from .skcipher_test import test_skcipher
-from .vectors import AeadTestvec, CipherTestvec, HashTestvec, suite
+from .vectors import AeadTestvec, CipherTestvec, HashTestvec, skcipher_suite, suite
 
 log = logging.getLogger("crypto_api")
 
@@ -44,9 +44,12 @@ __all__ = [
 ]
 
 
-def _run_desc(desc: AlgTestDesc, driver: str, type: int, mask: int) -> None:
+def _run_desc(desc: AlgTestDesc, driver: str, type: int, mask: int, kind: int = 0) -> None:
     vecs = suite(desc.suite)
-    if desc.test == "skcipher":
+    # ecb(<cipher>) vectors test the cipher and, as in the kernel, the ecb skcipher
+    if desc.test == "cipher" and kind == A.CRYPTO_ALG_TYPE_SKCIPHER:
+        vecs = skcipher_suite(desc.suite)
+    if desc.test == "skcipher" or (desc.test == "cipher" and kind == A.CRYPTO_ALG_TYPE_SKCIPHER):
         with crypto_alloc_skcipher(driver, type, mask) as tfm:
             test_skcipher(tfm, vecs, DEFAULT_CIPHER_TESTVEC_CONFIGS)
             if get_level() == "full":
@@ -81,7 +84,7 @@ def alg_test(driver: str, alg: str, type: int = 0, mask: int = 0) -> int:
     itself is allocated; a caller testing a registered driver leaves both 0.
     """
     kind = type & A.CRYPTO_ALG_TYPE_MASK
-    if not type and not mask:
+    if not kind:
         kind = _registered_type(driver)
     if kind == A.CRYPTO_ALG_TYPE_CIPHER:
         descs = [d for d in (find_test(f"ecb({alg})"),) if d is not None]
@@ -95,6 +98,6 @@ def alg_test(driver: str, alg: str, type: int = 0, mask: int = 0) -> int:
         log.info("alg: No test for %s (%s)", alg, driver)
         return 0
     for desc in descs:
-        _run_desc(desc, driver, type, mask)
+        _run_desc(desc, driver, type, mask, kind)
     log.info("alg: self-tests for %s (%s) passed", driver, alg)
     return 0

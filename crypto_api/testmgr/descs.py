@@ -33,15 +33,22 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
                 generic_driver="adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)"),
     AlgTestDesc("adiantum(xchacha20,aes)", "skcipher", "adiantum(xchacha20,aes)",
                 generic_driver="adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)"),
+    AlgTestDesc("cbc(aes)", "skcipher", "cbc(aes)", fips_allowed=True),
     AlgTestDesc("chacha20", "skcipher", "chacha20"),
+    AlgTestDesc("ctr(aes)", "skcipher", "ctr(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("nhpoly1305", "hash", "nhpoly1305"),
     AlgTestDesc("poly1305", "hash", "poly1305"),
+    AlgTestDesc("rfc3686(ctr(aes))", "skcipher", "rfc3686(ctr(aes))", fips_allowed=True),
     AlgTestDesc("rfc7539(chacha20,poly1305)", "aead", "rfc7539(chacha20,poly1305)"),
     AlgTestDesc("rfc7539esp(chacha20,poly1305)", "aead", "rfc7539esp(chacha20,poly1305)",
                 aad_iv=True, einval_allowed=True),
+    AlgTestDesc("sha224", "hash", "sha224", fips_allowed=True),
+    AlgTestDesc("sha256", "hash", "sha256", fips_allowed=True),
     AlgTestDesc("xchacha12", "skcipher", "xchacha12"),
     AlgTestDesc("xchacha20", "skcipher", "xchacha20"),
+    AlgTestDesc("xts(aes)", "skcipher", "xts(aes)", generic_driver="xts(ecb(aes-generic))",
+                fips_allowed=True),
 )
 
 _checked = False

@@ -84,6 +84,32 @@ def _aes() -> Tuple[CipherTestvec, ...]:
                  for v in load_json("aes.json")["vectors"])
 
 
+def _xts_aes() -> Tuple[CipherTestvec, ...]:
+    """IEEE 1619 vectors (the kernel's five among them) and one NIST record per
+    data-unit length (the ciphertext-stealing ones included); the test suite
+    runs every vector of the file."""
+    seen = set()
+    out = []
+    for v in load_json("aes-xts.json")["vectors"]:
+        n = (len(v["key"]), len(v["plaintext"]))
+        if v["source"].startswith("ieee1619") or n not in seen:
+            seen.add(n)
+            out.append(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["kernel_iv"]),
+                                     _hex(v["plaintext"]), _hex(v["ciphertext"])))
+    return tuple(out)
+
+
+def _aes_modes(kernel_alg: str) -> Tuple[CipherTestvec, ...]:
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["iv"]), _hex(v["plaintext"]),
+                               _hex(v["ciphertext"]))
+                 for v in load_json("aes-modes.json")["vectors"] if v["kernel_alg"] == kernel_alg)
+
+
+def _sha256(kernel_alg: str) -> Tuple[HashTestvec, ...]:
+    return tuple(HashTestvec(v["id"], b"", _hex(v["message"]), _hex(v["digest"]))
+                 for v in load_json("sha256.json")["vectors"] if v["kernel_alg"] == kernel_alg)
+
+
 def _poly1305() -> Tuple[HashTestvec, ...]:
     return tuple(HashTestvec(v["id"], b"", _hex(v["kernel_plaintext"]), _hex(v["digest"]))
                  for v in load_json("poly1305.json")["vectors"])
@@ -109,6 +135,12 @@ _SUITES = {
     "adiantum(xchacha12,aes)": lambda: _stream("adiantum-xchacha12-aes.json", kernel_only=True),
     "adiantum(xchacha20,aes)": lambda: _stream("adiantum-xchacha20-aes.json", kernel_only=True),
     "ecb(aes)": _aes,
+    "cbc(aes)": lambda: _aes_modes("cbc(aes)"),
+    "ctr(aes)": lambda: _aes_modes("ctr(aes)"),
+    "rfc3686(ctr(aes))": lambda: _aes_modes("rfc3686(ctr(aes))"),
+    "xts(aes)": _xts_aes,
+    "sha224": lambda: _sha256("sha224"),
+    "sha256": lambda: _sha256("sha256"),
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
     "rfc7539(chacha20,poly1305)":
@@ -116,6 +148,25 @@ _SUITES = {
     "rfc7539esp(chacha20,poly1305)":
         lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539esp(chacha20,poly1305)"),
 }
+
+
+def _aes_ecb_skcipher() -> Tuple[CipherTestvec, ...]:
+    """``ecb(aes)`` as an skcipher: the multi-block records and the kernel's
+    own single blocks (all 1103 run through the cipher and the test suite)."""
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), b"", _hex(v["plaintext"]), _hex(v["ciphertext"]))
+                 for v in load_json("aes.json")["vectors"]
+                 if v["mode"] == "ecb" or "linux-testmgr" in v["source"])
+
+
+#: Entries whose vectors for the ecb skcipher differ from the cipher's.
+_SKCIPHER_SUITES = {"ecb(aes)": _aes_ecb_skcipher}
+
+
+@functools.lru_cache(maxsize=None)
+def skcipher_suite(name: str) -> tuple:
+    """The vectors of a "cipher" entry when its ecb skcipher is tested."""
+    make = _SKCIPHER_SUITES.get(name)
+    return make() if make is not None else suite(name)
 
 
 @functools.lru_cache(maxsize=None)

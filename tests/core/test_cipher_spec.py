@@ -20,6 +20,9 @@ from crypto_api.cipher_spec import parse_cipher_spec
      "adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)", "plain"),
     ("aes-xts-plain64", "xts(aes)", "plain64"),
     ("aes:1-cbc-plain", "cbc(aes)", "plain"),
+    ("aes-xts-plain", "xts(aes)", "plain"),
+    ("aes-cbc-essiv:sha256", "essiv(cbc(aes),sha256)", "essiv"),
+    ("capi:essiv(cbc(aes),sha256)-essiv", "essiv(cbc(aes),sha256)", "essiv"),
 ])
 def test_accepted(spec, algorithm, ivmode):
     cs = parse_cipher_spec(spec)
@@ -29,7 +32,9 @@ def test_accepted(spec, algorithm, ivmode):
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("aes-cbc-essiv:sha256", ["IV mode 'essiv' is not supported"]),
+    ("aes-cbc-essiv", ["IV mode 'essiv' needs a hash"]),
+    ("capi:cbc(aes)-essiv", ["needs an essiv(...) algorithm"]),
+    ("capi:essiv(cbc(aes),sha256)-essiv:sha256", ["takes no options"]),
     ("xchacha12,aes-adiantum-benbi", ["IV mode 'benbi'"]),
     ("capi:adiantum(xchacha12,aes)-null", ["IV mode 'null'"]),
     ("xchacha12,aes-adiantum-plain64:opt", ["options"]),

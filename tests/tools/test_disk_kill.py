@@ -32,21 +32,27 @@ def forked_run(argv):
     return pid
 
 
-@pytest.mark.parametrize("resilience, sector_size", [("journal", 512), ("checksum", 512), ("journal", 4096)])
-def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resilience, sector_size):
+ADIANTUM = ("xchacha12,aes-adiantum-plain64", "adiantum(xchacha12,aes)", 32)
+AES_XTS = ("aes-xts-plain64", "xts(aes)", 64)
+
+
+@pytest.mark.parametrize("resilience, sector_size, cipher", [("journal", 512, ADIANTUM), ("checksum", 512, ADIANTUM),
+                                                             ("journal", 4096, ADIANTUM), ("checksum", 4096, AES_XTS)])
+def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resilience, sector_size, cipher):
+    spec, algorithm, keylen = cipher
     rng = random.Random()
     seed = rng.randrange(1 << 32)
     rng.seed(seed)
-    key = os.urandom(32)
+    key = os.urandom(keylen)
     (tmp_path / "key").write_bytes(key)
     orig = os.urandom(1 << 20)
-    want = reference_image(orig, key, sector_size=sector_size)
+    want = reference_image(orig, key, algorithm, sector_size=sector_size)
     path = tmp_path / "img"
     jpath = str(path) + ".crypto-api-journal"
-    argv = ["disk", "encrypt", str(path), "--cipher", "xchacha12,aes-adiantum-plain64",
+    argv = ["disk", "encrypt", str(path), "--cipher", spec,
             "--key-file", str(tmp_path / "key"), "--sector-size", str(sector_size),
             "--batch-size", "8K", "--resilience", resilience]
-    capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)").free()     # the instance exists before forking
+    capi.crypto_alloc_skcipher(algorithm).free()     # the instance exists before forking
 
     def fresh_job():
         path.write_bytes(orig)

@@ -1,0 +1,123 @@
+"""The ``essiv`` template, skcipher flavour (crypto/essiv.c, 5.4+).
+
+``essiv(<skcipher>,<hash>)``, e.g. ``essiv(cbc(aes),sha256)``: setkey keys
+the inner skcipher, then salt = H(key) keys the ESSIV cipher (the cipher
+named inside the inner's last parentheses, allocated per tfm by cra_name);
+each request's IV is replaced in place by E_salt(IV) and the inner runs
+with it (so ``req.iv`` ends up holding the inner's output IV).  dm-crypt's
+``aes-cbc-essiv:sha256`` is this template with the plain64 IV (5.4+).
+The AEAD flavour (authenc inner) is not built.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.errors import EINVAL, CryptoError
+
+MODULE_NAME = "essiv"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("essiv")
+
+
+def essiv_cipher_name(inner_name: str) -> str:
+    """The text between the last ``(`` and the next ``)``: ``cbc(aes)`` → ``aes``."""
+    start = inner_name.rfind("(")
+    end = inner_name.find(")", start + 1)
+    if start < 0 or end <= start + 1:
+        raise CryptoError(EINVAL, f"essiv: cannot find the cipher name in {inner_name!r}")
+    return inner_name[start + 1:end]
+
+
+def essiv_init_tfm(tfm) -> None:
+    ctx = tfm.ctx
+    inst = tfm.alg.instance
+    ctx.child = capi.crypto_spawn_skcipher(inst.spawns[0])
+    try:
+        ctx.hash = capi.crypto_spawn_shash(inst.spawns[1])     # exactly the recorded hash
+        ctx.essiv_cipher = capi.crypto_alloc_cipher(essiv_cipher_name(inst.spawns[0].alg.cra_name))
+    except BaseException:
+        essiv_exit_tfm(tfm)
+        raise
+
+
+def essiv_exit_tfm(tfm) -> None:
+    ctx = tfm.ctx
+    for name in ("essiv_cipher", "hash", "child"):
+        t = getattr(ctx, name, None)
+        if t is not None:
+            t.free()
+            setattr(ctx, name, None)
+
+
+def essiv_setkey(tfm, key) -> None:
+    ctx = tfm.ctx
+    req_flags = tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK
+    for child in (ctx.child, ctx.essiv_cipher):
+        child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
+        child.set_flags(req_flags)
+    ctx.child.setkey(key)
+    salt = bytearray(ctx.hash.digest(bytes(memoryview(key).cast("B"))))
+    try:
+        ctx.essiv_cipher.setkey(salt)
+    finally:
+        salt[:] = bytes(len(salt))
+
+
+def _crypt(req, encrypt: bool) -> int:
+    ctx = req.tfm.ctx
+    ivsize = req.tfm.alg.ivsize
+    ivv = memoryview(req.iv).cast("B")
+    iv = ivv if not ivv.readonly else bytearray(ivv[:ivsize])
+    iv[:ivsize] = ctx.essiv_cipher.encrypt_one(bytes(ivv[:ivsize]))
+    sub = capi.skcipher_request_alloc(ctx.child)
+    capi.skcipher_request_set_callback(sub, req.flags, req.complete, req.data)
+    capi.skcipher_request_set_crypt(sub, req.src, req.dst, req.cryptlen, iv)
+    return (capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt)(sub)
+
+
+def essiv_encrypt(req) -> int:
+    return _crypt(req, True)
+
+
+def essiv_decrypt(req) -> int:
+    return _crypt(req, False)
+
+
+def essiv_create(tmpl, tb) -> None:
+    algt = capi.crypto_get_attr_type(tb)
+    if (algt.type ^ capi.CRYPTO_ALG_TYPE_SKCIPHER) & algt.mask & capi.CRYPTO_ALG_TYPE_MASK:
+        raise CryptoError(EINVAL, "essiv: only the skcipher flavour is built (an AEAD was asked for)")
+    if len(tb) != 3:
+        raise CryptoError(EINVAL, f"essiv: takes 2 parameters, got {len(tb) - 1}")
+    mask = capi.crypto_requires_sync(algt.type, algt.mask)
+    spawn = capi.crypto_grab_skcipher(capi.crypto_attr_alg_name(tb, 1, "essiv"), 0, mask)
+    hash_spawn = capi.crypto_grab_shash(capi.crypto_attr_alg_name(tb, 2, "essiv"))
+    a, h = spawn.alg, hash_spawn.alg
+    cipher_name = essiv_cipher_name(a.cra_name)
+    with capi.crypto_alloc_cipher(cipher_name) as probe:
+        c = probe.alg
+        ok = (c.min_keysize <= h.digestsize <= c.max_keysize and a.ivsize == c.cra_blocksize
+              and h.setkey is None)
+    if not ok:
+        raise CryptoError(EINVAL, f"essiv: unsupported instantiation essiv({a.cra_driver_name},"
+                                  f"{h.cra_driver_name}): the digest must key {cipher_name}, the IV be "
+                                  "one of its blocks and the hash be unkeyed")
+    inst = capi.SkcipherAlg(
+        cra_name=capi.crypto_inst_name("essiv", a.cra_name, h.cra_name),
+        cra_driver_name=capi.crypto_inst_name("essiv", a.cra_driver_name, h.cra_driver_name),
+        cra_priority=a.cra_priority, cra_flags=a.cra_flags & capi.CRYPTO_ALG_ASYNC,
+        cra_blocksize=a.cra_blocksize, cra_alignmask=a.cra_alignmask,
+        min_keysize=a.min_keysize, max_keysize=a.max_keysize, ivsize=a.ivsize,
+        chunksize=a.chunksize, walksize=a.walksize, setkey=essiv_setkey,
+        encrypt=essiv_encrypt, decrypt=essiv_decrypt, init=essiv_init_tfm, exit=essiv_exit_tfm)
+    capi.skcipher_register_instance(tmpl, inst, [spawn, hash_spawn])
+
+
+TEMPLATE = capi.Template(name="essiv", create=essiv_create)
+
+
+def module_init() -> None:
+    capi.crypto_register_template(TEMPLATE)
+
+
+def module_exit() -> None:
+    capi.crypto_unregister_template(TEMPLATE)

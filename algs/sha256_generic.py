@@ -1,0 +1,96 @@
+"""SHA-224 and SHA-256 (crypto/sha256_generic.c): the shashes
+``sha224-generic`` and ``sha256-generic`` (priority 100, block size 64) over
+the portable C core (algs/sha256_generic.c).  :func:`sha256_alg` builds the
+descriptor for any core's block function; the x86 drivers use it too.
+"""
+
+from __future__ import annotations
+
+import crypto_api as capi
+from crypto_api.algs._sha256 import ffi, lib
+
+MODULE_NAME = "sha256_generic"
+MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("sha224", "sha224-generic", "sha256", "sha256-generic")
+
+SHA256_BLOCK_SIZE = 64
+SHA256_DIGEST_SIZE = 32
+SHA224_DIGEST_SIZE = 28
+DESCSIZE = ffi.sizeof("struct sha256_state")
+GENERIC_BLOCKS = ffi.addressof(lib, "sha256_blocks_generic")
+
+_from_buffer = ffi.from_buffer
+
+
+def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False,
+               module: str = None) -> capi.ShashAlg:
+    """A ``sha224``/``sha256`` shash over the block function ``blocks``;
+    ``simd``: it runs inside an FPU section when the FPU model allows, else
+    the generic block function does the work (as the x86 glue falls back)."""
+    digestsize = SHA256_DIGEST_SIZE if name == "sha256" else SHA224_DIGEST_SIZE
+    init_fn = lib.sha256_init if name == "sha256" else lib.sha224_init
+
+    def state(desc):
+        return _from_buffer("struct sha256_state *", desc.state)
+
+    def _section(work, nbytes):
+        if simd and capi.simd_choice() != capi.GENERIC:
+            capi.kernel_fpu_begin()
+            try:
+                work(blocks)
+                capi.fpu_account(nbytes)
+            finally:
+                capi.kernel_fpu_end()
+        else:
+            work(GENERIC_BLOCKS)
+
+    def init(desc):
+        init_fn(state(desc))
+
+    def update(desc, data):
+        buf = _from_buffer("uint8_t[]", data)
+        st = state(desc)
+        _section(lambda fn: lib.sha256_update(st, buf, len(buf), fn), len(buf))
+
+    def final(desc):
+        out = ffi.new("uint8_t[32]")
+        st = state(desc)
+        _section(lambda fn: lib.sha256_final(st, out, digestsize, fn), SHA256_BLOCK_SIZE)
+        return bytes(ffi.buffer(out, digestsize))
+
+    def oneshot(tfm):
+        """tfm.digest for bytes/bytearray without SIMD in one C call pair."""
+        if simd:
+            return None
+        fb, new, buffer = _from_buffer, ffi.new, ffi.buffer
+
+        def fn(data):
+            t = type(data)
+            if t is not bytes and t is not bytearray:
+                return None
+            src = data if t is bytes else fb(data)
+            st = new("struct sha256_state *")
+            init_fn(st)
+            lib.sha256_update(st, src, len(src), blocks)
+            out = new("uint8_t[32]")
+            lib.sha256_final(st, out, digestsize, blocks)
+            return bytes(buffer(out, digestsize))
+        return fn
+
+    return capi.ShashAlg(
+        cra_name=name, cra_driver_name=driver, cra_priority=priority, cra_module=module,
+        cra_blocksize=SHA256_BLOCK_SIZE, digestsize=digestsize, descsize=DESCSIZE,
+        statesize=DESCSIZE, init=init, update=update, final=final, oneshot=oneshot)
+
+
+ALGS = (sha256_alg("sha224", "sha224-generic", 100, GENERIC_BLOCKS),
+        sha256_alg("sha256", "sha256-generic", 100, GENERIC_BLOCKS))
+
+
+def module_init() -> None:
+    for a in ALGS:
+        capi.crypto_register_shash(a)
+
+
+def module_exit() -> None:
+    for a in reversed(ALGS):
+        capi.crypto_unregister_shash(a)
