@@ -120,5 +120,5 @@ def load(arch: str, core_name: str, *, cpu: Optional[str] = None, check_feature:
     if check_feature:
         if core.feature not in hwcap_features(arch, h.hwcap, h.hwcap2):
             raise CryptoError(ENODEV, f"{arch} core {core_name}: the emulated CPU {h.cpu!r} lacks "
-                              f"{core.feature!r} (instruction set {core.instruction_set()})")
+                              f"{core.feature!r} (instruction set {core.instruction_set(arch)})")
     return QemuLib(h, core)

@@ -3,15 +3,16 @@
 (crypto_api.machine re-exports this module's names.)
 
 The kernel is built for one architecture; so is one crypto_api process.  It
-boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``) and
-``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ...) — or the
+boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``, ``ppc64le``) and
+``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ``power9``, ...) — or the
 CLI's ``--arch`` / ``--cpu`` through :func:`select_machine` — choose another
 before the first module loads.  A foreign machine is emulated: its cores run
 in a helper under qemu-user (crypto_api.machine.qemu).
 
 CPU features are the emulated CPU's own HWCAP words, read by the helper with
-``getauxval`` (arch/arm64/include/uapi/asm/hwcap.h bit names, as
-``/proc/cpuinfo`` prints them), never the host's.
+``getauxval``, never the host's, decoded by :data:`HWCAP_NAMES`
+(arch/arm64/include/uapi/asm/hwcap.h and arch/powerpc/include/uapi/asm/cputable.h
+bit names, as ``/proc/cpuinfo`` prints them).
 """
 
 from __future__ import annotations
@@ -25,11 +26,17 @@ import attrs
 
 from ..errors import EBUSY, EINVAL, CryptoError
 
-__all__ = ["ARCHES", "ARM64_HWCAP", "Machine", "current_machine", "host_arch", "hwcap_features",
+__all__ = ["ARCHES", "ARM64_HWCAP", "DEFAULT_CPU", "HWCAP_NAMES", "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch", "hwcap_features",
            "select_machine"]
 
 #: Architectures a machine may be booted as (Kbuild-like names).
-ARCHES = ("x86_64", "arm64")
+ARCHES = ("x86_64", "arm64", "ppc64le")
+
+#: The CPU model an emulated architecture boots with when CRYPTO_API_CPU is unset.
+DEFAULT_CPU = {"arm64": "max", "ppc64le": "power9"}
+
+#: Other spellings of an architecture's name (uname -m, Debian, kernel).
+_ARCH_ALIASES = {"aarch64": "arm64", "amd64": "x86_64", "ppc64el": "ppc64le", "powerpc64le": "ppc64le"}
 
 #: arm64 ``elf_hwcap`` bit names, bit 0 first (v5.0 uapi/asm/hwcap.h).
 ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32", "atomics",
@@ -37,18 +44,32 @@ ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32"
                "sm3", "sm4", "asimddp", "sha512", "sve", "asimdfhm", "dit", "uscat", "ilrcpc",
                "flagm", "ssbs", "sb", "paca", "pacg")
 
+#: powerpc AT_HWCAP bit names, bit 0 first (uapi/asm/cputable.h PPC_FEATURE_*; "" unnamed).
+PPC64LE_HWCAP = ("ppcle", "true_le", "", "", "", "", "archpmu", "vsx", "arch_2_06", "power6x",
+                 "dfp", "pa6t", "arch_2_05", "ic_snoop", "smt", "booke", "cellbe", "power5+",
+                 "power5", "power4", "notb", "efpdouble", "efpsingle", "spe", "ucache", "4xxmac",
+                 "mmu", "fpu", "altivec", "ppc601", "ppc64", "ppc32")
+#: powerpc AT_HWCAP2 bit names, bit 0 first (PPC_FEATURE2_*: vcrypto POWER8, arch_3_00
+#: POWER9, arch_3_1 POWER10).
+PPC64LE_HWCAP2 = ("",) * 17 + ("mma", "arch_3_1", "htm-no-suspend", "scv", "darn", "ieee128",
+                                "arch_3_00", "htm-nosc", "vcrypto", "tar", "isel", "ebb", "dscr",
+                                "htm", "arch_2_07")
+
+#: Per architecture: the names of the AT_HWCAP and AT_HWCAP2 bits, bit 0 first.
+HWCAP_NAMES = {"arm64": (ARM64_HWCAP, ()), "ppc64le": (PPC64LE_HWCAP, PPC64LE_HWCAP2)}
+
 
 def host_arch() -> str:
     """The host's architecture under the kernel's name (aarch64 is arm64)."""
     m = platform.machine().lower()
-    return {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64"}.get(m, m)
+    return _ARCH_ALIASES.get(m, m)
 
 
 def hwcap_features(arch: str, hwcap: int, hwcap2: int = 0) -> Tuple[str, ...]:
-    """Feature names of HWCAP words (only arm64 is decoded)."""
-    if arch != "arm64":
-        return ()
-    return tuple(n for i, n in enumerate(ARM64_HWCAP) if hwcap >> i & 1)
+    """Feature names of an architecture's HWCAP words (:data:`HWCAP_NAMES`; none for x86_64)."""
+    names1, names2 = HWCAP_NAMES.get(arch, ((), ()))
+    return (tuple(n for i, n in enumerate(names1) if n and hwcap >> i & 1)
+            + tuple(n for i, n in enumerate(names2) if n and hwcap2 >> i & 1))
 
 
 @attrs.define
@@ -103,13 +124,13 @@ _machine: Optional[Machine] = None
 def _make(arch: Optional[str], cpu: Optional[str]) -> Machine:
     host = host_arch()
     arch = (arch or host).strip().lower()
-    arch = {"aarch64": "arm64", "amd64": "x86_64"}.get(arch, arch)
+    arch = _ARCH_ALIASES.get(arch, arch)
     if arch not in ARCHES:
         raise CryptoError(EINVAL, f"machine: unknown architecture {arch!r} (known: {', '.join(ARCHES)})")
     emulated = arch != host
     if arch == "x86_64" and emulated:
         raise CryptoError(EINVAL, f"machine: x86_64 cannot be emulated on a {host} host")
-    cpu = (cpu or "").strip() or ("max" if emulated else "host")
+    cpu = (cpu or "").strip() or (DEFAULT_CPU.get(arch, "max") if emulated else "host")
     if arch == "x86_64" and cpu != "host":
         raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU (CRYPTO_API_CPU={cpu!r} "
                           "is for emulated machines; CRYPTO_API_CPU_MASK masks x86 features)")
