@@ -69,11 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _machine_options(p: argparse.ArgumentParser, default) -> None:
     p.add_argument("--arch", default=default, metavar="ARCH",
-                   help="boot this machine architecture (x86_64, arm64; default: the host, "
+                   help="boot this machine architecture (x86_64, arm64, ppc64le; default: the host, "
                         "or $CRYPTO_API_ARCH); a foreign one runs its cores under qemu-user")
     p.add_argument("--cpu", default=default, metavar="MODEL",
                    help="CPU model of an emulated machine (a qemu -cpu model: max, cortex-a53, "
-                        "...; default: $CRYPTO_API_CPU, else max)")
+                        "power9, ...; default: $CRYPTO_API_CPU, else max; power9 for ppc64le)")
 
 
 def _boot_machine(args: argparse.Namespace) -> None:

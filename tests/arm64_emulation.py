@@ -14,12 +14,12 @@ from crypto_api.machine.helper_build import missing_tools
 REQUIRE_VAR = "CRYPTO_API_REQUIRE_EMULATION"
 
 
-def require_emulation() -> None:
-    """Skip (or fail, when required) unless arm64 code can be built and run."""
-    miss = missing_tools("arm64")
+def require_emulation(arch: str = "arm64") -> None:
+    """Skip (or fail, when required) unless ``arch`` code can be built and run."""
+    miss = missing_tools(arch)
     if not miss:
         return
-    msg = "arm64 emulation unavailable: missing " + ", ".join(miss)
+    msg = f"{arch} emulation unavailable: missing " + ", ".join(miss)
     if os.environ.get(REQUIRE_VAR) == "1":
         pytest.fail(f"{msg} ({REQUIRE_VAR}=1 requires it)")
     pytest.skip(msg)

@@ -6,7 +6,10 @@ Not a kernel driver: a second ChaCha design registered so POWER8/POWER9
 get a SIMD ChaCha the self-test manager checks against the generic code.
 Module ``chacha_vsx_4way`` (aliases: the driver names only), drivers
 ``chacha20-vsx-4way``, ``xchacha20-vsx-4way``, ``xchacha12-vsx-4way`` at
-priority 200: on POWER10 the kernel's ``*-p10`` (300) still win.  Needs
+priority 50, below every kernel driver of these names (the generic 100 on
+POWER8/9, ``*-p10`` 300 on POWER10), so "chacha20" and Adiantum resolve as
+the kernel's do; it is reached by its driver names (e.g.
+``adiantum(xchacha12-vsx-4way,aes)``).  Needs
 the vector-crypto feature (VPERMXOR).  The walk is the p10 glue's (one VSX
 section per walk step); inside it whole 256-byte groups go to the core and
 a shorter last piece is bounced through a zeroed 256-byte buffer (the
@@ -22,7 +25,7 @@ from crypto_api.arch.ppc64le import vsx_glue
 MODULE_ARCH = "ppc64le"
 MODULE_NAME = "chacha_vsx_4way"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("chacha20-vsx-4way", "xchacha20-vsx-4way", "xchacha12-vsx-4way")
-PRIORITY = 200
+PRIORITY = 50
 GROUP = 256
 ALGS: list = []
 _core = None
