@@ -151,3 +151,22 @@ print("ok")
 
 def test_power10_objects_leave_the_helper_usable_on_power9():
     assert ppc_python(_P10_ON_P9, "power9").stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("cpu", ["power8", "power10"])
+def test_disk_on_ppc64le_gives_the_hosts_image(tmp_path, cpu):
+    import os
+    from arm64_emulation import run_cli
+    key = tmp_path / "key"
+    key.write_bytes(bytes(range(32)))
+    plain = bytes((i * 29) & 0xFF for i in range(8 * 4096))
+    images = []
+    for machine in (["--arch", "ppc64le", "--cpu", cpu], []):
+        img = tmp_path / f"img{len(images)}"
+        img.write_bytes(plain)
+        env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
+        r = run_cli(*machine, "disk", "--cipher", "xchacha12,aes-adiantum-plain64", "--key-file", str(key),
+                    "--sector-size", "4096", "encrypt", str(img), env=env)
+        assert r.returncode == 0, r.stderr
+        images.append(img.read_bytes())
+    assert images[0] == images[1] != plain
