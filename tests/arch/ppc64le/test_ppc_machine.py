@@ -45,3 +45,20 @@ _FEATURES = "from crypto_api.machine import current_machine; import json; print(
 def test_emulated_models_report_their_isa(cpu, has, lacks):
     feats = set(json.loads(ppc_python(_FEATURES, cpu).stdout))
     assert has <= feats and not (lacks & feats)
+
+
+def test_without_tools_ppc64le_skips_naming_packages_or_fails_as_required(monkeypatch):
+    from arm64_emulation import REQUIRE_VAR, require_emulation
+    from crypto_api.machine import backend
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(CryptoError) as e:
+        backend.load("ppc64le", "aes_p8", cpu="some-model-never-started")
+    assert e.value.errno == 19
+    assert "powerpc64le-linux-gnu-gcc (Debian packages gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross)" \
+        in str(e.value) and "qemu-ppc64le (Debian package qemu-user)" in str(e.value)
+    monkeypatch.delenv(REQUIRE_VAR, raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"ppc64le emulation unavailable: missing .*qemu-ppc64le"):
+        require_emulation("ppc64le")
+    monkeypatch.setenv(REQUIRE_VAR, "1")
+    with pytest.raises(pytest.fail.Exception, match="CRYPTO_API_REQUIRE_EMULATION=1"):
+        require_emulation("ppc64le")
