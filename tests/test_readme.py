@@ -13,8 +13,8 @@ an earlier one (or on a file it did not create) fails:
   same way when they carry ``excerpt=``;
 * ```python requires=DRIVER skips the block where that driver cannot be had
   (the x86 SIMD drivers on another CPU);
-* ```python emulates=ARCH (arm64, ppc64le) marks a block that runs ARCH code under
-  qemu-user: skipped where the emulator or the cross compiler is missing
+* ```python emulates=arm64 (or ``arm``, or ``arm,arm64``) marks a block that
+  runs that emulated machine's code under qemu-user: skipped where the emulator or the cross compiler is missing
   (failed instead under CRYPTO_API_REQUIRE_EMULATION=1, as in CI).
 """
 
@@ -88,9 +88,10 @@ def test_readme_block(lang, options, code, line, tmp_path, monkeypatch):
         if tomllib is not None:
             tomllib.loads(code)
         return
-    if "emulates" in options:
+    if options.get("emulates"):
         from arm64_emulation import require_emulation
-        require_emulation(options["emulates"])
+        for arch in options["emulates"].split(","):
+            require_emulation(arch)
     if "requires" in options and not capi.crypto_has_alg(options["requires"]):
         pytest.skip(f"{options['requires']} is not available on this machine")
     monkeypatch.chdir(tmp_path)

@@ -6,8 +6,8 @@ natively or through the qemu-user helper (crypto_api.machine.qemu, built by
 crypto_api.machine.helper_build from the cores of arch/<arch>/cores*.py).
 """
 
-from .selection import (ARCHES, ARM64_HWCAP, DEFAULT_CPU, HWCAP_NAMES, PPC64LE_HWCAP, PPC64LE_HWCAP2, Machine, current_machine, host_arch, hwcap_features,
+from .selection import (ARCHES, ARM64_HWCAP, DEFAULT_CPUS, HWCAP_NAMES, PPC64LE_HWCAP, PPC64LE_HWCAP2, Machine, current_machine, host_arch, hwcap_features,
                      select_machine)
 
-__all__ = ["ARCHES", "ARM64_HWCAP", "DEFAULT_CPU", "HWCAP_NAMES", "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch", "hwcap_features",
+__all__ = ["ARCHES", "ARM64_HWCAP", "DEFAULT_CPUS", "HWCAP_NAMES", "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch", "hwcap_features",
            "select_machine"]

@@ -23,7 +23,7 @@ from typing import Any, Dict, Optional
 
 from ..errors import ENODEV, ENOENT, CryptoError
 from .core import Core, arch_cores, arch_dir  # noqa: F401  (Core: the contract's import path)
-from .selection import current_machine, host_arch, hwcap_features
+from .selection import DEFAULT_CPUS, current_machine, host_arch, hwcap_features
 
 _native: Dict[Any, Any] = {}
 _native_lock = threading.Lock()
@@ -33,7 +33,7 @@ def _cpu_for(arch: str, cpu: Optional[str]) -> str:
     if cpu:
         return cpu
     m = current_machine()
-    return m.cpu if m.arch == arch else "max"
+    return m.cpu if m.arch == arch else DEFAULT_CPUS.get(arch, "max")
 
 
 class NativeLib:
@@ -101,7 +101,7 @@ def load(arch: str, core_name: str, *, cpu: Optional[str] = None, check_feature:
     """The functions of core ``core_name`` of ``arch``.
 
     ``cpu``: the qemu CPU model (default: the booted machine's when it is
-    ``arch``, else ``max``).  ``check_feature=False`` skips the HWCAP check
+    ``arch``, else the arch's default CPU, selection.DEFAULT_CPUS).  ``check_feature=False`` skips the HWCAP check
     (tests use it to watch a helper die of SIGILL)."""
     cores = arch_cores(arch)
     core = cores.get(core_name)
@@ -120,5 +120,5 @@ def load(arch: str, core_name: str, *, cpu: Optional[str] = None, check_feature:
     if check_feature:
         if core.feature not in hwcap_features(arch, h.hwcap, h.hwcap2):
             raise CryptoError(ENODEV, f"{arch} core {core_name}: the emulated CPU {h.cpu!r} lacks "
-                              f"{core.feature!r} (instruction set {core.instruction_set(arch)})")
+                              f"{core.feature!r} (instruction set {core.instruction_set()})")
     return QemuLib(h, core)

@@ -17,9 +17,6 @@ import attrs
 from ..errors import EEXIST, ENOENT, CryptoError
 from .cdefs import Function, parse_cdef
 
-#: Per architecture: the compiler flag naming an instruction set, and the helper's baseline.
-ISA_FLAGS = {"arm64": ("-march=", "armv8-a"), "ppc64le": ("-mcpu=", "power8")}
-
 
 @attrs.frozen(kw_only=True)
 class Core:
@@ -35,11 +32,12 @@ class Core:
     def functions(self) -> List[Function]:
         return parse_cdef(self.cdef, f"core {self.name}")
 
-    def instruction_set(self, arch: str = "arm64") -> str:
-        """The instruction set the core is built for (its -march/-mcpu, else the arch's baseline)."""
-        flag, baseline = ISA_FLAGS[arch]
-        isa = [f.split("=", 1)[1] for f in self.cflags if f.startswith(flag)]
-        return f"{isa[-1] if isa else baseline} (HWCAP feature {self.feature!r})"
+    def instruction_set(self) -> str:
+        """The instruction set the core is built for (its -march or -mcpu, else the baseline)."""
+        march = [f.split("=", 1)[1] for f in self.cflags if f.startswith(("-march=", "-mcpu="))]
+        fpu = [f.split("=", 1)[1] for f in self.cflags if f.startswith("-mfpu=")]
+        isa = (march[-1] if march else "the arch baseline") + (f"+{fpu[-1]}" if fpu else "")
+        return f"{isa} (HWCAP feature {self.feature!r})"
 
 
 def collect_cores(package: str, directory: str) -> List[Core]:

@@ -237,7 +237,7 @@ class QemuHelper:
         if how.startswith("killed by SIGILL"):
             raise CryptoError(ENODEV, f"{self.arch} core {core.name} ({name}): illegal instruction: the "
                               f"emulated CPU {self.cpu!r} lacks the instruction set "
-                              f"{core.instruction_set(self.arch)}; the helper is restarted for the next call")
+                              f"{core.instruction_set()}; the helper is restarted for the next call")
         errno = EFAULT if how.startswith("killed by") else EIO
         raise CryptoError(errno, f"{self.arch} core {core.name} ({name}): the helper died ({how}); "
                           "it is restarted for the next call")

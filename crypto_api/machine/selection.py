@@ -26,14 +26,14 @@ import attrs
 
 from ..errors import EBUSY, EINVAL, CryptoError
 
-__all__ = ["ARCHES", "ARM64_HWCAP", "DEFAULT_CPU", "HWCAP_NAMES", "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch", "hwcap_features",
+__all__ = ["ARCHES", "ARM64_HWCAP", "DEFAULT_CPUS", "HWCAP_NAMES", "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch", "hwcap_features",
            "select_machine"]
 
 #: Architectures a machine may be booted as (Kbuild-like names).
 ARCHES = ("x86_64", "arm64", "ppc64le")
 
 #: The CPU model an emulated architecture boots with when CRYPTO_API_CPU is unset.
-DEFAULT_CPU = {"arm64": "max", "ppc64le": "power9"}
+DEFAULT_CPUS = {"arm64": "max", "ppc64le": "power9"}
 
 #: Other spellings of an architecture's name (uname -m, Debian, kernel).
 _ARCH_ALIASES = {"aarch64": "arm64", "amd64": "x86_64", "ppc64el": "ppc64le", "powerpc64le": "ppc64le"}
@@ -130,7 +130,7 @@ def _make(arch: Optional[str], cpu: Optional[str]) -> Machine:
     emulated = arch != host
     if arch == "x86_64" and emulated:
         raise CryptoError(EINVAL, f"machine: x86_64 cannot be emulated on a {host} host")
-    cpu = (cpu or "").strip() or (DEFAULT_CPU.get(arch, "max") if emulated else "host")
+    cpu = (cpu or "").strip() or (DEFAULT_CPUS.get(arch, "max") if emulated else "host")
     if arch == "x86_64" and cpu != "host":
         raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU (CRYPTO_API_CPU={cpu!r} "
                           "is for emulated machines; CRYPTO_API_CPU_MASK masks x86 features)")
