@@ -41,6 +41,7 @@ from .fpu import (DECLINE, GENERIC, SIMD, FpuTrace, FpuUsageError, crypto_simd_u
                   softirq_context,
                   irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
                   kernel_neon_begin, kernel_neon_end,
+                  enable_kernel_vsx, disable_kernel_vsx,
                   simd_choice, simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
 from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
                       request_module, require_cpu, rmmod)
@@ -125,6 +126,7 @@ __all__ = [
     "fpu_account", "fpu_trace", "fpu_tracing", "in_kernel_fpu", "insmod",
     "interrupt_context", "softirq_context", "irq_fpu_usable", "kernel_fpu_begin", "kernel_fpu_end", "kernel_fpu_yield",
     "kernel_neon_begin", "kernel_neon_end",
+    "enable_kernel_vsx", "disable_kernel_vsx",
     "load_all", "loaded_modules", "may_use_simd", "might_sleep", "parse_template_name",
     "proc_crypto", "request_module", "require_cpu", "rmmod", "sg_init_one", "sg_init_table",
     "sg_nbytes", "sg_set_buf", "shash_desc_ctx", "simd_disabled", "simd_fpu_begin",

@@ -69,11 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _machine_options(p: argparse.ArgumentParser, default) -> None:
     p.add_argument("--arch", default=default, metavar="ARCH",
-                   help="boot this machine architecture (x86_64, arm64, arm; default: the host, "
-                        "or $CRYPTO_API_ARCH); a foreign one runs its cores under qemu-user")
+                   help="boot this machine architecture (x86_64, arm64, arm, ppc64le; default: the "
+                        "host, or $CRYPTO_API_ARCH); a foreign one runs its cores under qemu-user")
     p.add_argument("--cpu", default=default, metavar="MODEL",
                    help="CPU model of an emulated machine (a qemu -cpu model: max, cortex-a53, "
-                        "cortex-a7, ...; default: $CRYPTO_API_CPU, else the arch's default)")
+                        "cortex-a7, power9, ...; default: $CRYPTO_API_CPU, else the arch's default)")
 
 
 def _boot_machine(args: argparse.Namespace) -> None:

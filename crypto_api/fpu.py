@@ -3,11 +3,13 @@
 Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable),
 arch/arm64/kernel/fpsimd.c as of v5.0 (kernel_neon_begin/end, may_use_simd
 with its per-CPU busy flag), arch/arm/vfp's v5.0 kernel-mode NEON
-(``!in_interrupt()``: no NEON in a softirq either, see :func:`softirq_context`) and include/crypto/internal/simd.h
+(``!in_interrupt()``: no NEON in a softirq either, see :func:`softirq_context`),
+arch/powerpc/kernel/process.c (enable_kernel_vsx/disable_kernel_vsx, called
+with preemption off) and include/crypto/internal/simd.h
 (crypto_simd_usable and the self-test manager's "SIMD disabled for test"
 switch).  One model serves both: a thread's open section is x86's FPU
-section or arm64's NEON section (``FpuSection.unit`` says which, "fpu" or
-"neon"), and v5.0 arm64's rules are x86's: a nested user sees
+section, arm64's NEON section or powerpc's VSX section (``FpuSection.unit``
+says which: "fpu", "neon" or "vsx"), and v5.0 arm64's rules are x86's: a nested user sees
 may_use_simd() false, a nested begin is a bug, interrupts cannot use it.
 
 Where the state lives:
@@ -63,7 +65,7 @@ class FpuSection:
 
     nbytes: int = 0
     closed: bool = False
-    unit: str = "fpu"       # "fpu" (x86) or "neon" (arm64, arm)
+    unit: str = "fpu"       # "fpu" (x86), "neon" (arm64, arm) or "vsx" (powerpc)
 
 
 @attrs.define
@@ -169,6 +171,18 @@ def kernel_fpu_begin() -> None:
 def kernel_neon_begin() -> None:
     """arm64: take the NEON unit (v5.0: BUG unless may_use_simd(); sets the busy flag)."""
     _begin("neon", "kernel_neon_begin")
+
+
+def enable_kernel_vsx() -> None:
+    """powerpc: preempt_disable() then enable_kernel_vsx(): take the VSX unit
+    (the kernel WARNs when preemptible; here a nested or interrupt-context
+    begin raises, as may_use_simd() = !in_interrupt() would forbid it)."""
+    _begin("vsx", "enable_kernel_vsx")
+
+
+def disable_kernel_vsx() -> None:
+    """powerpc: disable_kernel_vsx() then preempt_enable(): release the VSX unit."""
+    _end("vsx", "disable_kernel_vsx")
 
 
 def _begin(unit: str, who: str) -> None:

@@ -94,7 +94,8 @@ def module_name_of(mod: ModuleType, default: Optional[str] = None) -> str:
 
 #: This project's arch packages and the machine architecture each is built for.
 _ARCH_PACKAGES = {"crypto_api.arch.x86.": "x86_64", "crypto_api.arch.arm64.": "arm64",
-                  "crypto_api.arch.arm.": "arm"}
+                  "crypto_api.arch.arm.": "arm",
+                  "crypto_api.arch.ppc64le.": "ppc64le"}
 
 
 def _machine_arch() -> str:

@@ -7,6 +7,7 @@ The descriptor of an arch core (``arch/<arch>/cores_*.py`` list them);
 
 from __future__ import annotations
 
+import glob
 import importlib
 import os
 from typing import Dict, List, Tuple
@@ -32,11 +33,21 @@ class Core:
         return parse_cdef(self.cdef, f"core {self.name}")
 
     def instruction_set(self) -> str:
-        """The instruction set the core is built for (its -march, else the baseline)."""
-        march = [f.split("=", 1)[1] for f in self.cflags if f.startswith("-march=")]
+        """The instruction set the core is built for (its -march or -mcpu, else the baseline)."""
+        march = [f.split("=", 1)[1] for f in self.cflags if f.startswith(("-march=", "-mcpu="))]
         fpu = [f.split("=", 1)[1] for f in self.cflags if f.startswith("-mfpu=")]
         isa = (march[-1] if march else "the arch baseline") + (f"+{fpu[-1]}" if fpu else "")
         return f"{isa} (HWCAP feature {self.feature!r})"
+
+
+def collect_cores(package: str, directory: str) -> List[Core]:
+    """The ``CORES`` lists of ``<package>.cores_*`` (the files ``cores_*.py`` of
+    ``directory``), concatenated in sorted file order: an arch's ``cores.py``."""
+    out: List[Core] = []
+    for path in sorted(glob.glob(os.path.join(directory, "cores_*.py"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        out += importlib.import_module(f"{package}.{name}").CORES
+    return out
 
 
 def arch_dir(arch: str) -> str:

@@ -1,7 +1,9 @@
 """Build the static helper of an architecture: every core plus a generated dispatcher.
 
-The helper is one static executable per architecture (``aarch64-linux-gnu-gcc
--static``, ``arm-linux-gnueabihf-gcc -static``: :data:`TOOLCHAINS`), run under qemu-user by crypto_api.machine.qemu.  Its ``main``
+The helper is one static executable per architecture (:data:`TOOLCHAINS`:
+``aarch64-linux-gnu-gcc -static``, ``arm-linux-gnueabihf-gcc -static``,
+``powerpc64le-linux-gnu-gcc -static``), run under qemu-user by
+crypto_api.machine.qemu.  Its ``main``
 maps the shared memory it is given, reports the CPU's HWCAP words
 (``getauxval``), then serves fixed-size request records from stdin with
 reply records on stdout.  The dispatcher is generated from the cores' cdefs
@@ -32,7 +34,7 @@ from ..errors import CryptoError
 from .cdefs import Function
 from .core import Core, arch_cores, arch_dir
 
-#: Per architecture: the cross compiler, its Debian packages, base flags.
+#: Per architecture: the cross compiler, its Debian packages, base flags, the emulator.
 TOOLCHAINS = {
     "arm64": {"cc": "aarch64-linux-gnu-gcc", "packages": "gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
               "cflags": ("-O2", "-Wall", "-Wextra", "-march=armv8-a"),
@@ -42,6 +44,11 @@ TOOLCHAINS = {
     "arm": {"cc": "arm-linux-gnueabihf-gcc", "packages": "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
             "cflags": ("-O2", "-Wall", "-Wextra", "-march=armv7-a", "-mfloat-abi=hard", "-mfpu=vfpv3-d16"),
             "qemu": "qemu-arm", "qemu_package": "qemu-user"},
+    # POWER8 baseline (p8_aes runs there); POWER9/POWER10 cores add their -mcpu per object
+    "ppc64le": {"cc": "powerpc64le-linux-gnu-gcc",
+                "packages": "gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross",
+                "cflags": ("-O2", "-Wall", "-Wextra", "-mcpu=power8"),
+                "qemu": "qemu-ppc64le", "qemu_package": "qemu-user"},
 }
 
 MAGIC = 0x43415049  # "CAPI": the helper's hello record starts with it

@@ -3,15 +3,17 @@
 (crypto_api.machine re-exports this module's names.)
 
 The kernel is built for one architecture; so is one crypto_api process.  It
-boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``, ``arm``) and
-``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ``cortex-a7``, ...) — or the
+boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``, ``arm``, ``ppc64le``)
+and ``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ``cortex-a7``,
+``power9``, ...) — or the
 CLI's ``--arch`` / ``--cpu`` through :func:`select_machine` — choose another
 before the first module loads.  A foreign machine is emulated: its cores run
 in a helper under qemu-user (crypto_api.machine.qemu).
 
 CPU features are the emulated CPU's own HWCAP words, read by the helper with
-``getauxval`` (arch/<arch>/include/uapi/asm/hwcap.h bit names, as
-``/proc/cpuinfo`` prints them), never the host's.
+``getauxval``, never the host's, decoded by :data:`HWCAP_NAMES`
+(arch/arm64/include/uapi/asm/hwcap.h and arch/powerpc/include/uapi/asm/cputable.h
+bit names, as ``/proc/cpuinfo`` prints them).
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ import attrs
 
 from ..errors import EBUSY, EINVAL, CryptoError
 
-__all__ = ["ARCHES", "ARM64_HWCAP", "ARM_HWCAP", "ARM_HWCAP2", "DEFAULT_CPUS", "HWCAP_NAMES", "Machine", "current_machine", "host_arch", "hwcap_features",
-           "select_machine"]
+__all__ = ["ARCHES", "ARM64_HWCAP", "ARM_HWCAP", "ARM_HWCAP2", "DEFAULT_CPUS", "HWCAP_NAMES",
+           "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch",
+           "hwcap_features", "select_machine"]
 
 #: Architectures a machine may be booted as (Kbuild-like names).
-ARCHES = ("x86_64", "arm64", "arm")
+ARCHES = ("x86_64", "arm64", "arm", "ppc64le")
 
 #: arm64 ``elf_hwcap`` bit names, bit 0 first (v5.0 uapi/asm/hwcap.h).
 ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32", "atomics",
@@ -43,15 +46,29 @@ ARM_HWCAP = ("swp", "half", "thumb", "26bit", "fastmult", "fpa", "vfp", "edsp", 
              "vfpd32", "lpae", "evtstrm")
 ARM_HWCAP2 = ("aes", "pmull", "sha1", "sha2", "crc32")
 
-#: Per architecture: the HWCAP and HWCAP2 bit names (an arch missing here decodes none).
-HWCAP_NAMES = {"arm64": (ARM64_HWCAP, ()), "arm": (ARM_HWCAP, ARM_HWCAP2)}
-
 #: The CPU model an emulated machine boots with when none is chosen.
-DEFAULT_CPUS = {"arm64": "max", "arm": "cortex-a7"}
+DEFAULT_CPUS = {"arm64": "max", "arm": "cortex-a7", "ppc64le": "power9"}
 
 #: Host ``platform.machine()`` names -> the kernel's architecture names.
 _ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64",
-                 "armv7l": "arm", "armv7hl": "arm", "armhf": "arm", "arm32": "arm"}
+                 "armv7l": "arm", "armv7hl": "arm", "armhf": "arm", "arm32": "arm",
+                 "ppc64el": "ppc64le", "powerpc64le": "ppc64le"}
+
+#: powerpc AT_HWCAP bit names, bit 0 first (uapi/asm/cputable.h PPC_FEATURE_*; "" unnamed).
+PPC64LE_HWCAP = ("ppcle", "true_le", "", "", "", "", "archpmu", "vsx", "arch_2_06", "power6x",
+                 "dfp", "pa6t", "arch_2_05", "ic_snoop", "smt", "booke", "cellbe", "power5+",
+                 "power5", "power4", "notb", "efpdouble", "efpsingle", "spe", "ucache", "4xxmac",
+                 "mmu", "fpu", "altivec", "ppc601", "ppc64", "ppc32")
+#: powerpc AT_HWCAP2 bit names, bit 0 first (PPC_FEATURE2_*: vcrypto POWER8, arch_3_00
+#: POWER9, arch_3_1 POWER10).
+PPC64LE_HWCAP2 = ("",) * 17 + ("mma", "arch_3_1", "htm-no-suspend", "scv", "darn", "ieee128",
+                                "arch_3_00", "htm-nosc", "vcrypto", "tar", "isel", "ebb", "dscr",
+                                "htm", "arch_2_07")
+
+#: Per architecture: the names of the AT_HWCAP and AT_HWCAP2 bits, bit 0 first (an arch
+#: missing here decodes none).
+HWCAP_NAMES = {"arm64": (ARM64_HWCAP, ()), "arm": (ARM_HWCAP, ARM_HWCAP2),
+               "ppc64le": (PPC64LE_HWCAP, PPC64LE_HWCAP2)}
 
 
 def host_arch() -> str:
@@ -61,10 +78,10 @@ def host_arch() -> str:
 
 
 def hwcap_features(arch: str, hwcap: int, hwcap2: int = 0) -> Tuple[str, ...]:
-    """Feature names of HWCAP words (the arches of :data:`HWCAP_NAMES`)."""
-    names, names2 = HWCAP_NAMES.get(arch, ((), ()))
-    return (tuple(n for i, n in enumerate(names) if hwcap >> i & 1)
-            + tuple(n for i, n in enumerate(names2) if hwcap2 >> i & 1))
+    """Feature names of an architecture's HWCAP words (:data:`HWCAP_NAMES`; none for x86_64)."""
+    names1, names2 = HWCAP_NAMES.get(arch, ((), ()))
+    return (tuple(n for i, n in enumerate(names1) if n and hwcap >> i & 1)
+            + tuple(n for i, n in enumerate(names2) if n and hwcap2 >> i & 1))
 
 
 @attrs.define
