@@ -28,6 +28,7 @@ tools/output_target.py, so a kill at any point leaves nothing either).
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
 from typing import Optional
@@ -88,6 +89,12 @@ def _key(args, tfm) -> None:
         tfm.setkey(key)
     finally:
         wipe(key)
+
+
+def _wipe(buf: bytearray) -> None:
+    """Zero ``buf`` in place (``buf[:] = bytes(n)`` would hold a second n bytes)."""
+    if buf:
+        ctypes.memset((ctypes.c_char * len(buf)).from_buffer(buf), 0, len(buf))
 
 
 def _message_buffer(src: InputSource, alen: int, extra: int) -> tuple:
@@ -151,7 +158,7 @@ def crypt_aead(tfm, encrypt: bool, iv: Optional[bytes], aad: bytes, src: InputSo
             out.write(memoryview(buf)[alen:alen + outlen])
             out.commit()
     finally:
-        buf[:] = bytes(len(buf))       # the plaintext, authentic or not, does not linger
+        _wipe(buf)                     # the plaintext, authentic or not, does not linger
 
 
 def run_aead(args, tfm) -> int:
