@@ -38,7 +38,7 @@ from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation,
 def register(sub) -> None:
     for cmd, verb in (("enc", "encrypt"), ("dec", "decrypt")):
         p = sub.add_parser(
-            cmd, help=f"{verb} a file or stdin with any skcipher (kcapi-enc style)",
+            cmd, help=f"{verb} a file or stdin with any skcipher or AEAD (kcapi-enc style)",
             description=f"{verb.capitalize()} the whole input as one message with a skcipher "
                         "(no padding: stream ciphers and length-preserving ciphers such as Adiantum).")
         p.add_argument("-c", "--cipher", required=True, metavar="NAME",
