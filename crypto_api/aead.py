@@ -12,7 +12,9 @@ and the AD region of dst is the algorithm's business (rfc7539 never writes it).
 
 ``tfm.encrypt(pt, iv, assoc=b"")`` returns ciphertext ‖ tag and
 ``tfm.decrypt(ct_tag, iv, assoc=b"")`` the plaintext: both run the request
-path over private buffers and wait when the algorithm is asynchronous; a
+path (waiting when the algorithm is asynchronous) from the caller's buffers
+(a decryption copies a writable text first: it is read twice, for the MAC
+and the keystream) into a private one, copied once into the result; a
 failed one-call decryption wipes its private buffer and raises, so
 unauthenticated plaintext never reaches the caller (an ``out`` buffer is
 written only on success).  A driver may offer a one-call fast path
@@ -21,6 +23,7 @@ written only on success).  A driver may offer a one-call fast path
 
 from __future__ import annotations
 
+import ctypes
 from errno import EBADMSG
 from typing import Any, List, Optional
 
@@ -166,27 +169,34 @@ class CryptoAead(CryptoTfm):
             target = as_byte_view(out, f"{name}: out")
             if target.readonly or len(target) != outlen:
                 raise CryptoError(EINVAL, f"{name}: out must be a writable buffer of {outlen} bytes")
-        src = bytearray(alen + n)
-        src[:alen] = ad
-        src[alen:] = text
-        dst = bytearray(alen + outlen)       # private: the caller sees it only if authentic
+        # src: the caller's buffers themselves.  A decryption reads the text
+        # twice (the MAC, then the keystream): a writable buffer is copied
+        # first so what is decrypted is what was authenticated.
+        if not encrypt and not text.readonly:
+            text = memoryview(bytearray(text))
+        src = [Scatterlist(v, 0, len(v)) for v in (ad, text) if len(v)] or [Scatterlist(text, 0, 0)]
+        # dst: private (the AD room, and the result until it is final)
+        adbuf = bytearray(alen)
+        res = bytearray(outlen)
+        dst = [Scatterlist(memoryview(b), 0, len(b)) for b in (adbuf, res) if len(b)] \
+            or [Scatterlist(memoryview(res), 0, 0)]
         try:
             req = AeadRequest(self)
             wait = crypto_init_wait()
             aead_request_set_callback(req, A.CRYPTO_TFM_REQ_MAY_BACKLOG, crypto_req_done, wait)
-            aead_request_set_crypt(req, [Scatterlist(memoryview(src), 0, alen + n)],
-                                   [Scatterlist(memoryview(dst), 0, alen + outlen)], n, ivbuf)
+            aead_request_set_crypt(req, src, dst, n, ivbuf)
             aead_request_set_ad(req, alen)
             err = crypto_wait_req(_run(req, encrypt), wait)
             if err:
                 raise _async_error(name, encrypt, err)
             if target is None:
-                return bytes(memoryview(dst)[alen:])
-            target[:] = memoryview(dst)[alen:]
+                return bytes(res)
+            target[:] = res
             return out
         finally:
-            dst[:] = bytes(len(dst))
-            src[:] = bytes(len(src))
+            _wipe(adbuf)
+            if not encrypt:
+                _wipe(res)              # the plaintext, authentic or not
 
     def encrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None, assoc: A.BytesLike = b"",
                 out: Optional[A.WritableBuffer] = None) -> Any:
@@ -218,6 +228,13 @@ class CryptoAead(CryptoTfm):
             if res is not None:
                 return res
         return self._oneshot(data, iv, assoc, out, False)
+
+
+def _wipe(buf: bytearray) -> None:
+    """Zero a private bytearray in one pass (no temporary of its size)."""
+    n = len(buf)
+    if n:
+        ctypes.memset((ctypes.c_char * n).from_buffer(buf), 0, n)
 
 
 def _async_error(name: str, encrypt: bool, err: int) -> CryptoError:

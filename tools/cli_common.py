@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Optional
 
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.sector import WIDE_BLOCK_TEMPLATES
@@ -93,3 +94,20 @@ def check_length(tfm, n: int, what: str) -> None:
     if n % mult:
         raise CryptoError(EINVAL, f"{name}: {what} is {n} bytes, not a multiple of its {mult}-byte "
                                   "block; this tool does not pad (block cipher modes need padding)")
+
+
+def parse_iv(text: Optional[str], tfm) -> Optional[bytes]:
+    """The ``--iv HEX`` argument for ``tfm`` (None when it has no IV); EINVAL if it does not fit."""
+    name = tfm.alg.cra_name
+    if text is None:
+        if tfm.ivsize:
+            raise CryptoError(EINVAL, f"{name}: needs --iv with {tfm.ivsize} bytes ({2 * tfm.ivsize} hex digits)")
+        return None
+    try:
+        iv = bytes.fromhex(text)
+    except ValueError:
+        raise CryptoError(EINVAL, f"--iv {text[:40]!r}: not a hex string") from None
+    if len(iv) != tfm.ivsize:
+        raise CryptoError(EINVAL, f"{name}: --iv gives {len(iv)} byte{'' if len(iv) == 1 else 's'}, "
+                                  f"the IV is {tfm.ivsize} bytes")
+    return iv

@@ -3,7 +3,9 @@
     crypto-api enc -c 'adiantum(xchacha12,aes)' --keyfile key --iv HEX -i in -o out
     crypto-api dec -c xchacha20 --keyfd 3 --iv HEX < in > out 3< key
 
-Any skcipher name the registry can resolve works, templates included.  The
+Any skcipher name the registry can resolve works, templates included; an
+AEAD name (``rfc7539(chacha20,poly1305)``) goes to tools/aead_crypt.py, with
+``--aad``/``--aad-file`` and ``--taglen``, the tag appended.  The
 input (stdin by default) is one message under the given IV: a stream cipher
 or a length-preserving cipher such as Adiantum needs no padding and the
 output has the input's length.  The key comes from a file or an inherited
@@ -22,9 +24,11 @@ failure or a kill leaves the old file or the complete new one.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.errors import EINVAL, ENOENT, CryptoError
 
-from .cli_common import check_length, read_key_fd, read_key_file, wipe
+from .aead_crypt import add_arguments as add_aead_arguments
+from .aead_crypt import run_aead, uses_aead_options
+from .cli_common import check_length, parse_iv, read_key_fd, read_key_file, wipe
 from .output_target import open_output
 from .stream_continuation import continuation_for
 from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation, open_input,
@@ -34,12 +38,12 @@ from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation,
 def register(sub) -> None:
     for cmd, verb in (("enc", "encrypt"), ("dec", "decrypt")):
         p = sub.add_parser(
-            cmd, help=f"{verb} a file or stdin with any skcipher (kcapi-enc style)",
+            cmd, help=f"{verb} a file or stdin with any skcipher or AEAD (kcapi-enc style)",
             description=f"{verb.capitalize()} the whole input as one message with a skcipher "
                         "(no padding: stream ciphers and length-preserving ciphers such as Adiantum).")
         p.add_argument("-c", "--cipher", required=True, metavar="NAME",
-                       help="skcipher name or driver name, templates included, "
-                            "e.g. 'adiantum(xchacha12,aes)', xchacha20, xchacha12-generic")
+                       help="skcipher or AEAD name or driver name, templates included, "
+                            "e.g. 'adiantum(xchacha12,aes)', xchacha20, 'rfc7539(chacha20,poly1305)'")
         p.add_argument("-i", "--infile", metavar="PATH", help="input file (default: stdin)")
         p.add_argument("-o", "--outfile", metavar="PATH", help="output file (default: stdout)")
         key = p.add_mutually_exclusive_group()
@@ -47,23 +51,8 @@ def register(sub) -> None:
         key.add_argument("--keyfd", type=int, metavar="N",
                          help="read the raw key from inherited file descriptor N (to EOF)")
         p.add_argument("--iv", metavar="HEX", help="the IV in hex (required when the cipher has one)")
+        add_aead_arguments(p)
         p.set_defaults(func=run, encrypt=(cmd == "enc"))
-
-
-def _parse_iv(text, tfm) -> bytes:
-    name = tfm.alg.cra_name
-    if text is None:
-        if tfm.ivsize:
-            raise CryptoError(EINVAL, f"{name}: needs --iv with {tfm.ivsize} bytes ({2 * tfm.ivsize} hex digits)")
-        return None
-    try:
-        iv = bytes.fromhex(text)
-    except ValueError:
-        raise CryptoError(EINVAL, f"--iv {text[:40]!r}: not a hex string") from None
-    if len(iv) != tfm.ivsize:
-        raise CryptoError(EINVAL, f"{name}: --iv gives {len(iv)} byte{'' if len(iv) == 1 else 's'}, "
-                                  f"the IV is {tfm.ivsize} bytes")
-    return iv
 
 
 def _is_adiantum(tfm) -> bool:
@@ -93,8 +82,33 @@ def _crypt(tfm, encrypt: bool, iv, src: InputSource, outfile) -> None:
         out.commit()
 
 
+def _alloc(name: str):
+    """(tfm, is_aead): ``name`` as a skcipher, else as an AEAD (a template
+    instance of the other type is EINVAL, an unknown name ENOENT); when
+    neither type has it, the skcipher's refusal."""
+    try:
+        return capi.crypto_alloc_skcipher(name), False
+    except CryptoError as e:
+        if e.errno not in (ENOENT, EINVAL):
+            raise
+        try:
+            return capi.crypto_alloc_aead(name), True
+        except CryptoError:
+            pass
+        raise
+
+
 def run(args) -> int:
-    with capi.crypto_alloc_skcipher(args.cipher) as tfm:
+    tfm, aead = _alloc(args.cipher)
+    if aead:
+        with tfm:
+            return run_aead(args, tfm)
+    opt = uses_aead_options(args)
+    if opt is not None:
+        tfm.free()
+        raise CryptoError(EINVAL, f"{args.cipher}: {opt} is for AEADs, and this is a skcipher "
+                                  f"({tfm.alg.cra_driver_name})")
+    with tfm:
         name = tfm.alg.cra_name
         if args.keyfile is None and args.keyfd is None:
             if tfm.max_keysize:
@@ -105,7 +119,7 @@ def run(args) -> int:
                 tfm.setkey(key)
             finally:
                 wipe(key)
-        iv = _parse_iv(args.iv, tfm)
+        iv = parse_iv(args.iv, tfm)
         with open_input(args.infile) as src:
             _crypt(tfm, args.encrypt, iv, src, args.outfile)
     return 0

@@ -1,10 +1,14 @@
-"""Peers measured beside crypto_api: the ``cryptography`` and ``pycryptodome``
-packages, and optionally the native ``openssl speed -evp chacha20``.
+"""Peers measured beside crypto_api: the ``cryptography``, ``pycryptodome``
+and ``pynacl`` (libsodium) packages, and optionally the native
+``openssl speed -evp chacha20``.
 
 Each peer does per call what a user of that library does per message: a
 fresh encryptor with a new nonce or tweak for every message (ChaCha20,
 XChaCha20, AES-256-XTS), a one-shot Poly1305 tag, or one block through an
-ECB object keyed once (the single-block ``aes`` cipher).  A peer is shown
+ECB object keyed once (the single-block ``aes`` cipher), one AEAD call on an
+object keyed once (``cryptography``'s ChaCha20Poly1305) or on the key
+(libsodium's IETF ChaCha20-Poly1305 through ``nacl.bindings``), with the
+same associated data as the crypto_api AEAD targets.  A peer is shown
 beside the crypto_api algorithms it relates to: the same algorithm, or a
 *reference* (AES-256-XTS for Adiantum — the disk-encryption alternative the
 issue's goals compare with — and 20-round XChaCha20 beside XChaCha12).
@@ -19,7 +23,12 @@ import subprocess
 from typing import Callable, Dict, List, Optional, Tuple
 
 from .speed_machine import dist_version
-from .speed_targets import Skip, pattern
+from .speed_targets import AEAD_ASSOC_LEN, Skip, pattern
+
+#: The crypto_api AEAD an RFC 8439 ChaCha20-Poly1305 peer measures the same thing as.
+RFC7539 = {"rfc7539(chacha20,poly1305)": "same"}
+#: The IV of the AEAD targets (speed_targets.Target.iv for a 12-byte IV).
+AEAD_NONCE = pattern(12, seed=7)
 
 
 class Peer:
@@ -138,6 +147,48 @@ def _cryptography_peers(into: bool = False) -> List[Peer]:
     ]
 
 
+def _aead_factory(seal: Callable[[bytes, bytes], bytes], open_: Callable[[bytes, bytes], bytes]):
+    """A peer factory: ``encrypt`` seals ``size`` bytes; ``decrypt`` opens what sealing gave."""
+    assoc = pattern(AEAD_ASSOC_LEN, seed=5)
+
+    def factory(opname, size):
+        data = pattern(size, seed=size)
+        if opname == "decrypt":
+            ct = seal(data, assoc)
+            return lambda: open_(ct, assoc)
+        return lambda: seal(data, assoc)
+    return factory
+
+
+def _cryptography_aead_peers() -> List[Peer]:
+    try:
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    except ImportError:
+        return []
+    aead = ChaCha20Poly1305(pattern(32, seed=1))
+    return [Peer("cryptography-chacha20poly1305", "cryptography ChaCha20Poly1305",
+                 f"cryptography {dist_version('cryptography')}",
+                 "ChaCha20Poly1305 keyed once, encrypt/decrypt(nonce, data, aad) per message",
+                 ("encrypt", "decrypt"), dict(RFC7539),
+                 _aead_factory(lambda d, a: aead.encrypt(AEAD_NONCE, d, a),
+                               lambda c, a: aead.decrypt(AEAD_NONCE, c, a)))]
+
+
+def _pynacl_peers() -> List[Peer]:
+    try:
+        from nacl.bindings import (crypto_aead_chacha20poly1305_ietf_decrypt,
+                                   crypto_aead_chacha20poly1305_ietf_encrypt)
+    except ImportError:
+        return []
+    key = pattern(32, seed=1)
+    return [Peer("pynacl-chacha20poly1305-ietf", "PyNaCl (libsodium) ChaCha20-Poly1305-IETF",
+                 f"pynacl {dist_version('pynacl') or dist_version('PyNaCl')}",
+                 "nacl.bindings.crypto_aead_chacha20poly1305_ietf_encrypt/decrypt per message",
+                 ("encrypt", "decrypt"), dict(RFC7539),
+                 _aead_factory(lambda d, a: crypto_aead_chacha20poly1305_ietf_encrypt(d, a, AEAD_NONCE, key),
+                               lambda c, a: crypto_aead_chacha20poly1305_ietf_decrypt(c, a, AEAD_NONCE, key)))]
+
+
 def _pycryptodome_peers(into: bool = False) -> List[Peer]:
     try:
         from Crypto.Cipher import AES, ChaCha20
@@ -183,7 +234,8 @@ def _pycryptodome_peers(into: bool = False) -> List[Peer]:
 def available_peers(into: bool = False) -> List[Peer]:
     """Every peer whose library imports (``into``: ciphers write into a
     preallocated buffer where the library can, as with ``speed --into``)."""
-    return _cryptography_peers(into) + _pycryptodome_peers(into)
+    return (_cryptography_peers(into) + _pycryptodome_peers(into) + _cryptography_aead_peers()
+            + _pynacl_peers())
 
 
 def peers_for(cra_names: List[str], into: bool = False) -> List[Peer]:

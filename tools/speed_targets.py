@@ -1,14 +1,18 @@
 """What the speed tool measures on crypto_api: a name resolved to a transform.
 
-A name is allocated as a skcipher, else a shash, else a single-block cipher
-(the first type that has it), through the public API as any user would.
+A name is allocated as a skcipher, else an AEAD, else a shash, else a
+single-block cipher (the first type that has it), through the public API as
+any user would.
 Each operation is one public call: ``tfm.encrypt(data, iv)`` /
 ``tfm.decrypt(data, iv)`` for a skcipher (with ``into``:
 ``tfm.encrypt(data, iv, out=buf)`` into one preallocated buffer, as openssl
 speed, tcrypt and bench-slope reuse theirs), ``tfm.digest(data)`` for a shash
 and ``tfm.encrypt_one(block)`` / ``tfm.decrypt_one(block)`` for a cipher,
 which is measured at its block size only (one block per call, whatever the
-sizes asked for).
+sizes asked for).  An AEAD does ``tfm.encrypt(data, iv, assoc)`` with
+:data:`AEAD_ASSOC_LEN` bytes of associated data (as an ESP header), and
+``tfm.decrypt(ct_tag, iv, assoc)`` of what that encryption gave (a size N
+decrypts N bytes of text plus the tag, verified each call).
 
 A ``--driver`` name pins the implementation: it must resolve to that driver
 (or, for a template instance named with driver names, to an instance built
@@ -38,6 +42,10 @@ DEFAULT_ALGS = ("adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)", "xchacha12
 #: Key lengths tried, in order, on a keyed shash (which declares no key size).
 SHASH_KEY_SIZES = {"nhpoly1305": 1088}
 SHASH_KEY_PROBE = (32, 16, 64, 1088, 24, 48)
+#: Key lengths tried, in order, on an AEAD (rfc7539: 32, rfc7539esp: 32 + 4-byte salt).
+AEAD_KEY_PROBE = (32, 36, 16, 24, 20, 28)
+#: Associated data per AEAD message (an ESP header's SPI and sequence number).
+AEAD_ASSOC_LEN = 8
 
 
 class Skip(Exception):
@@ -51,19 +59,26 @@ def pattern(n: int, seed: int = 0) -> bytes:
 
 
 #: Type -> allocator, in the order a name is tried.
-_ALLOCATORS = {"skcipher": capi.crypto_alloc_skcipher, "shash": capi.crypto_alloc_shash,
-               "cipher": capi.crypto_alloc_cipher}
+_ALLOCATORS = {"skcipher": capi.crypto_alloc_skcipher, "aead": capi.crypto_alloc_aead,
+               "shash": capi.crypto_alloc_shash, "cipher": capi.crypto_alloc_cipher}
 
 
 def _alloc_any(name: str):
-    """(tfm, type) for the first of skcipher, shash, cipher that has ``name``."""
+    """(tfm, type) for the first of skcipher, aead, shash, cipher that has ``name``."""
+    first = None
     for kind, alloc in _ALLOCATORS.items():
         try:
             return alloc(name), kind
         except CryptoError as e:
+            # an unknown name is ENOENT; a template instance of another type EINVAL
+            if e.errno == EINVAL and "not the type" in e.message:
+                first = first or e
+                continue
             if e.errno != ENOENT:
                 raise
-    raise CryptoError(ENOENT, f"{name}: no skcipher, shash or cipher of that name "
+    if first is not None:
+        raise first
+    raise CryptoError(ENOENT, f"{name}: no skcipher, aead, shash or cipher of that name "
                               "(`crypto-api list` shows what is registered)")
 
 
@@ -113,9 +128,14 @@ class Target:
             key = pattern(tfm.max_keysize, seed=1)
             tfm.setkey(key)
             return key
-        if tfm.alg.setkey is None:
+        if self.type == "shash" and tfm.alg.setkey is None:
             return None
-        sizes = (SHASH_KEY_SIZES[self.cra_name],) if self.cra_name in SHASH_KEY_SIZES else SHASH_KEY_PROBE
+        if self.type == "aead":
+            sizes = AEAD_KEY_PROBE
+        elif self.cra_name in SHASH_KEY_SIZES:
+            sizes = (SHASH_KEY_SIZES[self.cra_name],)
+        else:
+            sizes = SHASH_KEY_PROBE
         last = None
         for n in sizes:
             key = pattern(n, seed=1)
@@ -146,6 +166,14 @@ class Target:
         if self.type == "skcipher":
             call = tfm.encrypt if opname == "encrypt" else tfm.decrypt
             fn = partial(call, data, self.iv, bytearray(size)) if self.into else partial(call, data, self.iv)
+        elif self.type == "aead":
+            assoc = pattern(AEAD_ASSOC_LEN, seed=5)
+            if opname == "decrypt":
+                try:
+                    data = tfm.encrypt(data, self.iv, assoc)
+                except CryptoError as e:
+                    raise Skip(e.message) from None
+            fn = partial(tfm.encrypt if opname == "encrypt" else tfm.decrypt, data, self.iv, assoc)
         elif self.type == "shash":
             fn = partial(tfm.digest, data)
         else:

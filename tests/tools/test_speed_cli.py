@@ -115,7 +115,7 @@ def test_algorithm_name_as_driver_is_refused(capsys):
 def test_unknown_name_is_one_line(capsys):
     rc, _out, err = run(capsys, *FAST, "--alg", "nosuch", "--sizes", "16")
     assert rc == 1
-    assert err.splitlines() == ["crypto-api speed: [Errno 2] ENOENT: nosuch: no skcipher, shash or "
+    assert err.splitlines() == ["crypto-api speed: [Errno 2] ENOENT: nosuch: no skcipher, aead, shash or "
                                 "cipher of that name (`crypto-api list` shows what is registered)"]
 
 
