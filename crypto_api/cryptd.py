@@ -92,16 +92,16 @@ class CryptdQueue:
         with self._cond:
             while not self._items:
                 self._cond.wait()
-            req, encrypt = self._items.popleft()
             promoted = None
             if self._backlog:               # the first backlogged request enters the queue
+                promoted = self._items[len(self._items) - self._backlog][0]
                 self._backlog -= 1
-                promoted = self._items[len(self._items) - self._backlog - 1][0]
+            req, encrypt = self._items.popleft()
             return req, encrypt, promoted
 
     def _worker(self) -> None:
         while True:
-            req, encrypt, promoted = self._dequeue()
+            req, encrypt, promoted = self._dequeue()        # never raises
             if promoted is not None:
                 _notify(promoted, -EINPROGRESS)
             try:
