@@ -23,7 +23,7 @@ import attrs
 import crypto_api as capi
 from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import SCRATCH_MAX, OutputScratch, output_scratch
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
@@ -172,10 +172,25 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
         n = len(data)
         if bad(n) is not None:
             return None
-        buf = alloc_uninit("char[]", n) if n else None
-        if n and run(ctx, ffi.cast("uint8_t *", buf), _from_buffer("uint8_t[]", data), n, ivb, encrypt):
-            return None
-        return ffi.buffer(buf, n)[:] if n else b""
+        if not n:
+            return b""
+        try:
+            state = take()                  # the tfm's reusable output buffer
+            pooled = True
+        except IndexError:                  # in use (another thread): a fresh one
+            state, pooled = (None, None, 0), False
+        if state[2] < n:
+            state = grow(state, n)
+        try:
+            if run(ctx, ffi.cast("uint8_t *", state[0]), _from_buffer("uint8_t[]", data), n, ivb,
+                   encrypt):
+                return None
+            return state[1][:n]             # new bytes
+        finally:
+            if pooled:                      # a huge buffer is not kept
+                give(state if state[2] <= SCRATCH_MAX else (None, None, 0))
+    scratch = output_scratch(ctx)
+    take, give, grow = scratch.pool.pop, scratch.pool.append, OutputScratch.grow
     return fast
 
 
