@@ -12,9 +12,12 @@ never call the callback: their return value is final.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from errno import EBUSY, EINPROGRESS
-from typing import Any
+from typing import Any, Callable
+
+from .errors import CryptoError
 
 #: Return values that mean "the completion callback will deliver the result".
 ASYNC_PENDING = (-EINPROGRESS, -EBUSY)
@@ -55,4 +58,35 @@ def crypto_wait_req(err: int, wait: CryptoWait) -> int:
     """The final status of a request that returned ``err`` (waits if it went async)."""
     if err in ASYNC_PENDING:
         return wait.wait()
+    return err
+
+
+def wait_status(err: int, wait: CryptoWait, who: str) -> int:
+    """crypto_wait_req, with a failure raised as CryptoError (0 on success)."""
+    err = crypto_wait_req(err or 0, wait)
+    if err:
+        raise CryptoError(-err, f"{who}: asynchronous request failed")
+    return 0
+
+
+async def crypto_req_await(req: Any, op: Callable[[Any], int]) -> int:
+    """Submit ``req`` with ``op`` (e.g. crypto_skcipher_encrypt) and await its
+    final status without blocking the event loop: the request's callback
+    (set here; its flags are kept) resolves a future on the running loop.
+    A synchronous algorithm's status is returned at once."""
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+
+    def settle(err: int) -> None:
+        if not fut.done():
+            fut.set_result(err)
+
+    def done(_req: Any, err: int) -> None:
+        if err != -EINPROGRESS:         # a backlogged request has only started
+            loop.call_soon_threadsafe(settle, err)
+
+    req.complete, req.data = done, None
+    err = op(req) or 0
+    if err in ASYNC_PENDING:
+        return await fut
     return err

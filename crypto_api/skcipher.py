@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from . import alg as A
-from .completion import ASYNC_PENDING
+from .completion import ASYNC_PENDING, CryptoWait, crypto_req_done, crypto_wait_req
 from .errors import EINVAL, CryptoError
 from .fpu import _cpu as _this_cpu
 from .fpu import fpu_owned, fpu_recover
@@ -106,7 +106,7 @@ class CryptoSkcipher(BoundedKeyTfm):
             if lin is None or not lin(self, src, dst, n, ivbuf):
                 req = SkcipherRequest(self, [Scatterlist(memoryview(src), 0, n)],
                                       [Scatterlist(memoryview(dst), 0, n)], n, bytearray(ivbuf))
-                (self._enc if encrypt else self._dec)(req)
+                _call_and_wait(req, self._enc if encrypt else self._dec)
         except BaseException:
             fpu_recover(owned, self.alg.cra_driver_name)
             if saved is not None:
@@ -136,6 +136,17 @@ class CryptoSkcipher(BoundedKeyTfm):
             if res is not None:
                 return res
         return self._crypt(data, iv, False, out)
+
+
+def _call_and_wait(req: "SkcipherRequest", op) -> None:
+    """Run ``op(req)``; an asynchronous driver's request is waited for (the
+    one-call methods always return the result), its error raised here."""
+    wait = CryptoWait()
+    req.flags = A.CRYPTO_TFM_REQ_MAY_SLEEP | A.CRYPTO_TFM_REQ_MAY_BACKLOG
+    req.complete, req.data = crypto_req_done, wait
+    err = crypto_wait_req(op(req) or 0, wait)
+    if err:
+        raise CryptoError(-err, f"{req.tfm.alg.cra_driver_name}: asynchronous request failed")
 
 
 class SkcipherRequest:

@@ -1,5 +1,8 @@
 """cffi build script for ``crypto_api.arch.x86._aesni``: the AES-NI core
-(arch/x86/aesni.c, its functions compiled for target("aes,sse4.1")).
+(arch/x86/aesni.c, its functions compiled for target("aes,sse4.1")), the
+CBC/CTR/XTS loops (aesni_modes.c, the same target) and the VAES/AVX2 bulk
+code for XTS and CTR (aesni_vaes.c, target("vaes,avx2,...")): call the
+``aes_vaes_avx2_*`` functions only when cpu_has("vaes") and cpu_has("avx2").
 
 ``struct aesni_ctx`` is allocated by Python (``ffi.new("struct aesni_ctx *")``);
 it carries its own alignment slack, so no aligned allocation is needed.
@@ -33,11 +36,26 @@ void aesni_ecb_encrypt(const struct aesni_ctx *ctx, uint8_t *out,
 void aesni_ecb_decrypt(const struct aesni_ctx *ctx, uint8_t *out,
                        const uint8_t *in, size_t nblocks);
 
+void aesni_cbc_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+                       size_t nblocks, uint8_t *iv);
+void aesni_cbc_decrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+                       size_t nblocks, uint8_t *iv);
+void aesni_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+                     size_t nbytes, uint8_t *iv);
+int aesni_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+                    uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
+void aes_vaes_avx2_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+                          size_t nbytes, uint8_t *iv);
+int aes_vaes_avx2_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+                         uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,
+                         int dec);
+
 void crypto_memzero(void *p, size_t n);
 """
 
-ffibuilder = extension("crypto_api.arch.x86._aesni", CDEF, '#include "aesni.h"\n',
-                       ["arch/x86/aesni.c"], include_dirs=X86_DIRS)
+ffibuilder = extension("crypto_api.arch.x86._aesni", CDEF, '#include "aesni_modes.h"\n',
+                       ["arch/x86/aesni.c", "arch/x86/aesni_modes.c", "arch/x86/aesni_vaes.c"],
+                       include_dirs=X86_DIRS)
 
 if __name__ == "__main__":
     main(ffibuilder)

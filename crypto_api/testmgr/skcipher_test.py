@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 
 from .. import alg as A
+from ..completion import crypto_init_wait, crypto_req_done, wait_status
 from ..errors import CryptoError
 from ..fpu import simd_disabled
 from ..skcipher import (crypto_skcipher_decrypt, crypto_skcipher_encrypt,
@@ -62,12 +63,14 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
     iv = memoryview(ivbuf)[iv_off:] if ivsize else None
     req = skcipher_request_alloc(tfm)
     flags = A.CRYPTO_TFM_REQ_MAY_SLEEP if cfg.may_sleep else 0
-    skcipher_request_set_callback(req, flags)
+    wait = crypto_init_wait()       # an async driver completes through the callback
+    skcipher_request_set_callback(req, flags | A.CRYPTO_TFM_REQ_MAY_BACKLOG, crypto_req_done, wait)
     skcipher_request_set_crypt(req, src.sgl, dst.sgl, n, iv)
     before = (req.src, req.dst, req.cryptlen, req.iv, req.flags)
     crypt = crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt
     with simd_disabled() if cfg.nosimd else contextlib.nullcontext():
-        done, _ = outcome(lambda: crypt(req), vec.crypt_error, f"alg: skcipher: {driver} {op}", where)
+        done, _ = outcome(lambda: wait_status(crypt(req), wait, driver), vec.crypt_error,
+                          f"alg: skcipher: {driver} {op}", where)
     if not done:
         return
     if vec.crypt_error:

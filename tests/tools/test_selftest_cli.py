@@ -68,14 +68,18 @@ def test_every_driver_passes_at_the_default_level():
     # v5.0 names the reference instances built by driver names after those names,
     # which the test table has no entry for: "no test", as the kernel logs it
     untested = sorted(d for d, res in table.items() if res != "passed")
-    assert untested == ["rfc7539(chacha20-generic,poly1305-generic)",
-                        "rfc7539esp(chacha20-generic,poly1305-generic)"]
+    # the AES-NI cbc/ctr/xts wrappers have no test entry until cbc(aes), ctr(aes)
+    # and xts(aes) have vectors in the test table
+    aes_modes = [d for d in untested if re.fullmatch(r"(cbc|ctr|xts)-aes-(aesni|vaes-avx2)", d)]
+    assert [d for d in untested if d not in aes_modes] == [
+        "rfc7539(chacha20-generic,poly1305-generic)", "rfc7539esp(chacha20-generic,poly1305-generic)"]
     assert {table[d] for d in untested} == {"no test"}
     assert "alg: self-tests for xchacha12-generic (xchacha12) passed" in r.stdout
     assert "alg: self-tests for aes-generic (aes) passed" in r.stdout
     # each driver's line once: the registration tests at load time are not repeated
     assert r.stdout.count("alg: self-tests for xchacha12-generic (xchacha12) passed") == 1
-    assert re.search(rf"^{len(table)} drivers: {len(table) - 2} passed, 0 failed, 2 without tests "
+    n = len(untested)
+    assert re.search(rf"^{len(table)} drivers: {len(table) - n} passed, 0 failed, {n} without tests "
                      r"\(level fast; [\d.]+ s\)$", r.stdout, re.M)
     assert "selftest" not in r.stderr            # no progress bar: stderr is not a terminal
 
