@@ -4,35 +4,12 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "sha256_generic.h"
-
-static const uint32_t K[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
 
 static inline uint32_t ror32(uint32_t x, int n)
 {
 	return (x >> n) | (x << (32 - n));
-}
-
-static inline uint32_t load_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static inline void store_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
 }
 
 void sha256_init(struct sha256_state *s)
@@ -64,14 +41,14 @@ void sha256_blocks_generic(uint32_t *state, const uint8_t *data, size_t nblocks)
 		uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
 
 		for (int i = 0; i < 16; i++)
-			w[i] = load_be32(data + 4 * i);
+			w[i] = get_be32(data + 4 * i);
 		for (int i = 16; i < 64; i++) {
 			uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
 			uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
 			w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 		}
 		for (int i = 0; i < 64; i++) {
-			uint32_t t1 = h + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+			uint32_t t1 = h + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i] + w[i];
 			uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 			h = g; g = f; f = e; e = d + t1;
 			d = c; c = b; b = a; a = t1 + t2;
@@ -124,6 +101,6 @@ void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha2
 		s->buf[SHA256_BLOCK_SIZE - 1 - i] = (uint8_t)(bits >> (8 * i));
 	blocks(s->state, s->buf, 1);
 	for (size_t i = 0; i < digest_size / 4; i++)
-		store_be32(out + 4 * i, s->state[i]);
+		put_be32(out + 4 * i, s->state[i]);
 	memset(s, 0, sizeof(*s));
 }

@@ -1,6 +1,7 @@
 /*
- * Little-endian loads and stores from unaligned byte pointers, and min_size
- * (the roles of the kernel's get_unaligned_le32() family and min()).  Shared
+ * Little- and big-endian loads and stores from unaligned byte pointers, and
+ * min_size (the roles of the kernel's get_unaligned_le32()/_be32() family and
+ * min()).  Shared
  * by every C core in the tree.
  */
 #ifndef CRYPTO_API_BYTEORDER_H
@@ -32,6 +33,19 @@ static inline void put_le64(uint8_t *p, uint64_t v)
 {
 	put_le32(p, (uint32_t)v);
 	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
 }
 
 static inline size_t min_size(size_t a, size_t b)
