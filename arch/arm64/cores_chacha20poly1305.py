@@ -1,0 +1,27 @@
+"""The arm64 stitched ChaCha20-Poly1305 core (crypto_api.machine.core.Core):
+arch/arm64/chacha20poly1305_neon.c, beyond the kernel (no arch/arm64/crypto
+file has one).  It builds the 4-block ChaCha of chacha_neon4.c (through the
+shared chacha_neon4_rounds.h) into one loop with a general-purpose-register
+Poly1305, so it needs ASIMD and the generic byte-order/wipe headers."""
+
+import os
+
+from crypto_api.machine.core import Core
+
+_ALGS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
+
+CORES = [
+    Core(name="chacha20poly1305_neon",
+         sources=("chacha20poly1305_neon.c",),
+         cdef="""
+             void chacha20poly1305_seal_neon(const uint8_t *key, const uint8_t *nonce,
+                                             const uint8_t *ad, size_t adlen,
+                                             const uint8_t *src, size_t len, uint8_t *dst);
+             int chacha20poly1305_open_neon(const uint8_t *key, const uint8_t *nonce,
+                                            const uint8_t *ad, size_t adlen,
+                                            const uint8_t *src, size_t len, const uint8_t *tag,
+                                            uint8_t *dst);
+         """,
+         cflags=("-march=armv8-a", "-I" + os.path.join(_ALGS, "include")),
+         feature="asimd"),
+]
