@@ -32,6 +32,8 @@ path): ``tfm.encrypt``/``decrypt`` make requests.
 
 from __future__ import annotations
 
+from typing import Any
+
 import crypto_api as capi
 from crypto_api.arch.arm64 import neon_glue
 from crypto_api.arch.chacha20poly1305_onepass import OnePassCore, make_onepass_aead
@@ -47,7 +49,7 @@ CORE = "chacha20poly1305_neon"
 ALGS = []
 
 
-def make_core(lib) -> OnePassCore:
+def make_core(lib: Any) -> OnePassCore:
     """The NEON core (native on an arm64 host, else the qemu-user helper)
     behind the shared request path, in kernel_neon_begin/end sections."""
     return OnePassCore(suffix="neon", seal=lib.chacha20poly1305_seal_neon,
