@@ -46,7 +46,7 @@ from .cli_common import parse_iv, read_key_fd, read_key_file, wipe
 from .output_target import OutputTarget, open_output
 from .stream_crypt import CHUNK, InputSource, open_input, spool
 
-#: Refuse AD files larger than this (the AD is held in memory with the text).
+#: Refuse AD files larger than this (the AD is held in memory).
 MAX_AAD_FILE = 1 << 30
 
 
@@ -180,28 +180,29 @@ def stream_aead(stream: Rfc7539Stream, encrypt: bool, iv: bytes, aad: bytes, src
         raise CryptoError(EINVAL, f"{stream.aead}: the input is {src.size} bytes, shorter than "
                                   f"the {TAG_SIZE}-byte tag it must end with")
     with open_output(outfile, src.stat) as out:            # nothing written yet
-        if encrypt:
-            stream.seal(iv, aad, src, out.write, chunk_size)
-            how = "streamed in one pass"
-        elif _one_pass_target(out):
-            try:
-                stream.open_one_pass(iv, aad, src, out.write, chunk_size)
-            except BaseException:
-                out.abort()                            # the unnamed file vanishes
-                raise
-            how = "decrypted in one pass into an unnamed temporary file, named once the tag verified"
-        else:
-            if not src.seekable:
-                with spool(src) as spooled:
-                    return stream_aead(stream, encrypt, iv, aad, spooled, outfile, chunk_size)
-            pins = None if src.spool is not None else []     # a spool is private: nobody changes it
-            rewind(src)                                    # (a spool's position is at its end)
-            stream.verify(iv, aad, src, pins, chunk_size)
-            rewind(src)
-            stream.decrypt_verified(iv, src, out.write, pins, chunk_size)
-            how = "two passes: the tag verified over the whole input, then decrypted"
+        how = _stream_into(stream, encrypt, iv, aad, src, out, chunk_size)
         out.commit()
     return f"{how}, through {stream.children}"
+
+
+def _stream_into(stream: Rfc7539Stream, encrypt: bool, iv: bytes, aad: bytes, src: InputSource,
+                 out: OutputTarget, chunk_size: int) -> str:
+    if encrypt:
+        stream.seal(iv, aad, src, out.write, chunk_size)
+        return "streamed in one pass"
+    if _one_pass_target(out):
+        # a bad tag raises before commit(): the unnamed file vanishes with ``out``
+        stream.open_one_pass(iv, aad, src, out.write, chunk_size)
+        return "decrypted in one pass into an unnamed temporary file, named once the tag verified"
+    if not src.seekable:
+        with spool(src) as spooled:
+            return _stream_into(stream, encrypt, iv, aad, spooled, out, chunk_size)
+    pins = None if src.spool is not None else []     # a spool is private: nobody changes it
+    rewind(src)                                    # (a spool's position is at its end)
+    stream.verify(iv, aad, src, pins, chunk_size)
+    rewind(src)
+    stream.decrypt_verified(iv, src, out.write, pins, chunk_size)
+    return "two passes: the tag verified over the whole input, then decrypted"
 
 
 def _note(args, text: str) -> None:

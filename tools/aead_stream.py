@@ -61,7 +61,7 @@ def wipe_buffer(buf) -> None:
 
 def _children(tfm) -> Optional[Tuple[str, object, object]]:
     """(template name, ChaCha20 skcipher, Poly1305 shash) allocated for ``tfm``'s
-    algorithm, or None when it is not rfc7539-shaped."""
+    algorithm, or None when it is not rfc7539-shaped (see the module doc)."""
     alg = tfm.alg
     inst = alg.instance
     if inst is not None:
@@ -106,7 +106,8 @@ def stream_for(tfm) -> Optional["Rfc7539Stream"]:
         poly.free()
         return None
     return Rfc7539Stream(aead=tfm.alg.cra_driver_name, chacha=chacha, poly=poly,
-                         saltlen=TEMPLATES[tname], rule=rule)
+                         saltlen=TEMPLATES[tname], rule=rule,
+                         from_instance=tfm.alg.instance is not None)
 
 
 @attrs.define
@@ -160,11 +161,16 @@ class Rfc7539Stream:
     poly: object
     saltlen: int
     rule: object
+    from_instance: bool = True          #: the children are a template instance's spawns
     salt: bytearray = attrs.Factory(bytearray)
 
     @property
     def children(self) -> str:
-        return f"{self.chacha.alg.cra_driver_name} and {self.poly.alg.cra_driver_name}"
+        """The children, for messages."""
+        names = f"{self.chacha.alg.cra_driver_name} and {self.poly.alg.cra_driver_name}"
+        if self.from_instance:
+            return f"its children {names}"
+        return f"{names} (the driver cannot be fed in pieces: the children its name says)"
 
     def setkey(self, key) -> None:
         kv = memoryview(key)
@@ -272,6 +278,7 @@ class Rfc7539Stream:
                 desc.update(piece)
                 self.chacha.decrypt(piece, self._iv(nonce, blocks), out=out[:n])
                 write(out[:n])
+                wipe_buffer(outbuf)        # the skcipher snapshots out before writing it
                 blocks += n // self.rule.block_size
             tag = self._mac_end(desc, len(ad), reader.textlen)
         finally:
@@ -317,6 +324,7 @@ class Rfc7539Stream:
                 n = len(piece)
                 self.chacha.decrypt(piece, self._iv(nonce, blocks), out=out[:n])
                 write(out[:n])
+                wipe_buffer(outbuf)
                 blocks += n // self.rule.block_size
             if pins is not None and (i + 1 if reader.textlen else 0) != len(pins):
                 raise CryptoError(errno.EIO, f"{src.name}: changed after its tag was verified "

@@ -96,6 +96,7 @@ def test_a_driver_that_is_no_instance_streams_through_the_children_its_name_says
         try:
             with capi.crypto_alloc_skcipher("chacha20") as c, capi.crypto_alloc_shash("poly1305") as p:
                 assert stream.chacha.alg is c.alg and stream.poly.alg is p.alg
+            assert not stream.from_instance and "cannot be fed in pieces" in stream.children
         finally:
             stream.free()
 
