@@ -82,11 +82,16 @@ def _children(tfm) -> Optional[Tuple[str, object, object]]:
     if (tname not in TEMPLATES or len(params) != 2
             or not all(isinstance(p, capi.CryptoAttrAlg) for p in params)):
         return None
-    chacha = capi.crypto_alloc_skcipher(params[0].name)
+    try:
+        chacha = capi.crypto_alloc_skcipher(params[0].name)
+    except CryptoError:
+        return None                      # its name's children are not there: no rule
     try:
         poly = capi.crypto_alloc_shash(params[1].name)
-    except BaseException:
+    except BaseException as e:
         chacha.free()
+        if isinstance(e, CryptoError):
+            return None
         raise
     return tname, chacha, poly
 

@@ -189,15 +189,17 @@ def test_peak_memory_does_not_grow_with_the_input(d, cipher, way):
     assert peak - base < 16 * 1024, (base, peak)
 
 
-def test_an_aead_without_a_streaming_rule_goes_one_shot_with_a_note(tmp_path, capsys):
-    alg = attrs.evolve(rfc7539_driver("aead-stream-test-driver"), cra_name="aead-stream-test")
+@pytest.mark.parametrize("name", ["aead-stream-test", "rfc7539(no-such-chacha,poly1305)"])
+def test_an_aead_without_a_streaming_rule_goes_one_shot_with_a_note(tmp_path, capsys, name):
+    """Not rfc7539-shaped, or rfc7539-named with children that do not exist."""
+    alg = attrs.evolve(rfc7539_driver("aead-stream-test-driver"), cra_name=name)
     capi.crypto_register_aead(alg)
     try:
         key, data = bytes(range(32)), bytes(range(256)) * 40
         (tmp_path / "key").write_bytes(key)
         (tmp_path / "in").write_bytes(data)
         for verb, src, dst in (("enc", "in", "ct"), ("dec", "ct", "pt")):
-            assert main([verb, "-c", "aead-stream-test", "--keyfile", str(tmp_path / "key"), "-v",
+            assert main([verb, "-c", "aead-stream-test-driver", "--keyfile", str(tmp_path / "key"), "-v",
                          "--iv", NONCE.hex(), "--aad", AAD.hex(),
                          "-i", str(tmp_path / src), "-o", str(tmp_path / dst)]) == 0
             err = capsys.readouterr().err
