@@ -8,39 +8,45 @@ by default) and is not part of the output; the tag (``--taglen``, default
 16, set with ``setauthsize``) is appended to the ciphertext, and on
 decryption it is the input's last ``taglen`` bytes.
 
-An AEAD message is one shot: its tag covers the whole text, and neither the
-template instance nor the one-pass drivers offer a way to feed it in
-pieces (the kernel API has none either).  So the message is processed in
-memory, in place, in ONE buffer holding ``AD ‖ text ‖ room for the tag``:
-the input is read straight into it (a pipe is first spooled to an
-anonymous temporary file to learn its size: disk, not memory), one request
-with src = dst runs over it, and the result is written out of it.  Peak
-memory is about the input's size plus the interpreter; the input is never
-held twice.
+ChaCha20-Poly1305 (``rfc7539`` / ``rfc7539esp``, the template instance or
+a one-pass driver of those names) streams in constant memory
+(tools/aead_stream.py: the AEAD's own ChaCha20 and Poly1305 children, chunk
+by chunk, the same bytes as one request):
 
-Decryption is verified before a single byte is written anywhere: the
-plaintext exists only in that private buffer until the tag has checked.
-A bad tag (EBADMSG) wipes the buffer and fails with one line; the output
-was never written (a new file is never created, an existing one keeps its
-content: the output is an anonymous temporary file until the commit of
-tools/output_target.py, so a kill at any point leaves nothing either).
+* encryption: one pass, the tag written after the ciphertext;
+* decryption into a regular file that is replaced (an anonymous
+  ``O_TMPFILE`` beside it, tools/output_target.py): one pass, decrypting
+  into the unnamed file while computing the tag; the file gets its name
+  only if the tag verifies, else it vanishes and the target is untouched;
+* decryption to standard output, a pipe, a device or a file written in
+  place: two passes, the tag checked over the whole input before a byte is
+  decrypted (a pipe is first spooled to an anonymous temporary file: disk,
+  not memory); the second pass checks that each chunk is the one verified.
+
+Any other AEAD (no streaming rule known) is one shot, in memory, in place,
+in ONE buffer holding ``AD ‖ text ‖ room for the tag`` (peak memory about
+the input's size); ``--verbose`` says which way a run goes.  Either way no
+unauthenticated plaintext is written anywhere: a bad tag (EBADMSG) fails
+with one line and a non-zero exit, the output never written (a new file is
+never created, an existing one keeps its content).
 """
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
+import sys
 from typing import Optional
 
 import crypto_api as capi
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
 
+from .aead_stream import TAG_SIZE, Rfc7539Stream, rewind, stream_for, wipe_buffer
 from .cli_common import parse_iv, read_key_fd, read_key_file, wipe
-from .output_target import open_output
-from .stream_crypt import InputSource, open_input, spool
+from .output_target import OutputTarget, open_output
+from .stream_crypt import CHUNK, InputSource, open_input, spool
 
-#: Refuse AD files larger than this (the AD is held in memory with the text).
+#: Refuse AD files larger than this (the AD is held in memory).
 MAX_AAD_FILE = 1 << 30
 
 
@@ -51,6 +57,9 @@ def add_arguments(p) -> None:
     aad.add_argument("--aad", metavar="HEX", help="AEADs: the associated data in hex")
     p.add_argument("--taglen", type=int, metavar="N",
                    help="AEADs: tag length in bytes, appended to the ciphertext (default 16)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="AEADs: say on standard error how the message is processed "
+                        "(streamed, and through which drivers, or in memory)")
 
 
 def uses_aead_options(args) -> Optional[str]:
@@ -80,21 +89,18 @@ def _read_aad(args) -> bytes:
         return bytes(buf)
 
 
-def _key(args, tfm) -> None:
+def _key(args, tfm, stream: Optional[Rfc7539Stream]) -> None:
+    """Key the AEAD (which checks the key) and, when streaming, its children."""
     name = tfm.alg.cra_name
     if args.keyfile is None and args.keyfd is None:
         raise CryptoError(EINVAL, f"{name}: needs a key: give --keyfile PATH or --keyfd N")
     key = read_key_file(args.keyfile) if args.keyfile is not None else read_key_fd(args.keyfd)
     try:
         tfm.setkey(key)
+        if stream is not None:
+            stream.setkey(key)
     finally:
         wipe(key)
-
-
-def _wipe(buf: bytearray) -> None:
-    """Zero ``buf`` in place (``buf[:] = bytes(n)`` would hold a second n bytes)."""
-    if buf:
-        ctypes.memset((ctypes.c_char * len(buf)).from_buffer(buf), 0, len(buf))
 
 
 def _message_buffer(src: InputSource, alen: int, extra: int) -> tuple:
@@ -158,17 +164,70 @@ def crypt_aead(tfm, encrypt: bool, iv: Optional[bytes], aad: bytes, src: InputSo
             out.write(memoryview(buf)[alen:alen + outlen])
             out.commit()
     finally:
-        _wipe(buf)                     # the plaintext, authentic or not, does not linger
+        wipe_buffer(buf)               # the plaintext, authentic or not, does not linger
+
+
+def _one_pass_target(out: OutputTarget) -> bool:
+    """Whether ``out`` is an unnamed file that is linked only at commit (O_TMPFILE)."""
+    return out.replacing and out.temp_path is None
+
+
+def stream_aead(stream: Rfc7539Stream, encrypt: bool, iv: bytes, aad: bytes, src: InputSource,
+                outfile: Optional[str], chunk_size: int = CHUNK) -> str:
+    """Encrypt, or decrypt releasing only authentic plaintext, in constant
+    memory (see the module doc); returns how it went, for ``--verbose``."""
+    if not encrypt and src.seekable and src.size < TAG_SIZE:
+        raise CryptoError(EINVAL, f"{stream.aead}: the input is {src.size} bytes, shorter than "
+                                  f"the {TAG_SIZE}-byte tag it must end with")
+    with open_output(outfile, src.stat) as out:            # nothing written yet
+        how = _stream_into(stream, encrypt, iv, aad, src, out, chunk_size)
+        out.commit()
+    return f"{how}, through {stream.children}"
+
+
+def _stream_into(stream: Rfc7539Stream, encrypt: bool, iv: bytes, aad: bytes, src: InputSource,
+                 out: OutputTarget, chunk_size: int) -> str:
+    if encrypt:
+        stream.seal(iv, aad, src, out.write, chunk_size)
+        return "streamed in one pass"
+    if _one_pass_target(out):
+        # a bad tag raises before commit(): the unnamed file vanishes with ``out``
+        stream.open_one_pass(iv, aad, src, out.write, chunk_size)
+        return "decrypted in one pass into an unnamed temporary file, named once the tag verified"
+    if not src.seekable:
+        with spool(src) as spooled:
+            return _stream_into(stream, encrypt, iv, aad, spooled, out, chunk_size)
+    pins = None if src.spool is not None else []     # a spool is private: nobody changes it
+    rewind(src)                                    # (a spool's position is at its end)
+    stream.verify(iv, aad, src, pins, chunk_size)
+    rewind(src)
+    stream.decrypt_verified(iv, src, out.write, pins, chunk_size)
+    return "two passes: the tag verified over the whole input, then decrypted"
+
+
+def _note(args, text: str) -> None:
+    if args.verbose:
+        print(f"{'enc' if args.encrypt else 'dec'}: {text}", file=sys.stderr)
 
 
 def run_aead(args, tfm) -> int:
     """``enc``/``dec`` for an allocated AEAD ``tfm`` (see the module doc)."""
-    _key(args, tfm)
     if args.taglen is not None:
         tfm.setauthsize(args.taglen)
-    iv = parse_iv(args.iv, tfm)
-    aad = _read_aad(args)
-    with open_input(args.infile) as src:
-        crypt_aead(tfm, args.encrypt, iv, aad, src, args.outfile)
+    stream = stream_for(tfm)
+    try:
+        _key(args, tfm, stream)
+        iv = parse_iv(args.iv, tfm)
+        aad = _read_aad(args)
+        with open_input(args.infile) as src:
+            if stream is None:
+                _note(args, f"{tfm.driver_name}: no streaming rule for this AEAD: the whole "
+                            "message is processed in memory, in one request")
+                crypt_aead(tfm, args.encrypt, iv, aad, src, args.outfile)
+            else:
+                how = stream_aead(stream, args.encrypt, iv or b"", aad, src, args.outfile)
+                _note(args, f"{tfm.driver_name}: {how}")
+    finally:
+        if stream is not None:
+            stream.free()
     return 0
-
