@@ -190,6 +190,7 @@ class AriaModule:
         self.name = name
         self.internal: List[capi.SkcipherAlg] = []
         self.wrappers: List[capi.SkcipherAlg] = []
+        self.impl: Optional[AriaImpl] = None         # what init chose (None: not registered)
 
     def init(self, checks: Sequence[Tuple[bool, str]], impl: AriaImpl) -> None:
         """ENODEV (nothing registered) on the first failing check, else
@@ -199,9 +200,9 @@ class AriaModule:
         from crypto_api.simd import simd_register_skciphers_compat
         algs = internal_algs(impl)
         self.wrappers = simd_register_skciphers_compat(algs)
-        self.internal = algs
+        self.internal, self.impl = algs, impl
 
     def exit(self) -> None:
         from crypto_api.simd import simd_unregister_skciphers
         simd_unregister_skciphers(self.internal, self.wrappers)
-        self.internal, self.wrappers = [], []
+        self.internal, self.wrappers, self.impl = [], [], None
