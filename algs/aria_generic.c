@@ -151,20 +151,67 @@ static void round_f(uint8_t out[16], const uint8_t in[16], const uint32_t rk[4],
 	diffuse(out, t);
 }
 
+/*
+ * The block function on big-endian words.  The diffusion layer A equals
+ * M(P(M(D(x)))): D replaces every byte of a word by the XOR of the word's
+ * other three bytes, M is the word mix below, P swaps the bytes of each
+ * halfword of word 1, rotates word 2 by 16 bits and byte-reverses word 3.
+ * D is folded into the substitution: a substituted byte v at position k of
+ * its word contributes v to the word's three other positions.
+ */
+static const uint32_t not_byte[4] = {0x00ffffff, 0xff00ffff, 0xffff00ff, 0xffffff00};
+
+#define SPREAD(v, k) (((uint32_t)(v) * 0x01010101u) & not_byte[k])
+#define BYTE(w, k) (((w) >> (24 - 8 * (k))) & 0xff)
+
+/* D(SL(w)) for substitution layer 1 (SB1 SB2 X1 X2) and layer 2 (X1 X2 SB1 SB2). */
+static inline uint32_t sub_spread1(uint32_t w)
+{
+	return SPREAD(aria_sb1[BYTE(w, 0)], 0) ^ SPREAD(aria_sb2[BYTE(w, 1)], 1) ^
+	       SPREAD(aria_x1[BYTE(w, 2)], 2) ^ SPREAD(aria_x2[BYTE(w, 3)], 3);
+}
+
+static inline uint32_t sub_spread2(uint32_t w)
+{
+	return SPREAD(aria_x1[BYTE(w, 0)], 0) ^ SPREAD(aria_x2[BYTE(w, 1)], 1) ^
+	       SPREAD(aria_sb1[BYTE(w, 2)], 2) ^ SPREAD(aria_sb2[BYTE(w, 3)], 3);
+}
+
+/* SL2(w) alone (the last round). */
+static inline uint32_t sub_last(uint32_t w)
+{
+	return (uint32_t)aria_x1[BYTE(w, 0)] << 24 | (uint32_t)aria_x2[BYTE(w, 1)] << 16 |
+	       (uint32_t)aria_sb1[BYTE(w, 2)] << 8 | aria_sb2[BYTE(w, 3)];
+}
+
+static inline void mix_words(uint32_t t[4])
+{
+	t[1] ^= t[2];
+	t[2] ^= t[3];
+	t[0] ^= t[1];
+	t[3] ^= t[1];
+	t[2] ^= t[0];
+	t[1] ^= t[2];
+}
+
 void aria_crypt_block(const uint32_t rk[][4], int rounds, uint8_t *out, const uint8_t *in)
 {
-	uint8_t x[16], y[16];
-	int i;
+	uint32_t t[4];
+	int i, k;
 
-	memcpy(x, in, 16);
+	for (k = 0; k < 4; k++)
+		t[k] = get_be32(in + 4 * k);
 	for (i = 0; i < rounds - 1; i++) {
-		round_f(y, x, rk[i], !(i & 1));
-		memcpy(x, y, 16);
+		for (k = 0; k < 4; k++)
+			t[k] = (i & 1) ? sub_spread2(t[k] ^ rk[i][k]) : sub_spread1(t[k] ^ rk[i][k]);
+		mix_words(t);
+		t[1] = ((t[1] & 0x00ff00ffu) << 8) | ((t[1] >> 8) & 0x00ff00ffu);
+		t[2] = (t[2] << 16) | (t[2] >> 16);
+		t[3] = __builtin_bswap32(t[3]);
+		mix_words(t);
 	}
-	key_and_substitute(x, rk[rounds - 1], 0);
-	words_to_bytes(y, rk[rounds]);
-	for (i = 0; i < 16; i++)
-		out[i] = x[i] ^ y[i];
+	for (k = 0; k < 4; k++)
+		put_be32(out + 4 * k, sub_last(t[k] ^ rk[rounds - 1][k]) ^ rk[rounds][k]);
 }
 
 void aria_encrypt(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in)
