@@ -126,9 +126,8 @@ def ctr_crypt(impl: AriaImpl, req: Any) -> int:
             glib.aria_ctr_generic(ctx, dst + done, src + done, tail, iv)
         if n - done - tail == n:            # nothing processed: the walk needs a whole block
             raise CryptoError(EINVAL, f"{req.tfm.alg.cra_driver_name}: walk step of {n} bytes")
-        iv_out = bytes(ffi.buffer(iv))
+        as_byte_view(w.iv, "iv")[:BLOCK] = ffi.buffer(iv)      # the walk hands it back at the end
         skcipher_walk_done(w, n - done - tail)
-        as_byte_view(w.iv if w.nbytes else req.iv, "iv")[:BLOCK] = iv_out
     return 0
 
 
@@ -152,10 +151,6 @@ def _oneshot(impl: AriaImpl, tfm: Any, mode: int, ivsize: int) -> Optional[Calla
     return ecb
 
 
-def _setkey(impl: AriaImpl, tfm: Any, key: Any, driver: str) -> None:
-    aria_setkey(tfm.ctx, key, driver)
-
-
 def internal_algs(impl: AriaImpl) -> List[capi.SkcipherAlg]:
     """``__ecb-aria-<impl>`` and ``__ctr-aria-<impl>`` (CRYPTO_ALG_INTERNAL)."""
     common = dict(cra_priority=impl.priority, min_keysize=ARIA_MIN_KEY_SIZE,
@@ -165,14 +160,14 @@ def internal_algs(impl: AriaImpl) -> List[capi.SkcipherAlg]:
     ecb = capi.SkcipherAlg(
         cra_name="__ecb(aria)", cra_driver_name=ecb_drv, cra_flags=flags, cra_blocksize=BLOCK,
         ivsize=0, walksize=BLOCK,
-        setkey=lambda tfm, key: _setkey(impl, tfm, key, ecb_drv),
+        setkey=lambda tfm, key: aria_setkey(tfm.ctx, key, ecb_drv),
         encrypt=lambda req: ecb_crypt(impl, req, True),
         decrypt=lambda req: ecb_crypt(impl, req, False),
         oneshot=lambda tfm, encrypt: _oneshot(impl, tfm, 1 if encrypt else 0, 0), **common)
     ctr = capi.SkcipherAlg(
         cra_name="__ctr(aria)", cra_driver_name=ctr_drv, cra_flags=flags, cra_blocksize=1,
         ivsize=BLOCK, walksize=impl.ctr_walksize,
-        setkey=lambda tfm, key: _setkey(impl, tfm, key, ctr_drv),
+        setkey=lambda tfm, key: aria_setkey(tfm.ctx, key, ctr_drv),
         encrypt=lambda req: ctr_crypt(impl, req), decrypt=lambda req: ctr_crypt(impl, req),
         oneshot=lambda tfm, encrypt: _oneshot(impl, tfm, 2, BLOCK), **common)
     return [ecb, ctr]
