@@ -21,5 +21,7 @@ setup(
         "algs/build_modes.py:ffibuilder",
         "algs/build_sha256.py:ffibuilder",
         "arch/x86/build_sha256.py:ffibuilder",
+        "algs/build_aria.py:ffibuilder",
+        "arch/x86/build_aria.py:ffibuilder",
     ],
 )

@@ -270,8 +270,10 @@ def parse_openssl_mr(text: str) -> Dict[int, float]:
     return dict(zip(sizes, rates))
 
 
-def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = None) -> dict:
-    """Run ``openssl speed -mr -evp chacha20 -bytes N -seconds S`` for each size."""
+def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = None,
+                  evp: str = "chacha20", relates: Optional[Dict[str, str]] = None) -> dict:
+    """Run ``openssl speed -mr -evp <evp> -bytes N -seconds S`` for each size
+    (``relates``: the crypto_api algorithms it is shown beside)."""
     exe = binary or shutil.which("openssl")
     if not exe:
         return {"available": False, "reason": "no openssl binary on PATH"}
@@ -280,11 +282,11 @@ def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = No
                                  timeout=10).stdout.strip().split(" (Library:")[0]
     except (OSError, subprocess.SubprocessError) as e:
         return {"available": False, "reason": f"{exe}: {e}"}
-    out = {"available": True, "binary": exe, "version": version, "evp": "chacha20",
-           "seconds": seconds, "relates": dict(OPENSSL_RELATES),
+    out = {"available": True, "binary": exe, "version": version, "evp": evp,
+           "seconds": seconds, "relates": dict(OPENSSL_RELATES if relates is None else relates),
            "note": "native, one EVP context reused for every call", "results": []}
     for size in sizes:
-        cmd = [exe, "speed", "-mr", "-evp", "chacha20", "-bytes", str(size), "-seconds", str(seconds)]
+        cmd = [exe, "speed", "-mr", "-evp", evp, "-bytes", str(size), "-seconds", str(seconds)]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60 + 4 * seconds,
                                   env=dict(os.environ, LC_ALL="C"))
@@ -296,6 +298,6 @@ def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = No
             out["results"].append({"size": size, "error": "size not in the output"})
         else:
             out["results"].append({"size": size, "bytes_per_s": rate})
-    out["command"] = "openssl speed -mr -evp chacha20 -bytes N -seconds %d" % seconds
+    out["command"] = "openssl speed -mr -evp %s -bytes N -seconds %d" % (evp, seconds)
     return out
 

@@ -32,6 +32,7 @@ import crypto_api as capi
 
 from . import speed_measure as M
 from .speed_machine import clock_info, loadavg, machine_info
+from .speed_aria import openssl_choice
 from .speed_peers import openssl_speed
 from .speed_stats import linear_fit
 from .speed_targets import Skip
@@ -205,5 +206,6 @@ def run(targets: List, peers: List, settings: Settings,
                     report["slope"].append(_slope_line(t, op, got, skipped, reason))
     report["load"]["end"] = loadavg()
     if settings.openssl:
-        report["openssl"] = openssl_speed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)))
+        report["openssl"] = openssl_speed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)),
+                                          **openssl_choice([t.cra_name for t in targets]))
     return report

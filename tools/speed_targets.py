@@ -201,7 +201,8 @@ def resolve(algs: List[str], drivers: List[str], into: bool = False) -> List[Tar
             if name in seen:
                 raise CryptoError(EINVAL, f"{name}: given twice")
             seen.add(name)
-            out.append(Target(name, pinned, into))
+            from .speed_aria import SboxTarget, is_sbox_target     # ARIA's S-box pins
+            out.append((SboxTarget if is_sbox_target(name) else Target)(name, pinned, into))
     except BaseException:
         for t in out:
             t.free()

@@ -57,6 +57,7 @@ static const struct feature features[] = {
 	{ "avx512vl", 7, EBX, 31, 2 },
 	{ "vaes", 7, ECX, 9, 1 },
 	{ "vpclmulqdq", 7, ECX, 10, 1 },
+	{ "gfni", 7, ECX, 8, 0 },
 };
 
 #define XCR0_SSE (1u << 1)

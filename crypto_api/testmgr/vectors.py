@@ -105,6 +105,13 @@ def _aes_modes(kernel_alg: str) -> Tuple[CipherTestvec, ...]:
                  for v in load_json("aes-modes.json")["vectors"] if v["kernel_alg"] == kernel_alg)
 
 
+def _aria(mode: str) -> Tuple[CipherTestvec, ...]:
+    """RFC 5794's single blocks (``block``) or the kernel's cbc/ctr(aria) vectors."""
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["iv"]), _hex(v["plaintext"]),
+                               _hex(v["ciphertext"]))
+                 for v in load_json("aria.json")["vectors"] if v["mode"] == mode)
+
+
 def _sha256(kernel_alg: str) -> Tuple[HashTestvec, ...]:
     return tuple(HashTestvec(v["id"], b"", _hex(v["message"]), _hex(v["digest"]))
                  for v in load_json("sha256.json")["vectors"] if v["kernel_alg"] == kernel_alg)
@@ -139,6 +146,9 @@ _SUITES = {
     "ctr(aes)": lambda: _aes_modes("ctr(aes)"),
     "rfc3686(ctr(aes))": lambda: _aes_modes("rfc3686(ctr(aes))"),
     "xts(aes)": _xts_aes,
+    "ecb(aria)": lambda: _aria("block"),
+    "cbc(aria)": lambda: _aria("cbc"),
+    "ctr(aria)": lambda: _aria("ctr"),
     "sha224": lambda: _sha256("sha224"),
     "sha256": lambda: _sha256("sha256"),
     "poly1305": _poly1305,
