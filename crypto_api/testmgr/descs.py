@@ -37,6 +37,7 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("chacha20", "skcipher", "chacha20"),
     AlgTestDesc("ctr(aes)", "skcipher", "ctr(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
+    AlgTestDesc("essiv(cbc(aes),sha256)", "skcipher", "essiv(cbc(aes),sha256)", fips_allowed=True),
     AlgTestDesc("nhpoly1305", "hash", "nhpoly1305"),
     AlgTestDesc("poly1305", "hash", "poly1305"),
     AlgTestDesc("rfc3686(ctr(aes))", "skcipher", "rfc3686(ctr(aes))", fips_allowed=True),
