@@ -7,8 +7,8 @@ false; the descriptor is crypto_api.algs.aes_generic.aes_cipher_alg over
 arch/x86/aesni.c), then the internal skciphers ``__ecb/__cbc/__ctr/__xts-
 aes-aesni`` (400, XTS 401; aesni_modes_glue.py), then one SIMD wrapper each
 (``ecb-aes-aesni`` ... ``xts-aes-aesni``, CRYPTO_ALG_ASYNC over cryptd,
-crypto_api.simd).  Beyond v5.0, wrapped the same way, with the later
-kernels' names (6.13-6.15) and CPU checks: VAES, VPCLMULQDQ, PCLMULQDQ and
+crypto_api.simd).  Beyond v5.0, wrapped the same way, with the names and
+CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): VAES, VPCLMULQDQ, PCLMULQDQ and
 AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
 AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
 (700) and ``-vaes-avx10_512`` (800, or 1 on CPUs with prefer_ymm, which

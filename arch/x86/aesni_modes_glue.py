@@ -1,9 +1,10 @@
 """The internal AES-NI mode skciphers of arch/x86/crypto/aesni-intel_glue.c
 (v5.0): ``__ecb/__cbc/__ctr/__xts-aes-aesni`` (CRYPTO_ALG_INTERNAL, priority
 400, XTS 401), and beyond v5.0 ``__xts/__ctr-aes-vaes-avx2`` (600),
-``-vaes-avx10_256`` (700) and ``-vaes-avx10_512`` (800) as the 6.13-6.15
-kernels name them, where the CPU has what each needs (aesni_glue.py).  aesni_glue.py registers them with their SIMD
-wrappers (crypto_api.simd).
+``-vaes-avx10_256`` (700) and ``-vaes-avx10_512`` (800) with the names of
+the kernels before 6.16 (which renamed the 512-bit ones ``-vaes-avx512`` and
+dropped ``-vaes-avx10_256``), where the CPU has what each needs.
+aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
 request (the wrapper only calls them where SIMD is usable).  XTS as later
