@@ -16,6 +16,7 @@ from .completion import ASYNC_PENDING, CryptoWait, crypto_req_done, crypto_wait_
 from .errors import EINVAL, CryptoError
 from .fpu import _cpu as _this_cpu
 from .fpu import fpu_owned, fpu_recover
+from .kernel_version import shows_as_blkcipher
 from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sgl
 from .crypto_type import crypto_register_type
 from .template import CryptoSpawn, crypto_grab_spawn
@@ -315,7 +316,17 @@ def crypto_skcipher_decrypt(req: SkcipherRequest) -> int:
 
 
 def show(alg) -> list:
-    """/proc/crypto lines of a skcipher."""
+    """/proc/crypto lines of a skcipher (of a v5.0 blkcipher where the
+    emulated kernel is v5.0 and the alg is one: crypto_api.kernel_version)."""
+    if shows_as_blkcipher(alg):
+        return [
+            ("type", "blkcipher"),
+            ("blocksize", alg.cra_blocksize),
+            ("min keysize", alg.min_keysize),
+            ("max keysize", alg.max_keysize),
+            ("ivsize", alg.ivsize),
+            ("geniv", "<default>"),
+        ]
     return [
         ("type", "skcipher"),
         ("async", "yes" if alg.cra_flags & A.CRYPTO_ALG_ASYNC else "no"),

@@ -108,6 +108,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="algorithm (or driver) name to measure; repeatable")
     p.add_argument("--driver", action="append", default=[], metavar="NAME",
                    help="pin one implementation by driver name; repeatable (side by side)")
+    p.add_argument("--all-drivers", action="store_true",
+                   help="with --alg: also every driver registered under that name, each pinned "
+                   "(e.g. every xts(aes) beside the best)")
     p.add_argument("--sizes", type=parse_sizes, default=list(speed_run.DEFAULT_SIZES),
                    metavar="LIST", help="message sizes, e.g. 16,512,4K,1M "
                    "(default 16,64,256,512,1024,4096,16384,65536,1M)")
@@ -204,7 +207,7 @@ def _load_modules() -> None:
 
 
 def _measure(args, mhz, mhz_source) -> dict:
-    targets = speed_targets.resolve(args.alg, args.driver, args.into)
+    targets = speed_targets.resolve(args.alg, args.driver, args.into, args.all_drivers)
     try:
         peers = speed_peers.peers_for([t.cra_name for t in targets], args.into) if args.peers else []
         table = args.format in ("table", "go")

@@ -188,9 +188,22 @@ class Target:
         self.tfm.free()
 
 
-def resolve(algs: List[str], drivers: List[str], into: bool = False) -> List[Target]:
+def drivers_of(name: str) -> List[str]:
+    """Every registered, not internal driver whose cra_name is ``name`` (its
+    modules loaded first), highest priority first."""
+    capi.load_all()
+    found = [a for a in capi.registry.snapshot()
+             if a.cra_name == name and not a.is_larval and not a.cra_flags & capi.CRYPTO_ALG_INTERNAL]
+    return [a.cra_driver_name for a in sorted(found, key=lambda a: -a.cra_priority)]
+
+
+def resolve(algs: List[str], drivers: List[str], into: bool = False,
+            all_drivers: bool = False) -> List[Target]:
     """Targets for ``--alg`` names then ``--driver`` names (default set if none);
-    ``into``: skciphers write into a preallocated buffer (``--into``)."""
+    ``into``: skciphers write into a preallocated buffer (``--into``);
+    ``all_drivers``: each ``--alg`` name's every driver too (``--all-drivers``)."""
+    if all_drivers:
+        drivers = list(drivers) + [d for n in algs for d in drivers_of(n) if d not in drivers]
     names = [(n, False) for n in algs] + [(n, True) for n in drivers]
     if not names:
         names = [(n, False) for n in DEFAULT_ALGS]

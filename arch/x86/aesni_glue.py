@@ -7,12 +7,17 @@ false; the descriptor is crypto_api.algs.aes_generic.aes_cipher_alg over
 arch/x86/aesni.c), then the internal skciphers ``__ecb/__cbc/__ctr/__xts-
 aes-aesni`` (400, XTS 401; aesni_modes_glue.py), then one SIMD wrapper each
 (``ecb-aes-aesni`` ... ``xts-aes-aesni``, CRYPTO_ALG_ASYNC over cryptd,
-crypto_api.simd).  Beyond v5.0, a CPU with VAES and AVX2 (and the OS saving
-ymm state) also gets ``xts-aes-vaes-avx2`` and ``ctr-aes-vaes-avx2`` (600,
-as the later kernels name them), wrapped the same way.
+crypto_api.simd).  Beyond v5.0, wrapped the same way, with the names and
+CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): VAES, VPCLMULQDQ, PCLMULQDQ and
+AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
+AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
+(700) and ``-vaes-avx10_512`` (800, or 1 on CPUs with prefer_ymm, which
+downclock with 512-bit registers).
 """
 
 from __future__ import annotations
+
+import attrs
 
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
@@ -22,14 +27,34 @@ MODULE_NAME = "aesni_intel"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "aes", "aes-aesni", "ecb(aes)", "cbc(aes)", "ctr(aes)", "xts(aes)",
     "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni", "xts-aes-aesni",
-    "xts-aes-vaes-avx2", "ctr-aes-vaes-avx2")
+    "xts-aes-vaes-avx2", "ctr-aes-vaes-avx2", "xts-aes-vaes-avx10_256", "ctr-aes-vaes-avx10_256",
+    "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512")
 ALGS = []
 SKCIPHERS = []          # the internal algorithms
 WRAPPERS = []           # their SIMD wrappers
 
 
 def has_vaes_avx2() -> bool:
-    return boot_cpu_has("vaes") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
+    return all(boot_cpu_has(f) for f in ("avx2", "vaes", "vpclmulqdq", "pclmulqdq", "xsave_ymm"))
+
+
+def has_vaes_avx10() -> bool:
+    # the kernel's checks, and AVX512F, which the C targets name
+    return has_vaes_avx2() and all(boot_cpu_has(f) for f in ("avx512f", "avx512bw", "avx512vl",
+                                                               "bmi2", "xsave_zmm"))
+
+
+def vaes_modes(m) -> list:
+    """The VAES internal modes this CPU gets, in the kernel's order."""
+    if not has_vaes_avx2():
+        return []
+    modes = [m.XTS_VAES, m.CTR_VAES]
+    if has_vaes_avx10():
+        wide = [m.XTS_AVX10_512, m.CTR_AVX10_512]
+        if boot_cpu_has("prefer_ymm"):
+            wide = [attrs.evolve(mode, priority=1) for mode in wide]
+        modes += [m.XTS_AVX10_256, m.CTR_AVX10_256] + wide
+    return modes
 
 
 def module_init() -> None:
@@ -41,7 +66,7 @@ def module_init() -> None:
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",
                               "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
-    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + ([m.XTS_VAES, m.CTR_VAES] if has_vaes_avx2() else [])
+    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + vaes_modes(m)
     internal = [m.internal_alg(mode) for mode in modes]
     try:
         WRAPPERS[:] = simd_register_skciphers_compat(internal)

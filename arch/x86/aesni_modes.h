@@ -18,11 +18,18 @@ void aesni_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *i
 /* nbytes >= 16 (else -EINVAL), ciphertext stealing for a partial last block. */
 int aesni_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx, uint8_t *out,
 		    const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
-/* The same with VAES on 256-bit registers (only when the CPU has VAES and AVX2). */
-void aes_vaes_avx2_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
-			  size_t nbytes, uint8_t *iv);
-int aes_vaes_avx2_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
-			 uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
+/* The same with VAES (aesni_vaes.c): call each only when the CPU has the
+ * features of its target (vaes_avx2: VAES, VPCLMULQDQ, AVX2; vaes_avx10_*:
+ * also AVX512F/VL/BW). */
+#define VAES_DECLARE(name)									\
+	void name##_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,	\
+			      size_t nbytes, uint8_t *iv);					\
+	int name##_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,	\
+			     uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,	\
+			     int dec);
+VAES_DECLARE(aes_vaes_avx2)
+VAES_DECLARE(aes_vaes_avx10_256)
+VAES_DECLARE(aes_vaes_avx10_512)
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -1,8 +1,10 @@
 """The internal AES-NI mode skciphers of arch/x86/crypto/aesni-intel_glue.c
 (v5.0): ``__ecb/__cbc/__ctr/__xts-aes-aesni`` (CRYPTO_ALG_INTERNAL, priority
-400, XTS 401), and beyond v5.0 ``__xts/__ctr-aes-vaes-avx2`` (600) where the
-CPU has VAES and AVX2.  aesni_glue.py registers them with their SIMD
-wrappers (crypto_api.simd).
+400, XTS 401), and beyond v5.0 ``__xts/__ctr-aes-vaes-avx2`` (600),
+``-vaes-avx10_256`` (700) and ``-vaes-avx10_512`` (800) with the names of
+the kernels before 6.16 (which renamed the 512-bit ones ``-vaes-avx512`` and
+dropped ``-vaes-avx10_256``), where the CPU has what each needs.
+aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
 request (the wrapper only calls them where SIMD is usable).  XTS as later
@@ -24,7 +26,8 @@ import crypto_api as capi
 from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one check for every xts(aes)
 from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import SCRATCH_MAX, OutputScratch, output_scratch
+from crypto_api.oneshot import (DIRECT_MIN, SCRATCH_MAX, OutputScratch, new_uninit_bytes,
+                                output_scratch)
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
@@ -73,25 +76,38 @@ def _ctr(ctx, out, inp, n, iv, encrypt):
     return 0
 
 
-def _ctr_vaes(ctx, out, inp, n, iv, encrypt):
-    lib.aes_vaes_avx2_ctr_crypt(ctx.k, out, inp, n, iv)
-    return 0
+def _vaes_ctr(fn: Callable) -> Callable:
+    def run(ctx, out, inp, n, iv, encrypt):
+        fn(ctx.k, out, inp, n, iv)
+        return 0
+    return run
+
+
+def _vaes_xts(fn: Callable) -> Callable:
+    def run(ctx, out, inp, n, iv, encrypt):
+        return fn(ctx.k, ctx.k + 1, out, inp, n, iv, 0 if encrypt else 1)
+    return run
 
 
 def _xts(ctx, out, inp, n, iv, encrypt):
     return lib.aesni_xts_crypt(ctx.k, ctx.k + 1, out, inp, n, iv, 0 if encrypt else 1)
 
 
-def _xts_vaes(ctx, out, inp, n, iv, encrypt):
-    return lib.aes_vaes_avx2_xts_crypt(ctx.k, ctx.k + 1, out, inp, n, iv, 0 if encrypt else 1)
-
-
 ECB = AesMode("ecb", "aesni", 400, _ecb, ivsize=0, writes_iv=False)
 CBC = AesMode("cbc", "aesni", 400, _cbc)
 CTR = AesMode("ctr", "aesni", 400, _ctr, blocksize=1)
 XTS = AesMode("xts", "aesni", 401, _xts, keys=2, writes_iv=False)
-CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _ctr_vaes, blocksize=1)
-XTS_VAES = AesMode("xts", "vaes-avx2", 600, _xts_vaes, keys=2, writes_iv=False)
+CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _vaes_ctr(lib.aes_vaes_avx2_ctr_crypt), blocksize=1)
+XTS_VAES = AesMode("xts", "vaes-avx2", 600, _vaes_xts(lib.aes_vaes_avx2_xts_crypt), keys=2,
+                   writes_iv=False)
+CTR_AVX10_256 = attrs.evolve(CTR_VAES, impl="vaes-avx10_256", priority=700,
+                             run=_vaes_ctr(lib.aes_vaes_avx10_256_ctr_crypt))
+XTS_AVX10_256 = attrs.evolve(XTS_VAES, impl="vaes-avx10_256", priority=700,
+                             run=_vaes_xts(lib.aes_vaes_avx10_256_xts_crypt))
+CTR_AVX10_512 = attrs.evolve(CTR_VAES, impl="vaes-avx10_512", priority=800,
+                             run=_vaes_ctr(lib.aes_vaes_avx10_512_ctr_crypt))
+XTS_AVX10_512 = attrs.evolve(XTS_VAES, impl="vaes-avx10_512", priority=800,
+                             run=_vaes_xts(lib.aes_vaes_avx10_512_xts_crypt))
 
 
 def _setkey(mode: AesMode, tfm: Any, key: bytearray) -> None:
@@ -165,6 +181,12 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
             return None
         if not n:
             return b""
+        if n >= direct_min:                 # written straight into the bytes returned
+            res = new_bytes(None, n)
+            if run(ctx, _from_buffer("uint8_t[]", res), _from_buffer("uint8_t[]", data), n, ivb,
+                   encrypt):
+                return None
+            return res
         try:
             state = take()                  # the tfm's reusable output buffer
             pooled = True
@@ -182,6 +204,8 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
                 give(state if state[2] <= SCRATCH_MAX else (None, None, 0))
     scratch = output_scratch(ctx)
     take, give, grow = scratch.pool.pop, scratch.pool.append, OutputScratch.grow
+    new_bytes = new_uninit_bytes
+    direct_min = DIRECT_MIN if new_bytes is not None else SCRATCH_MAX + 1
     return fast
 
 

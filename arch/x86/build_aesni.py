@@ -1,8 +1,9 @@
 """cffi build script for ``crypto_api.arch.x86._aesni``: the AES-NI core
 (arch/x86/aesni.c, its functions compiled for target("aes,sse4.1")), the
 CBC/CTR/XTS loops (aesni_modes.c, the same target) and the VAES/AVX2 bulk
-code for XTS and CTR (aesni_vaes.c, target("vaes,avx2,...")): call the
-``aes_vaes_avx2_*`` functions only when cpu_has("vaes") and cpu_has("avx2").
+code for XTS and CTR (aesni_vaes.c over aesni_vaes_body.h, three widths):
+call ``aes_vaes_avx2_*`` only when the CPU has VAES, VPCLMULQDQ and AVX2, and
+``aes_vaes_avx10_256/512_*`` only when it also has AVX512F/VL/BW.
 
 ``struct aesni_ctx`` is allocated by Python (``ffi.new("struct aesni_ctx *")``);
 it carries its own alignment slack, so no aligned allocation is needed.
@@ -45,10 +46,17 @@ void aesni_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *i
 int aesni_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
                     uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
 void aes_vaes_avx2_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
-                          size_t nbytes, uint8_t *iv);
+                       size_t nbytes, uint8_t *iv);
 int aes_vaes_avx2_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
-                         uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,
-                         int dec);
+                      uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
+void aes_vaes_avx10_256_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+                       size_t nbytes, uint8_t *iv);
+int aes_vaes_avx10_256_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+                      uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
+void aes_vaes_avx10_512_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+                       size_t nbytes, uint8_t *iv);
+int aes_vaes_avx10_512_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+                      uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
 
 void crypto_memzero(void *p, size_t n);
 """

@@ -40,6 +40,7 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("ctr(aria)", "skcipher", "ctr(aria)"),
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aria)", "cipher", "ecb(aria)"),
+    AlgTestDesc("essiv(cbc(aes),sha256)", "skcipher", "essiv(cbc(aes),sha256)", fips_allowed=True),
     AlgTestDesc("nhpoly1305", "hash", "nhpoly1305"),
     AlgTestDesc("poly1305", "hash", "poly1305"),
     AlgTestDesc("rfc3686(ctr(aes))", "skcipher", "rfc3686(ctr(aes))", fips_allowed=True),

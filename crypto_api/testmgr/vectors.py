@@ -99,10 +99,10 @@ def _xts_aes() -> Tuple[CipherTestvec, ...]:
     return tuple(out)
 
 
-def _aes_modes(kernel_alg: str) -> Tuple[CipherTestvec, ...]:
+def _aes_modes(kernel_alg: str, filename: str = "aes-modes.json") -> Tuple[CipherTestvec, ...]:
     return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["iv"]), _hex(v["plaintext"]),
                                _hex(v["ciphertext"]))
-                 for v in load_json("aes-modes.json")["vectors"] if v["kernel_alg"] == kernel_alg)
+                 for v in load_json(filename)["vectors"] if v["kernel_alg"] == kernel_alg)
 
 
 def _aria(mode: str) -> Tuple[CipherTestvec, ...]:
@@ -145,6 +145,7 @@ _SUITES = {
     "cbc(aes)": lambda: _aes_modes("cbc(aes)"),
     "ctr(aes)": lambda: _aes_modes("ctr(aes)"),
     "rfc3686(ctr(aes))": lambda: _aes_modes("rfc3686(ctr(aes))"),
+    "essiv(cbc(aes),sha256)": lambda: _aes_modes("essiv(cbc(aes),sha256)", "essiv-aes-cbc.json"),
     "xts(aes)": _xts_aes,
     "ecb(aria)": lambda: _aria("block"),
     "cbc(aria)": lambda: _aria("cbc"),

@@ -335,3 +335,15 @@ def test_into_peers_write_the_same_cipher_into_their_buffers():
     xts_new = {p.key: p for p in speed_peers.available_peers()}["cryptography-aes-256-xts"]
     assert bytes(peers["cryptography-aes-256-xts"].op("encrypt", 200)()[:200]) == \
         xts_new.op("encrypt", 200)()
+
+
+def test_all_drivers_measures_every_xts_driver_beside_cryptography(capsys, tmp_path):
+    from crypto_api.tools.speed_targets import drivers_of
+    report, out = run_json(capsys, tmp_path, "--alg", "xts(aes)", "--all-drivers", "--peers",
+                           "--sizes", "512", *FAST)
+    every = drivers_of("xts(aes)")
+    names = [t["name"] for t in report["targets"]]
+    assert names == ["xts(aes)"] + every + ["cryptography AES-256-XTS"]
+    assert "xts-aes-aesni" in every
+    for d in every:
+        assert re.search(rf"^{re.escape(d)}: {re.escape(d)}  \[skcipher, priority \d+, pinned\]", out, re.M)

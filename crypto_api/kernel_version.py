@@ -1,0 +1,64 @@
+"""Which kernel version the /proc/crypto records follow where versions differ.
+
+The drivers register the types of the kernels after v5.0 (the mode templates
+``ecb`` and ``ctr`` are skciphers, as from 5.1/5.2 on), and that is what
+/proc/crypto shows by default ("5.2").  With the emulated version set to
+"5.0" (``CRYPTO_API_KERNEL_VERSION=5.0`` in the environment, or
+:func:`set_kernel_version` / :func:`emulated_kernel`), the instances of the
+templates that v5.0 built as legacy blkciphers (crypto/ecb.c and
+crypto/ctr.c of 5.0: ``crypto_blkcipher_type``) show v5.0's blkcipher record
+(crypto/blkcipher.c ``crypto_blkcipher_show``): ``type : blkcipher`` and a
+``geniv`` line in place of the skcipher lines.  Nothing else changes with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any, Iterator
+
+from .errors import EINVAL, CryptoError
+
+KERNEL_VERSIONS = ("5.0", "5.2")
+DEFAULT_KERNEL_VERSION = "5.2"
+#: Templates whose v5.0 instances were blkciphers (aead-modes reference §4).
+V50_BLKCIPHER_TEMPLATES = frozenset({"ecb", "ctr"})
+
+
+def _checked(version: str) -> str:
+    if version not in KERNEL_VERSIONS:
+        raise CryptoError(EINVAL, f"kernel version {version!r}: not one of {', '.join(KERNEL_VERSIONS)}")
+    return version
+
+
+_version = _checked(os.environ.get("CRYPTO_API_KERNEL_VERSION", "") or DEFAULT_KERNEL_VERSION)
+
+
+def kernel_version() -> str:
+    """The emulated kernel version for /proc/crypto ("5.0" or "5.2")."""
+    return _version
+
+
+def set_kernel_version(version: str) -> str:
+    """Set the emulated version (EINVAL for an unknown one); returns the old one."""
+    global _version
+    old, _version = _version, _checked(version)
+    return old
+
+
+@contextlib.contextmanager
+def emulated_kernel(version: str) -> Iterator[None]:
+    """Show /proc/crypto as ``version`` inside the block."""
+    old = set_kernel_version(version)
+    try:
+        yield
+    finally:
+        set_kernel_version(old)
+
+
+def shows_as_blkcipher(alg: Any) -> bool:
+    """True if ``alg`` (a registered skcipher) is an instance that the emulated
+    kernel registered as a blkcipher."""
+    inst = getattr(alg, "instance", None)
+    return (_version == "5.0" and inst is not None
+            and inst.record.tmpl.name in V50_BLKCIPHER_TEMPLATES)
