@@ -21,5 +21,6 @@ setup(
         "algs/build_modes.py:ffibuilder",
         "algs/build_sha256.py:ffibuilder",
         "arch/x86/build_sha256.py:ffibuilder",
+        "algs/build_sector_batch.py:ffibuilder",
     ],
 )

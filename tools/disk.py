@@ -23,7 +23,7 @@ import sys
 
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.ivgen import SECTOR_SIZE
-from crypto_api.sector import SECTOR_SIZES, VolumeCipher
+from crypto_api.sector import MAX_JOBS, SECTOR_SIZES, VolumeCipher
 
 from .cli_common import read_key_file, wipe
 from .disk_engine import fingerprint, run_in_place, run_to_output
@@ -73,6 +73,27 @@ def _batch_arg(text: str) -> int:
     return n
 
 
+def default_jobs() -> int:
+    """``--jobs`` when not given: the CPUs this process may run on (at most MAX_JOBS).
+
+    As dm-crypt spreads its sectors over every CPU (a kcryptd work item per
+    CPU unless ``same_cpu_crypt``): the batch path releases the GIL, the
+    output does not depend on the count, and on a busy machine the extra
+    threads only share the CPUs.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_JOBS, cpus))
+
+
+def _jobs_arg(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers from 1 to {MAX_JOBS}")
+    return int(text)
+
+
 def _count_arg(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
@@ -117,6 +138,9 @@ def register(sub) -> None:
                         "checksum: a digest of each (less writing; needs atomic sector writes)")
     p.add_argument("--batch-size", type=_batch_arg, default=BATCH_BYTES, metavar="BYTES",
                    help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
+    p.add_argument("--jobs", type=_jobs_arg, default=None, metavar="N",
+                   help="threads that transform each batch's sectors (default: the CPUs this "
+                        "process may use); the journal and the result do not depend on it")
     p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
                    help="UNSAFE: accept a stream cipher or a mode not made for sectors")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -138,7 +162,8 @@ def _volume_cipher(args) -> VolumeCipher:
     try:
         return VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
                             iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
-                            override=UNSAFE_FLAG, key_name=f"key file {args.key_file}")
+                            override=UNSAFE_FLAG, key_name=f"key file {args.key_file}",
+                            jobs=args.jobs if args.jobs is not None else default_jobs())
     finally:
         wipe(key)
 
