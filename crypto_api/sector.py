@@ -24,8 +24,10 @@ keystream.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from typing import List, Optional
+import queue
+import threading
+import weakref
+from typing import Callable, List, Optional
 
 from .alg import BytesLike, WritableBuffer
 from .cipher_spec import parse_cipher_spec
@@ -37,8 +39,62 @@ from .skcipher import CryptoSkcipher, crypto_alloc_skcipher
 #: dm-crypt's sector sizes (``sector_size:<n>``).
 SECTOR_SIZES = (512, 1024, 2048, 4096)
 
-#: The most worker threads one VolumeCipher runs (``jobs``).
+#: The most threads one VolumeCipher runs a batch on (``jobs``).
 MAX_JOBS = 64
+
+
+class _Workers:
+    """``count`` threads, each running the calls handed to it, in order."""
+
+    def __init__(self, count: int) -> None:
+        self._queues: List["queue.SimpleQueue"] = []
+        self._threads: List[threading.Thread] = []
+        for i in range(count):
+            q: "queue.SimpleQueue" = queue.SimpleQueue()
+            t = threading.Thread(target=self._serve, args=(q,), name=f"crypto-api-sectors-{i + 1}",
+                                 daemon=True)
+            t.start()
+            self._queues.append(q)
+            self._threads.append(t)
+
+    @staticmethod
+    def _serve(q: "queue.SimpleQueue") -> None:
+        while True:
+            item = q.get()
+            if item is None:
+                return
+            fn, box, done = item
+            try:
+                fn()
+            except BaseException as e:           # handed to the caller
+                box.append(e)
+            finally:
+                done.set()
+
+    def run(self, first: Callable[[], None], rest: List[Callable[[], None]]) -> None:
+        """Run ``rest[i]`` on worker ``i`` and ``first`` here; wait for all; raise the first error."""
+        waits = []
+        for q, fn in zip(self._queues, rest):
+            box: list = []
+            done = threading.Event()
+            q.put((fn, box, done))
+            waits.append((box, done))
+        try:
+            first()
+        finally:
+            for _, done in waits:                # every share is finished before buf is let go
+                done.wait()
+        for box, _ in waits:
+            if box:
+                raise box[0]
+
+    def close(self) -> None:
+        queues, self._queues = self._queues, []
+        for q in queues:
+            q.put(None)
+        for t in self._threads:
+            if t is not threading.current_thread():
+                t.join()
 
 #: Templates whose instances are length-preserving wide-block ciphers
 #: (any length of at least one block; the whole sector is one block).
@@ -161,7 +217,7 @@ class VolumeCipher:
         self._step = 1 if iv_large_sectors else per
         self._base = iv_offset // per if iv_large_sectors else iv_offset
         self.jobs = jobs
-        self._pool: Optional[ThreadPoolExecutor] = None
+        self._workers: Optional[_Workers] = None
 
     # -- description --------------------------------------------------------
     @property
@@ -261,17 +317,11 @@ class VolumeCipher:
         if len(shares) == 1:
             run(shares[0])
             return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.jobs - 1,
-                                            thread_name_prefix="crypto-api-sectors")
-        futures = [self._pool.submit(run, share) for share in shares[1:]]
-        try:
-            run(shares[0])                         # the caller's own share
-        finally:
-            errors = [f.exception() for f in futures]   # waits for every share: buf is in use
-        for e in errors:
-            if e is not None:
-                raise e
+        if self._workers is None:
+            self._workers = _Workers(self.jobs - 1)
+            weakref.finalize(self, self._workers.close)     # an object never closed stops them too
+        # the caller's own share here, share i on worker i
+        self._workers.run(lambda: run(shares[0]), [lambda s=s: run(s) for s in shares[1:]])
 
     def encrypt_sectors(self, first: int, buf: WritableBuffer) -> None:
         """Encrypt whole sectors in place; ``buf[0:sector_size]`` is sector ``first``."""
@@ -284,9 +334,9 @@ class VolumeCipher:
     # -- lifetime ------------------------------------------------------------------
     def close(self) -> None:
         """Stop the workers, free the tfm (its key is wiped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
         self.tfm.free()
 
     def __enter__(self) -> "VolumeCipher":

@@ -73,19 +73,15 @@ def _batch_arg(text: str) -> int:
     return n
 
 
-def default_jobs() -> int:
-    """``--jobs`` when not given: the CPUs this process may run on (at most MAX_JOBS).
-
-    As dm-crypt spreads its sectors over every CPU (a kcryptd work item per
-    CPU unless ``same_cpu_crypt``): the batch path releases the GIL, the
-    output does not depend on the count, and on a busy machine the extra
-    threads only share the CPUs.
-    """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_JOBS, cpus))
+#: ``--jobs`` when not given.  One thread: with the batch path the cipher is a
+#: small part of a run (one thread does AES-XTS at 2-5 GB/s and Adiantum at
+#: 0.5-1.7 GB/s on this project's test machine, while the journalled writes
+#: and syncs allow about 0.2 GB/s), so more threads do not make the default
+#: run faster; they compete with the writer thread and other processes.
+#: dm-crypt spreads over every CPU because its writes are asynchronous;
+#: ``--jobs N`` does that here where the cipher is the limit (fast storage,
+#: ``--output``).
+DEFAULT_JOBS = 1
 
 
 def _jobs_arg(text: str) -> int:
@@ -138,9 +134,9 @@ def register(sub) -> None:
                         "checksum: a digest of each (less writing; needs atomic sector writes)")
     p.add_argument("--batch-size", type=_batch_arg, default=BATCH_BYTES, metavar="BYTES",
                    help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
-    p.add_argument("--jobs", type=_jobs_arg, default=None, metavar="N",
-                   help="threads that transform each batch's sectors (default: the CPUs this "
-                        "process may use); the journal and the result do not depend on it")
+    p.add_argument("--jobs", type=_jobs_arg, default=DEFAULT_JOBS, metavar="N",
+                   help="threads that transform each batch's sectors (default 1); the journal, the "
+                        "result and resuming a job do not depend on it")
     p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
                    help="UNSAFE: accept a stream cipher or a mode not made for sectors")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -163,7 +159,7 @@ def _volume_cipher(args) -> VolumeCipher:
         return VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
                             iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
                             override=UNSAFE_FLAG, key_name=f"key file {args.key_file}",
-                            jobs=args.jobs if args.jobs is not None else default_jobs())
+                            jobs=args.jobs)
     finally:
         wipe(key)
 

@@ -99,12 +99,13 @@ def count_points(monkeypatch, path, orig, args):
     return f.n
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("resilience", ["journal", "checksum"])
 @pytest.mark.parametrize("kind", ["kill", "torn-page", "enospc", "eio"])
 def test_a_fault_at_every_write_and_sync_then_the_same_command_finishes(job, monkeypatch, capsys,
-                                                                        resilience, kind):
+                                                                        resilience, kind, jobs):
     path, orig, key, args = job
-    argv = args("--resilience", resilience)
+    argv = args("--resilience", resilience, "--jobs", jobs)
     want = reference_image(orig, key)
     points = count_points(monkeypatch, path, orig, argv)
     assert points >= 4 * 8 + 3                       # 8 batches: record, sync, write, sync each

@@ -1,0 +1,200 @@
+"""The batch path of VolumeCipher (crypto_api.sector_batch, algs/sector_batch.c).
+
+A run of sectors in one C call must give exactly the bytes of one request
+per sector (``VolumeCipher.encrypt_sector``, i.e. ``tfm.encrypt`` with the
+dm-crypt IV), run the entry point of the driver the registry picked, leave
+the per-sector path to the FPU model's other answers, and spread over
+``jobs`` threads in disjoint shares.  The AES specs are also checked against
+``cryptography`` in tests/tools/test_disk_modes.py.
+"""
+
+import os
+import threading
+
+import pytest
+
+import crypto_api as capi
+from crypto_api import CryptoError
+from crypto_api.arch.x86 import _cpufeatures
+from crypto_api.errors import EINVAL
+from crypto_api.sector import VolumeCipher
+from crypto_api.sector_batch import SectorBatchPlan
+
+pytestmark = pytest.mark.skipif(not _cpufeatures.lib.cpu_has(b"aes"), reason="CPU lacks AES-NI")
+
+SPECS = [("xchacha12,aes-adiantum-plain64", 32), ("xchacha20,aes-adiantum-plain", 32),
+         ("aes-xts-plain64", 64), ("aes-xts-plain", 32), ("aes-cbc-essiv:sha256", 32)]
+
+
+def one_by_one(vc, first, data, encrypt=True):
+    ss = vc.sector_size
+    fn = vc.encrypt_sector if encrypt else vc.decrypt_sector
+    return b"".join(fn(first + k, data[k * ss:(k + 1) * ss]) for k in range(len(data) // ss))
+
+
+@pytest.mark.parametrize("spec, keylen", SPECS)
+@pytest.mark.parametrize("ss", [512, 4096])
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_a_batch_is_one_request_per_sector(spec, keylen, ss, jobs):
+    key = os.urandom(keylen)
+    data = os.urandom(ss * 19)
+    first = 1000 + jobs
+    with VolumeCipher(spec, key, sector_size=ss, iv_offset=24 * (ss // 512), jobs=jobs) as vc:
+        assert vc.batch_driver is not None
+        buf = bytearray(data)
+        vc.encrypt_sectors(first, buf)
+        assert bytes(buf) == one_by_one(vc, first, data)
+        vc.decrypt_sectors(first, buf)
+        assert bytes(buf) == data
+
+
+@pytest.mark.parametrize("spec, internal", [("aes-xts-plain64", None),
+                                            ("capi:xts-aes-aesni-plain64", "__xts-aes-aesni"),
+                                            ("capi:xts(aes)-plain64", None)])
+def test_the_xts_batch_runs_the_driver_the_registry_picked(spec, internal):
+    with VolumeCipher(spec, os.urandom(64)) as vc:
+        want = internal or "__" + vc.driver_name       # the SIMD wrapper's internal algorithm
+        assert vc.batch_driver == want
+
+
+@pytest.mark.parametrize("spec", ["xchacha12,aes-adiantum-plain64",
+                                  "capi:adiantum(xchacha12-generic,aes-generic)-plain64",
+                                  "capi:adiantum(xchacha20-simd,aes-aesni,nhpoly1305-sse2)-plain64"])
+def test_the_adiantum_batch_runs_the_instance_the_registry_picked(spec):
+    data = os.urandom(512 * 9)
+    with VolumeCipher(spec, bytes(range(32))) as vc:
+        assert vc.batch_driver == vc.driver_name
+        buf = bytearray(data)
+        vc.encrypt_sectors(7, buf)
+        assert bytes(buf) == one_by_one(vc, 7, data)
+
+
+def test_a_driver_without_a_batch_path_gets_one_request_per_sector():
+    data = os.urandom(512 * 6)
+    key = os.urandom(64)
+    with VolumeCipher("capi:xts(aes-generic)-plain64", key) as generic, \
+            VolumeCipher("aes-xts-plain64", key) as fast:
+        assert generic.batch_driver is None and fast.batch_driver is not None
+        a, b = bytearray(data), bytearray(data)
+        generic.encrypt_sectors(3, a)
+        fast.encrypt_sectors(3, b)
+        assert a == b == one_by_one(fast, 3, data)
+
+
+def test_without_the_module_there_is_no_batch_and_a_request_loads_it_again():
+    data = os.urandom(4096 * 3)
+    with VolumeCipher("aes-xts-plain64", os.urandom(64), sector_size=4096) as vc:
+        vc.batch_driver                                  # loads the module
+        capi.rmmod("sector_batch")
+        try:
+            from crypto_api import sector_batch
+            assert sector_batch._planners == []
+            buf = bytearray(data)
+            vc._per_sector(0, memoryview(buf), 3, True)
+            ref = bytes(buf)
+        finally:
+            assert vc.batch_driver is not None          # requested again
+        buf = bytearray(data)
+        vc.encrypt_sectors(0, buf)
+        assert bytes(buf) == ref
+
+
+@pytest.mark.parametrize("spec, keylen", SPECS)
+def test_where_simd_is_unusable_or_traced_the_per_sector_path_runs(spec, keylen):
+    data = os.urandom(512 * 5)
+    with VolumeCipher(spec, os.urandom(keylen)) as vc:
+        want = bytearray(data)
+        vc.encrypt_sectors(11, want)
+        with capi.simd_disabled():
+            assert vc.batch_driver is None
+            buf = bytearray(data)
+            vc.encrypt_sectors(11, buf)
+        assert buf == want
+        with capi.fpu_trace() as trace:
+            assert vc.batch_driver is None
+            buf = bytearray(data)
+            vc.encrypt_sectors(11, buf)
+        assert buf == want
+        assert len(trace.sections) >= 5 and sum(trace.nbytes) >= len(data)   # the requests' own sections
+
+
+def _recording(monkeypatch):
+    """Record (thread, first byte, count) of every batch call."""
+    calls = []
+    real = SectorBatchPlan.crypt
+
+    def crypt(self, buf, offset, sector_size, count, *rest):
+        calls.append((threading.current_thread().name, offset // sector_size, count))
+        return real(self, buf, offset, sector_size, count, *rest)
+    monkeypatch.setattr(SectorBatchPlan, "crypt", crypt)
+    return calls
+
+
+@pytest.mark.parametrize("jobs, count, shares", [(1, 10, [10]), (2, 10, [5, 5]), (3, 10, [4, 3, 3]),
+                                                 (4, 3, [1, 1, 1])])
+def test_jobs_split_a_run_into_contiguous_shares_on_as_many_threads(monkeypatch, jobs, count, shares):
+    calls = _recording(monkeypatch)
+    data = os.urandom(512 * count)
+    with VolumeCipher("aes-xts-plain64", os.urandom(64), jobs=jobs) as vc:
+        buf = bytearray(data)
+        vc.encrypt_sectors(50, buf)
+        assert bytes(buf) == one_by_one(vc, 50, data)
+    assert sorted((at, n) for _, at, n in calls) == [(sum(shares[:i]), n) for i, n in enumerate(shares)]
+    threads = {name for name, _, _ in calls}
+    assert len(threads) == len(shares)
+    assert threading.current_thread().name in threads                # the caller does a share too
+
+
+def test_the_buffer_is_exported_for_the_whole_call(monkeypatch):
+    real = SectorBatchPlan.crypt
+    seen = []
+
+    def crypt(self, *args):
+        try:
+            buf.extend(b"x")                 # resizing an exported bytearray is refused
+        except BufferError:
+            seen.append("exported")
+        return real(self, *args)
+    monkeypatch.setattr(SectorBatchPlan, "crypt", crypt)
+    buf = bytearray(os.urandom(512 * 4))
+    with VolumeCipher("xchacha12,aes-adiantum-plain64", bytes(32), jobs=2) as vc:
+        vc.encrypt_sectors(0, buf)
+    assert seen == ["exported", "exported"] and len(buf) == 2048
+
+
+def test_iv_numbers_wrap_for_plain_and_stop_at_2_64_for_plain64():
+    data = os.urandom(512 * 6)
+    with VolumeCipher("aes-xts-plain", os.urandom(64), jobs=2) as vc:
+        buf = bytearray(data)
+        vc.encrypt_sectors((1 << 32) - 3, buf)                          # crosses 2^32: wraps
+        assert bytes(buf) == one_by_one(vc, (1 << 32) - 3, data)
+        assert bytes(buf[3 * 512:4 * 512]) == vc.encrypt_sector(0, data[3 * 512:4 * 512])
+    top = (1 << 64) - 6
+    with VolumeCipher("aes-xts-plain64", os.urandom(64), jobs=2) as vc:
+        buf = bytearray(data)
+        vc.encrypt_sectors(top, buf)                                     # the last is 2^64 - 1
+        assert bytes(buf) == one_by_one(vc, top, data)
+        buf = bytearray(data)
+        with pytest.raises(CryptoError) as e:
+            vc.encrypt_sectors(top + 1, buf)
+        assert e.value.errno == EINVAL and bytes(buf) == data
+
+
+@pytest.mark.parametrize("jobs", [0, 65, True, 1.5])
+def test_bad_jobs_are_einval(jobs):
+    with pytest.raises(CryptoError) as e:
+        VolumeCipher("aes-xts-plain64", bytes(64), jobs=jobs)
+    assert e.value.errno == EINVAL and "jobs" in e.value.message
+
+
+def test_bad_buffers_are_einval_and_untouched():
+    with VolumeCipher("aes-xts-plain64", os.urandom(64), jobs=2) as vc:
+        data = os.urandom(512 * 2)
+        with pytest.raises(CryptoError) as e:
+            vc.encrypt_sectors(0, data)
+        assert e.value.errno == EINVAL and "read-only" in e.value.message
+        buf = bytearray(data + b"x")
+        with pytest.raises(CryptoError) as e:
+            vc.encrypt_sectors(0, buf)
+        assert e.value.errno == EINVAL and "not whole 512-byte sectors" in e.value.message
+        assert buf == data + b"x"
