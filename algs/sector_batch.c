@@ -11,6 +11,7 @@
 #include "sector_batch.h"
 #include "byteorder.h"
 #include "memzero.h"
+#include "sha256_generic.h"
 
 static int batch_usable(const struct sector_batch *b, size_t sector_size)
 {
@@ -70,4 +71,22 @@ int sector_batch_crypt(const struct sector_batch *b, uint8_t *dst, const uint8_t
 	}
 	memzero_explicit(iv, sizeof(iv));
 	return err;
+}
+
+int sector_sha256_digests(sha256_blocks_fn blocks, uint8_t *out, size_t digest_len,
+			  const uint8_t *src, size_t sector_size, size_t count)
+{
+	struct sha256_state st;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+
+	if (digest_len > SHA256_DIGEST_SIZE)
+		return -22;
+	for (size_t k = 0; k < count; k++) {
+		sha256_init(&st);
+		sha256_update(&st, src + k * sector_size, sector_size, blocks);
+		sha256_final(&st, digest, SHA256_DIGEST_SIZE, blocks);
+		memcpy(out + k * digest_len, digest, digest_len);
+	}
+	memzero_explicit(digest, sizeof(digest));
+	return 0;
 }

@@ -55,4 +55,15 @@ int sector_batch_crypt(const struct sector_batch *b, uint8_t *dst, const uint8_t
 		       size_t sector_size, size_t count, uint64_t iv_first, uint64_t iv_step,
 		       int enc);
 
+/*
+ * The first digest_len (<= 32) bytes of SHA-256 of each of count sectors of
+ * sector_size bytes, one after another in out, with the block function
+ * blocks (sha256_blocks_fn of sha256_generic.h: generic or SHA-NI); the
+ * per-sector digests of the disk tool's resilience "checksum" records.
+ * 0, or -EINVAL (-22) for digest_len > 32.
+ */
+int sector_sha256_digests(void (*blocks)(uint32_t *state, const uint8_t *data, size_t nblocks),
+			  uint8_t *out, size_t digest_len, const uint8_t *src, size_t sector_size,
+			  size_t count);
+
 #endif

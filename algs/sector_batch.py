@@ -17,13 +17,19 @@ one request per sector, drivers/md/dm-crypt.c):
 A tfm of any other driver gets no plan (one request per sector instead).
 The core requests this module by the alias ``crypto-sector-batch``; it
 registers no algorithm.
+
+:func:`sha256_sector_digests` gives the disk journal's per-sector digests
+(resilience ``checksum``) in one C call, on the registry's ``sha256`` block
+function where it is the SHA-NI one and SIMD is usable.
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
+import crypto_api as capi
 from crypto_api.algs._sector_batch import ffi, lib
+from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.sector_batch import (SECTOR_BATCH_ALIAS, SectorBatchPlan, register_sector_batch_planner,
                                      simd_internal_tfm, unregister_sector_batch_planner)
 
@@ -123,6 +129,42 @@ def plan_sector_batch(tfm: Any, ivmode: str) -> Optional[SectorBatchPlan]:
         if found is not None:
             return SectorBatchPlan(lib.sector_batch_crypt, desc, found[0], found[1])
     return None
+
+
+def _sha256_blocks():
+    """``(block function, simd)``: SHA-NI's where the registry's sha256 is
+    ``sha256-ni`` and simd_choice() says SIMD, else the generic C one."""
+    if capi.simd_choice() == capi.SIMD:
+        with capi.crypto_alloc_shash("sha256") as tfm:
+            driver = tfm.driver_name
+        if driver == "sha256-ni":
+            from crypto_api.arch.x86._sha256_ni import ffi as nffi, lib as nlib
+            return ffi.cast("void (*)(uint32_t *, const uint8_t *, size_t)",
+                            nffi.addressof(nlib, "sha256_blocks_ni")), True
+    return ffi.addressof(lib, "sha256_blocks_generic"), False
+
+
+def sha256_sector_digests(data: Any, sector_size: int, digest_len: int) -> bytes:
+    """The first ``digest_len`` bytes of SHA-256 of each ``sector_size``-byte
+    sector of ``data``, concatenated (equal to hashlib's, sector by sector)."""
+    src = ffi.from_buffer("uint8_t[]", data)
+    n = len(src)
+    if sector_size <= 0 or n % sector_size or not 0 < digest_len <= 32:
+        raise CryptoError(EINVAL, f"sector digests: {n} bytes in {sector_size}-byte sectors, "
+                                  f"{digest_len}-byte digests")
+    count = n // sector_size
+    out = ffi.new("uint8_t[]", count * digest_len or 1)
+    blocks, simd = _sha256_blocks()
+    if simd:
+        capi.kernel_fpu_begin()
+    try:
+        lib.sector_sha256_digests(blocks, out, digest_len, src, sector_size, count)
+        if simd:
+            capi.fpu_account(n)
+    finally:
+        if simd:
+            capi.kernel_fpu_end()
+    return ffi.buffer(out, count * digest_len)[:]
 
 
 def module_init() -> None:

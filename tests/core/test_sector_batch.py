@@ -8,10 +8,13 @@ the per-sector path to the FPU model's other answers, and spread over
 ``cryptography`` in tests/tools/test_disk_modes.py.
 """
 
+import hashlib
 import os
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import crypto_api as capi
 from crypto_api import CryptoError
@@ -198,3 +201,19 @@ def test_bad_buffers_are_einval_and_untouched():
             vc.encrypt_sectors(0, buf)
         assert e.value.errno == EINVAL and "not whole 512-byte sectors" in e.value.message
         assert buf == data + b"x"
+
+
+@settings(max_examples=30, deadline=None)
+@given(ss=st.sampled_from([512, 1024, 4096]), count=st.integers(0, 5), digest_len=st.integers(1, 32),
+       nosimd=st.booleans(), data=st.data())
+def test_sector_digests_are_hashlibs_sha256_sector_by_sector(ss, count, digest_len, nosimd, data):
+    from crypto_api.algs.sector_batch import sha256_sector_digests
+    buf = data.draw(st.binary(min_size=ss * count, max_size=ss * count))
+    want = b"".join(hashlib.sha256(buf[k * ss:(k + 1) * ss]).digest()[:digest_len] for k in range(count))
+    if nosimd:
+        with capi.simd_disabled():
+            assert sha256_sector_digests(buf, ss, digest_len) == want
+    else:
+        assert sha256_sector_digests(buf, ss, digest_len) == want
+    with pytest.raises(CryptoError):
+        sha256_sector_digests(buf + b"x", ss, digest_len)
