@@ -11,7 +11,10 @@ kernel module.  The options are cryptsetup's: ``--offset``, ``--size`` and
 In place, the run holds an exclusive lock on the image (:mod:`.disk_lock`)
 and keeps a journal beside it (:mod:`.disk_journal`, :mod:`.disk_engine`),
 so that after any failure or kill, running the same command again finishes
-the job with no sector lost or processed twice.
+the job with no sector lost or processed twice.  Each batch's sectors are
+transformed in one C call per thread (:mod:`crypto_api.sector_batch`);
+``--jobs N`` spreads them over N threads before the batch's record is
+written, so the journal's guarantees do not depend on it.
 """
 
 from __future__ import annotations
