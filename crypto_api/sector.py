@@ -24,16 +24,15 @@ keystream.
 
 from __future__ import annotations
 
-import queue
-import threading
 import weakref
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 from .alg import BytesLike, WritableBuffer
 from .cipher_spec import parse_cipher_spec
 from .errors import EINVAL, CryptoError
 from .ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
 from .sector_batch import SectorBatchPlan, export_sectors, sector_batch_plan
+from .sector_workers import SectorWorkers
 from .skcipher import CryptoSkcipher, crypto_alloc_skcipher
 
 #: dm-crypt's sector sizes (``sector_size:<n>``).
@@ -42,59 +41,6 @@ SECTOR_SIZES = (512, 1024, 2048, 4096)
 #: The most threads one VolumeCipher runs a batch on (``jobs``).
 MAX_JOBS = 64
 
-
-class _Workers:
-    """``count`` threads, each running the calls handed to it, in order."""
-
-    def __init__(self, count: int) -> None:
-        self._queues: List["queue.SimpleQueue"] = []
-        self._threads: List[threading.Thread] = []
-        for i in range(count):
-            q: "queue.SimpleQueue" = queue.SimpleQueue()
-            t = threading.Thread(target=self._serve, args=(q,), name=f"crypto-api-sectors-{i + 1}",
-                                 daemon=True)
-            t.start()
-            self._queues.append(q)
-            self._threads.append(t)
-
-    @staticmethod
-    def _serve(q: "queue.SimpleQueue") -> None:
-        while True:
-            item = q.get()
-            if item is None:
-                return
-            fn, box, done = item
-            try:
-                fn()
-            except BaseException as e:           # handed to the caller
-                box.append(e)
-            finally:
-                done.set()
-
-    def run(self, first: Callable[[], None], rest: List[Callable[[], None]]) -> None:
-        """Run ``rest[i]`` on worker ``i`` and ``first`` here; wait for all; raise the first error."""
-        waits = []
-        for q, fn in zip(self._queues, rest):
-            box: list = []
-            done = threading.Event()
-            q.put((fn, box, done))
-            waits.append((box, done))
-        try:
-            first()
-        finally:
-            for _, done in waits:                # every share is finished before buf is let go
-                done.wait()
-        for box, _ in waits:
-            if box:
-                raise box[0]
-
-    def close(self) -> None:
-        queues, self._queues = self._queues, []
-        for q in queues:
-            q.put(None)
-        for t in self._threads:
-            if t is not threading.current_thread():
-                t.join()
 
 #: Templates whose instances are length-preserving wide-block ciphers
 #: (any length of at least one block; the whole sector is one block).
@@ -217,7 +163,7 @@ class VolumeCipher:
         self._step = 1 if iv_large_sectors else per
         self._base = iv_offset // per if iv_large_sectors else iv_offset
         self.jobs = jobs
-        self._workers: Optional[_Workers] = None
+        self._workers: Optional[SectorWorkers] = None
 
     # -- description --------------------------------------------------------
     @property
@@ -317,8 +263,8 @@ class VolumeCipher:
         if len(shares) == 1:
             run(shares[0])
             return
-        if self._workers is None:
-            self._workers = _Workers(self.jobs - 1)
+        if self._workers is None or not self._workers.alive:       # none yet, or a forked child
+            self._workers = SectorWorkers(self.jobs - 1)
             weakref.finalize(self, self._workers.close)     # an object never closed stops them too
         # the caller's own share here, share i on worker i
         self._workers.run(lambda: run(shares[0]), [lambda s=s: run(s) for s in shares[1:]])

@@ -217,3 +217,24 @@ def test_sector_digests_are_hashlibs_sha256_sector_by_sector(ss, count, digest_l
         assert sha256_sector_digests(buf, ss, digest_len) == want
     with pytest.raises(CryptoError):
         sha256_sector_digests(buf + b"x", ss, digest_len)
+
+
+def test_a_forked_child_starts_its_own_workers():
+    data = os.urandom(512 * 8)
+    with VolumeCipher("aes-xts-plain64", os.urandom(64), jobs=2) as vc:
+        want = bytearray(data)
+        vc.encrypt_sectors(9, want)                  # the parent's workers exist now
+        assert vc._workers.alive
+        pid = os.fork()
+        if pid == 0:                                 # the child has none of those threads
+            rc = 1
+            try:
+                if not vc._workers.alive:
+                    buf = bytearray(data)
+                    vc.encrypt_sectors(9, buf)
+                    rc = 0 if buf == want and vc._workers.alive else 2
+            finally:
+                os._exit(rc)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert vc._workers.alive
