@@ -7,7 +7,7 @@ of random bytes, for every combination of cipher spec, sector size,
 after round over all combinations, so a change of machine load hits every
 combination alike); each combination reports its best, median and spread
 (min..max) in MB/s (10^6 bytes), and each cipher/jobs/resilience the ratio of
-its smallest to its largest sector size (issue 16's row 6: 512 vs 4096).
+its smallest to its largest sector size (512 against 4096 by default).
 No kernel counterpart: cryptsetup benchmark times the cipher only.
 """
 
