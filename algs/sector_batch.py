@@ -71,7 +71,7 @@ def _adiantum(tfm: Any, desc: Any) -> Found:
     if tfm.alg.encrypt is not adiantum.adiantum_encrypt_req:
         return None
     fast = getattr(tfm.ctx, "fast", None)
-    if not fast:
+    if not isinstance(fast, dict) or True not in fast:
         return None                     # an inner driver publishes no C entry point
     from crypto_api.algs._adiantum import ffi as affi, lib as alib
     desc.kind = lib.SECTOR_WIDE
