@@ -23,5 +23,6 @@ setup(
         "arch/x86/build_sha256.py:ffibuilder",
         "algs/build_aria.py:ffibuilder",
         "arch/x86/build_aria.py:ffibuilder",
+        "algs/build_sector_batch.py:ffibuilder",
     ],
 )

@@ -24,16 +24,23 @@ keystream.
 
 from __future__ import annotations
 
-from typing import Optional
+import weakref
+from typing import List, Optional
 
 from .alg import BytesLike, WritableBuffer
 from .cipher_spec import parse_cipher_spec
 from .errors import EINVAL, CryptoError
 from .ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
+from .sector_batch import SectorBatchPlan, export_sectors, sector_batch_plan
+from .sector_workers import SectorWorkers
 from .skcipher import CryptoSkcipher, crypto_alloc_skcipher
 
 #: dm-crypt's sector sizes (``sector_size:<n>``).
 SECTOR_SIZES = (512, 1024, 2048, 4096)
+
+#: The most threads one VolumeCipher runs a batch on (``jobs``).
+MAX_JOBS = 64
+
 
 #: Templates whose instances are length-preserving wide-block ciphers
 #: (any length of at least one block; the whole sector is one block).
@@ -106,13 +113,21 @@ class VolumeCipher:
     ``allow_unsafe`` accepts a cipher :func:`check_sector_cipher` refuses
     (``override`` and ``key_name`` only change how errors name things).
 
+    ``jobs`` (default 1): :meth:`crypt_sectors` spreads a run of sectors over
+    that many threads (the caller's and ``jobs - 1`` workers), each making one
+    C call over its share (crypto_api.sector_batch: the GIL is released
+    there).  Only the batch path is spread; a driver without one runs its
+    sectors one by one in the caller's thread.
+
     One object uses one tfm: use it from one thread at a time.  Close it
-    (or use ``with``) to free the tfm and wipe its key.
+    (or use ``with``) to free the tfm, wipe its key and stop its workers.
     """
 
     def __init__(self, cipher: str, key: BytesLike, *, sector_size: int = SECTOR_SIZE, iv_offset: int = 0,
                  iv_large_sectors: bool = False, allow_unsafe: bool = False,
-                 override: str = "allow_unsafe=True", key_name: str = "key") -> None:
+                 override: str = "allow_unsafe=True", key_name: str = "key", jobs: int = 1) -> None:
+        if not isinstance(jobs, int) or isinstance(jobs, bool) or not 1 <= jobs <= MAX_JOBS:
+            raise CryptoError(EINVAL, f"jobs {jobs!r}: must be an int from 1 to {MAX_JOBS}")
         spec = parse_cipher_spec(cipher)
         try:
             tfm = crypto_alloc_skcipher(spec.algorithm)
@@ -147,6 +162,8 @@ class VolumeCipher:
         # the IV number of sector n is n * step + base
         self._step = 1 if iv_large_sectors else per
         self._base = iv_offset // per if iv_large_sectors else iv_offset
+        self.jobs = jobs
+        self._workers: Optional[SectorWorkers] = None
 
     # -- description --------------------------------------------------------
     @property
@@ -161,6 +178,13 @@ class VolumeCipher:
     @property
     def driver_name(self) -> str:
         return self.tfm.driver_name
+
+    @property
+    def batch_driver(self) -> Optional[str]:
+        """The driver whose C entry point :meth:`crypt_sectors` calls once per
+        run of sectors here and now, or None (one request per sector)."""
+        plan = sector_batch_plan(self.tfm, self.spec.ivmode)
+        return None if plan is None else plan.driver
 
     def iv_sector(self, n: int) -> int:
         """The number dm-crypt hands its IV generator for sector ``n``."""
@@ -190,22 +214,60 @@ class VolumeCipher:
 
     # -- many sectors, in place ------------------------------------------------
     def crypt_sectors(self, first: int, buf: WritableBuffer, encrypt: bool) -> None:
-        """Transform ``buf`` (writable, whole sectors, the first is sector ``first``) in place."""
+        """Transform ``buf`` (writable, whole sectors, the first is sector ``first``) in place.
+
+        One C call per thread over the whole run where the driver has a batch
+        path (crypto_api.sector_batch), else one request per sector; the same
+        bytes either way.
+        """
         ss = self.sector_size
-        mv = memoryview(buf).cast("B")
-        if mv.readonly:
-            raise CryptoError(EINVAL, "the sectors buffer is read-only; pass a bytearray")
-        if len(mv) % ss:
-            raise CryptoError(EINVAL, f"buffer of {len(mv)} bytes is not whole {ss}-byte sectors")
-        count = len(mv) // ss
-        if count:
-            self.iv(first)
-            self.iv(first + count - 1)            # every IV number of the run fits the IV mode
+        view, count = export_sectors(buf, ss)     # exported first: its length cannot change now
+        if not count:
+            return
+        self.iv(first)
+        self.iv(first + count - 1)                # every IV number of the run fits the IV mode
+        plan = sector_batch_plan(self.tfm, self.spec.ivmode)
+        if plan is None:
+            self._per_sector(first, memoryview(buf).cast("B"), count, encrypt)
+        else:
+            self._batch(plan, view, first, count, encrypt)
+
+    def _per_sector(self, first: int, mv: memoryview, count: int, encrypt: bool) -> None:
+        ss = self.sector_size
         fn = self.tfm.encrypt if encrypt else self.tfm.decrypt
         pack, step, base = self._pack, self._step, self._base
         for k in range(count):
             sector = mv[k * ss:(k + 1) * ss]
             fn(sector, pack((first + k) * step + base), sector)     # in place, no allocation
+
+    def _shares(self, count: int) -> List[tuple]:
+        """``(first index, count)`` of each thread's contiguous share of ``count`` sectors."""
+        parts = min(self.jobs, count)
+        size, extra = divmod(count, parts)
+        out, at = [], 0
+        for i in range(parts):
+            n = size + (i < extra)
+            out.append((at, n))
+            at += n
+        return out
+
+    def _batch(self, plan: SectorBatchPlan, view, first: int, count: int, encrypt: bool) -> None:
+        ss, step = self.sector_size, self._step
+        number = first * step + self._base
+
+        def run(share: tuple) -> None:
+            at, n = share
+            plan.crypt(view, at * ss, ss, n, number + at * step, step, encrypt)
+
+        shares = self._shares(count)
+        if len(shares) == 1:
+            run(shares[0])
+            return
+        if self._workers is None or not self._workers.alive:       # none yet, or a forked child
+            self._workers = SectorWorkers(self.jobs - 1)
+            weakref.finalize(self, self._workers.close)     # an object never closed stops them too
+        # the caller's own share here, share i on worker i
+        self._workers.run(lambda: run(shares[0]), [lambda s=s: run(s) for s in shares[1:]])
 
     def encrypt_sectors(self, first: int, buf: WritableBuffer) -> None:
         """Encrypt whole sectors in place; ``buf[0:sector_size]`` is sector ``first``."""
@@ -217,7 +279,10 @@ class VolumeCipher:
 
     # -- lifetime ------------------------------------------------------------------
     def close(self) -> None:
-        """Free the tfm (its key is wiped)."""
+        """Stop the workers, free the tfm (its key is wiped)."""
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
         self.tfm.free()
 
     def __enter__(self) -> "VolumeCipher":

@@ -34,7 +34,7 @@ from crypto_api.sector import VolumeCipher
 
 from .disk_geometry import Geometry
 from .disk_io import pread_full, pwrite_full, sync
-from .disk_journal import DIGEST, SECTOR_DIGEST, Journal, Record, sector_digest
+from .disk_journal import DIGEST, SECTOR_DIGEST, Journal, Record, sector_digest, sector_digests
 from .disk_signals import StopSignals
 from .disk_writer import BatchWriter, Progress
 
@@ -45,8 +45,7 @@ def _originals(buf: bytearray, ss: int, resilience: str) -> bytes:
     """What the record of ``buf`` holds: a copy of it, or a digest of each sector."""
     if resilience == "journal":
         return bytes(buf)
-    mv = memoryview(buf)
-    return b"".join(sector_digest(mv[o:o + ss]) for o in range(0, len(buf), ss))
+    return sector_digests(buf, ss)
 
 
 def fingerprint(fd: int, geo: Geometry, image: str, span: int = COPY_BYTES) -> bytes:

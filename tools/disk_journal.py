@@ -38,6 +38,8 @@ from typing import Optional
 
 import attrs
 
+from crypto_api.algs.sector_batch import sha256_sector_digests
+
 from crypto_api.errors import EEXIST, EINVAL, CryptoError
 from crypto_api.sector import VolumeCipher
 
@@ -66,6 +68,11 @@ def key_check_value(vc: VolumeCipher) -> str:
 
 def sector_digest(sector) -> bytes:
     return hashlib.sha256(sector).digest()[:SECTOR_DIGEST]
+
+
+def sector_digests(buf, sector_size: int) -> bytes:
+    """:func:`sector_digest` of each sector of ``buf``, concatenated, in one C call."""
+    return sha256_sector_digests(buf, sector_size, SECTOR_DIGEST)
 
 
 @attrs.frozen

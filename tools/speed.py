@@ -7,6 +7,7 @@ Go benchmarks and benchstat, in one tool).
     crypto-api speed --format go --json run.json      # Go lines for benchstat
     crypto-api speed compare old.json new.json        # change per size, Mann-Whitney U
     crypto-api speed show run.json --format go        # a saved report in another format
+    crypto-api speed disk --image-size 256M           # the disk command's MB/s (sector sizes, --jobs)
     crypto-api speed --tcrypt 219                     # modprobe tcrypt mode=219
 
 See the modules speed_* next to this one for the method of each part.
@@ -28,7 +29,7 @@ import crypto_api as capi
 from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
-from . import speed_compare, speed_formats, speed_peers, speed_run, speed_targets, speed_tcrypt
+from . import speed_compare, speed_disk, speed_formats, speed_peers, speed_run, speed_targets, speed_tcrypt
 from .speed_machine import cpu_mhz
 
 MAX_SIZE = 64 << 20
@@ -143,7 +144,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="tcrypt: operations counted in N seconds instead of cycles")
     p.set_defaults(func=main, speed_command=None)
 
-    sub = p.add_subparsers(dest="speed_command", metavar="{compare,show}")
+    sub = p.add_subparsers(dest="speed_command", metavar="{compare,show,disk}")
     c = sub.add_parser("compare", help="compare two --json reports (benchstat style)",
                        description=speed_compare.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -158,6 +159,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     sh.add_argument("report", metavar="RUN.json")
     sh.add_argument("--format", choices=sorted(speed_formats.RENDERERS), default="table")
     sh.set_defaults(func=main_show)
+    speed_disk.register(sub)
     return p
 
 

@@ -99,12 +99,13 @@ def count_points(monkeypatch, path, orig, args):
     return f.n
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("resilience", ["journal", "checksum"])
 @pytest.mark.parametrize("kind", ["kill", "torn-page", "enospc", "eio"])
 def test_a_fault_at_every_write_and_sync_then_the_same_command_finishes(job, monkeypatch, capsys,
-                                                                        resilience, kind):
+                                                                        resilience, kind, jobs):
     path, orig, key, args = job
-    argv = args("--resilience", resilience)
+    argv = args("--resilience", resilience, "--jobs", jobs)
     want = reference_image(orig, key)
     points = count_points(monkeypatch, path, orig, argv)
     assert points >= 4 * 8 + 3                       # 8 batches: record, sync, write, sync each
@@ -125,6 +126,27 @@ def test_a_fault_at_every_write_and_sync_then_the_same_command_finishes(job, mon
         assert main(argv) == 0, (at, capsys.readouterr().err)
         assert path.read_bytes() == want, f"fault {kind} at point {at}"
         assert journal_done(path) and not os.path.exists(str(path) + ".crypto-api-journal.new")
+
+
+@pytest.mark.parametrize("resilience", ["journal", "checksum"])
+def test_a_job_killed_with_one_jobs_count_is_finished_with_another(job, monkeypatch, capsys, resilience):
+    """--jobs is not part of the job: the same command with another --jobs finishes it."""
+    path, orig, key, args = job
+    want = reference_image(orig, key)
+    points = count_points(monkeypatch, path, orig, args("--resilience", resilience, "--jobs", "2"))
+    for at in range(3, points, 5):
+        path.write_bytes(orig)
+        for jobs, fault_at in (("2", at), ("3", 4)):     # killed with 2 jobs, then with 3
+            with monkeypatch.context() as m:
+                Faults(m, fault_at, "torn-page")
+                try:
+                    main(args("--resilience", resilience, "--jobs", jobs))
+                except Killed:
+                    continue
+            assert jobs == "3", "the first run was not killed"     # the rerun may finish first
+        assert main(args("--resilience", resilience, "--jobs", "1")) == 0, capsys.readouterr().err
+        assert path.read_bytes() == want, at
+        assert journal_done(path)
 
 
 @pytest.mark.parametrize("kind", ["kill", "torn"])

@@ -36,9 +36,11 @@ ADIANTUM = ("xchacha12,aes-adiantum-plain64", "adiantum(xchacha12,aes)", 32)
 AES_XTS = ("aes-xts-plain64", "xts(aes)", 64)
 
 
-@pytest.mark.parametrize("resilience, sector_size, cipher", [("journal", 512, ADIANTUM), ("checksum", 512, ADIANTUM),
-                                                             ("journal", 4096, ADIANTUM), ("checksum", 4096, AES_XTS)])
-def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resilience, sector_size, cipher):
+@pytest.mark.parametrize("resilience, sector_size, cipher, jobs", [
+    ("journal", 512, ADIANTUM, 1), ("checksum", 512, ADIANTUM, 1), ("journal", 4096, ADIANTUM, 1),
+    ("checksum", 4096, AES_XTS, 1), ("journal", 512, AES_XTS, 2), ("checksum", 512, ADIANTUM, 2)])
+def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resilience, sector_size, cipher,
+                                                                 jobs):
     spec, algorithm, keylen = cipher
     rng = random.Random()
     seed = rng.randrange(1 << 32)
@@ -51,7 +53,7 @@ def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resil
     jpath = str(path) + ".crypto-api-journal"
     argv = ["disk", "encrypt", str(path), "--cipher", spec,
             "--key-file", str(tmp_path / "key"), "--sector-size", str(sector_size),
-            "--batch-size", "8K", "--resilience", resilience]
+            "--batch-size", "8K", "--resilience", resilience, "--jobs", str(jobs)]
     capi.crypto_alloc_skcipher(algorithm).free()     # the instance exists before forking
 
     def fresh_job():
