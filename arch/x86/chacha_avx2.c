@@ -291,17 +291,28 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 
 	for (i = 0; i < 4; i++)
 		transpose4_256(&y[4 * i]);
-	for (i = 0; i < 4; i++) {
-		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
-		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
-		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
-		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
-	}
-
 	if (len >= 512) {
-		for (i = 0; i < 16; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
+		/* whole blocks: each group of four words straight to its two blocks */
+		for (i = 0; i < 4; i++) {
+			uint8_t *o = dst + 64 * i;
+			const uint8_t *in = src + 64 * i;
+
+			store256(o, _mm256_xor_si256(load256(in),
+				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x20)));
+			store256(o + 32, _mm256_xor_si256(load256(in + 32),
+				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20)));
+			store256(o + 256, _mm256_xor_si256(load256(in + 256),
+				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x31)));
+			store256(o + 288, _mm256_xor_si256(load256(in + 288),
+				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31)));
+		}
 	} else {
+		for (i = 0; i < 4; i++) {
+			ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
+			ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
+			ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
+			ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
+		}
 		xor_chunks256(dst, src, len, ks);
 		crypto_memzero(ks, sizeof(ks));
 	}
