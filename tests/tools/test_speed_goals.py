@@ -125,3 +125,31 @@ def test_bad_cpu_mask_is_one_line(capsys):
     with pytest.raises(SystemExit):
         main(["speed", "--cpu-mask", "avx512f;rm"])
     assert "--cpu-mask" in capsys.readouterr().err
+
+
+def test_openssl_rounds_interleave_sizes_keep_the_best_and_every_round(tmp_path):
+    """A stand-in binary whose rate grows with each call: rounds go size after
+    size, and the best rate (the last round here) is the one rated."""
+    from crypto_api.tools.speed_peers import openssl_speed
+    log = tmp_path / "args"
+    fake = tmp_path / "openssl"
+    fake.write_text(f"""#!/bin/sh
+if [ "$1" = version ]; then echo "OpenSSL 9.9.9 1 Jan 2099 (Library: x)"; exit 0; fi
+echo "$@" >> {log}
+n=$(wc -l < {log})
+while [ $# -gt 0 ]; do [ "$1" = -bytes ] && size=$2; shift; done
+echo "+H:$size"
+echo "+F:25:ChaCha20:$((size * 1000 * n))"
+""")
+    fake.chmod(0o755)
+    out = openssl_speed([64, 4096], seconds=1, binary=str(fake), rounds=3)
+    sizes = [line.split()[5] for line in log.read_text().splitlines()]
+    assert sizes == ["64", "4096"] * 3
+    assert out["results"] == [
+        {"size": 64, "bytes_per_s": 64000.0 * 5, "rounds_bytes_per_s": [64000.0, 64000.0 * 3, 64000.0 * 5]},
+        {"size": 4096, "bytes_per_s": 4096000.0 * 6,
+         "rounds_bytes_per_s": [4096000.0 * 2, 4096000.0 * 4, 4096000.0 * 6]}]
+    report = {"results": [_result("xchacha20", 4096, [1000.0])], "openssl": out}
+    row = {r["row"]: r for r in speed_goals.evaluate(report)}["1"]
+    assert row["ratio"] == pytest.approx(4.096 / (4096000.0 * 6 / 1e9))
+    assert row["peer_spread"] == pytest.approx((1 / 2 - 1 / 6) / (1 / 4))     # on ns per call, as ours
