@@ -99,7 +99,8 @@ def _writes_in_place(make, write) -> bool:
 new_uninit_bytes = _uninit_bytes_maker()
 
 try:
-    from . import _linear_call
+    # make(...) -> fn: the C entry point's constructor (crypto_api/linear_call.c)
+    from ._linear_call import make as _linear_call
 except ImportError:                 # not built (a pure-Python install): cffi calls
     _linear_call = None
 
@@ -194,7 +195,7 @@ def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int =
     ``crypt_ptr``, ``generic`` and ``simd`` (cdata pointers) alive."""
     if _linear_call is None:
         raise RuntimeError("crypto_api._linear_call is not built")
-    return _linear_call.make(
+    return _linear_call(
         _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd),
         fpu.simd_choice, ivsize, simd_above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
         fpu.SIMD, fpu.DECLINE, returns_int)

@@ -8,7 +8,7 @@ Go benchmarks and benchstat, in one tool).
     crypto-api speed compare old.json new.json        # change per size, Mann-Whitney U
     crypto-api speed show run.json --format go        # a saved report in another format
     crypto-api speed --tcrypt 219                     # modprobe tcrypt mode=219
-    crypto-api speed --goals                          # issue 16's goal rows (AVX-512 masked)
+    crypto-api speed --goals                          # the speed goals' rows (AVX-512 masked)
 
 See the modules speed_* next to this one for the method of each part.
 """
@@ -157,7 +157,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                         "drivers, openssl speed and cryptography's OpenSSL (OPENSSL_ia32cap); none: "
                         "no mask")
     p.add_argument("--goals", action="store_true",
-                   help="issue 16's goal rows: by default measures " + ", ".join(speed_goals.GOAL_ALGS)
+                   help="the speed goals' rows: by default measures " + ", ".join(speed_goals.GOAL_ALGS)
                         + " with --peers --openssl --threads 2 --no-slope at 16,512,4K,64K,1M, with "
                         "AVX-512 masked where the CPU has it (--cpu-mask " + ",".join(speed_goals.GOAL_MASK)
                         + "), and prints the ratios")

@@ -1,4 +1,4 @@
-"""``crypto-api speed --goals``: the speed goals of issue 16 as rows of ratios.
+"""``crypto-api speed --goals``: the project's speed goals as rows of ratios.
 
 No kernel counterpart (the kernel's own headline for Adiantum is a tcrypt
 figure; row 3 compares with it).  Each row is one ratio computed from one
@@ -148,7 +148,7 @@ def _pct(x: Optional[float]) -> str:
 def goal_lines(report: dict) -> List[str]:
     """The goals table of a report made with ``--goals``."""
     mask = report.get("cpu_mask") or {}
-    lines = ["goals (issue 16): ratio = our MB/s / the peer's MB/s (or 2 threads' aggregate / 1 thread's), "
+    lines = ["speed goals: ratio = our MB/s / the peer's MB/s (or 2 threads' aggregate / 1 thread's), "
              "best samples of this run; spread = (max - min) / median of each side's samples",
              f"cpu mask: {', '.join(mask.get('masked', [])) or 'none'}"
              + (f"; OPENSSL_ia32cap={mask['openssl_ia32cap']}" if mask.get("openssl_ia32cap") else "")

@@ -124,11 +124,11 @@ def test_make_refuses_null_pointers_and_negative_lengths():
     with pytest.raises(TypeError):
         fn(b"x", bytes(32))                          # three arguments, always
     with pytest.raises(ValueError):
-        oneshot._linear_call.make(0, 1, 1, (), capi.simd_choice, 32, 64, 0, 2048, 0, 2, False)
+        oneshot._linear_call(0, 1, 1, (), capi.simd_choice, 32, 64, 0, 2048, 0, 2, False)
     with pytest.raises(ValueError):
-        oneshot._linear_call.make(1, 1, 1, (), capi.simd_choice, -1, 64, 0, 2048, 0, 2, False)
+        oneshot._linear_call(1, 1, 1, (), capi.simd_choice, -1, 64, 0, 2048, 0, 2, False)
     with pytest.raises(TypeError):
-        oneshot._linear_call.make(1, 1, 1, (), None, 32, 64, 0, 2048, 0, 2, False)
+        oneshot._linear_call(1, 1, 1, (), None, 32, 64, 0, 2048, 0, 2, False)
     assert type(state).__module__ == "crypto_api._linear_call"
 
 

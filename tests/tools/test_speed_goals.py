@@ -118,7 +118,7 @@ def test_goals_run_reports_every_row(capsys, tmp_path):
     rows = {r["row"]: r for r in report["goals"]}
     assert rows["8"]["ratio"] is not None and rows["5'"]["ratio"] is not None
     assert rows["1"]["ratio"] is None                           # xchacha20 was not asked for
-    assert "goals (issue 16)" in out and "cpu_mask" not in report
+    assert "speed goals: ratio" in out and "cpu_mask" not in report
 
 
 def test_bad_cpu_mask_is_one_line(capsys):
