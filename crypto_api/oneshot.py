@@ -105,8 +105,10 @@ except ImportError:                 # not built (a pure-Python install): cffi ca
     _linear_call = None
 
 #: The C entry point releases the GIL for messages of at least this many
-#: bytes (hashlib's threshold; measured: below it a GIL hand-over between
-#: two threads costs more than the cipher, above it two threads gain).
+#: bytes (hashlib's threshold too).  Below it, handing the GIL over costs
+#: more than the cipher: two threads encrypting 512 or 1024 bytes with
+#: xchacha12-simd each took ~1.5x longer per call with the GIL released
+#: than with it held (AVX2, 2 vCPUs); from 2048 bytes they gain.
 NOGIL_MIN = 2048
 
 
