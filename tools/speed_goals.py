@@ -133,8 +133,9 @@ def evaluate(report: dict) -> List[dict]:
             peer_best = min(peer) if peer else None
         ratio = None
         if ours and peer_best:
-            # throughput ratio: bytes per ns of ours (threads calls per sample time) over the peer's
-            ratio = (g.size * g.threads / min(ours)) / (peer_size / peer_best)
+            # throughput ratio: bytes per ns of ours over the peer's (a threads result's
+            # samples are already ns per call of all threads together: speed_measure)
+            ratio = (g.size / min(ours)) / (peer_size / peer_best)
         rows.append({"row": g.row, "what": g.what, "goal": g.goal, "ratio": ratio,
                      "met": None if ratio is None else ratio >= g.goal,
                      "ours_spread": _spread(ours), "peer_spread": _spread(peer)})

@@ -47,11 +47,13 @@ def _report():
         _result(adi, 512, [512.0, 600.0, 700.0]),                 # 1 B/ns
         _result("peer:cryptography-aes-256-xts", 512, [4096.0]),  # 0.125 B/ns -> 8x
         _result("peer:cryptography-chacha20", 16, [1000.0]),      # 10x and 20x
+        # threads: samples are ns per call of all threads together (aggregate), as
+        # speed_measure.Measurement.per_call_ns gives them
         _result("xchacha12", 65536, [65536.0]),                   # 1 B/ns on one thread
-        _result("xchacha12", 65536, [65536.0 * 2 / 1.9], threads=2),   # 1.9x
+        _result("xchacha12", 65536, [65536.0 / 1.9], threads=2),  # 1.9 B/ns together: 1.9x
         _result("xchacha12", 4096, [4096.0]),
-        _result("xchacha12", 4096, [4096.0], threads=2),          # a call per thread in one call's time
-        _result(adi, 4096, [4096.0], threads=2),                  # two calls in two calls' time
+        _result("xchacha12", 4096, [2048.0], threads=2),          # a call per thread in one call's time
+        _result(adi, 4096, [2048.0], threads=2),                  # two calls in two calls' time
     ]
     openssl = {"available": True, "results": [{"size": 4096, "bytes_per_s": 2.048e9},
                                               {"size": 1 << 20, "bytes_per_s": 2.5e9}]}
@@ -117,6 +119,12 @@ def test_goals_run_reports_every_row(capsys, tmp_path):
     assert [r["row"] for r in report["goals"]] == [g.row for g in speed_goals.GOALS]
     rows = {r["row"]: r for r in report["goals"]}
     assert rows["8"]["ratio"] is not None and rows["5'"]["ratio"] is not None
+    best = {(r["size"], r["threads"]): min(r["samples_ns"]) for r in report["results"]
+            if r["target"] == "xchacha12" and r["op"] == "encrypt"}
+    # the scaling row is the threads table's scaling (one thread's ns per call over
+    # the aggregate ns per call of two)
+    assert rows["8"]["ratio"] == pytest.approx(best[(4096, 1)] / best[(4096, 2)])
+    assert f"{best[(4096, 1)] / best[(4096, 2)]:.2f}x" in out.split("threads:")[1]
     assert rows["1"]["ratio"] is None                           # xchacha20 was not asked for
     assert "speed goals: ratio" in out and "cpu_mask" not in report
 
