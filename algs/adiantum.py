@@ -212,14 +212,17 @@ def adiantum_oneshot(tfm, encrypt: bool):
         return None
     crypt = _oneshot_encrypt if encrypt else _oneshot_decrypt
     return linear_oneshot(crypt, fast[False], fast[True], TWEAK_SIZE, output_scratch(tfm.ctx),
-                          min_len=BLOCKCIPHER_BLOCK_SIZE)
+                          min_len=BLOCKCIPHER_BLOCK_SIZE, returns_int=True,
+                          crypt_ptr=_oneshot_ptrs[encrypt])
 
 
 def _bind_fast_path() -> None:
-    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_fast
+    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_fast, _oneshot_ptrs
     from crypto_api.algs._adiantum import ffi, lib
     _adiantum_crypt, _fb, _ffi_fast = lib.adiantum_crypt, ffi.from_buffer, ffi
     _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
+    _oneshot_ptrs = {True: ffi.addressof(lib, "adiantum_encrypt_bytes"),
+                     False: ffi.addressof(lib, "adiantum_decrypt_bytes")}
 
 
 _simd_choice = capi.simd_choice

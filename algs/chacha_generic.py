@@ -145,6 +145,7 @@ def chacha_linear(tfm, src, dst, n, iv) -> bool:
 
 
 _oneshot_crypt = lib.chacha_oneshot_bytes
+_oneshot_crypt_ptr = ffi.addressof(lib, "chacha_oneshot_bytes")
 
 
 def _oneshot_struct(ctx, fns, xchacha: bool):
@@ -168,7 +169,7 @@ def chacha_oneshot(tfm, encrypt: bool):
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
     return linear_oneshot(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
-                          simd_above=CHACHA_BLOCK_SIZE)
+                          simd_above=CHACHA_BLOCK_SIZE, crypt_ptr=_oneshot_crypt_ptr)
 
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,

@@ -98,6 +98,19 @@ def _writes_in_place(make, write) -> bool:
 
 new_uninit_bytes = _uninit_bytes_maker()
 
+try:
+    # make(...) -> fn: the C entry point's constructor (crypto_api/linear_call.c)
+    from ._linear_call import make as _linear_call
+except ImportError:                 # not built (a pure-Python install): cffi calls
+    _linear_call = None
+
+#: The C entry point releases the GIL for messages of at least this many
+#: bytes (hashlib's threshold too).  Below it, handing the GIL over costs
+#: more than the cipher: two threads encrypting 512 or 1024 bytes with
+#: xchacha12-simd each took ~1.5x longer per call with the GIL released
+#: than with it held (AVX2, 2 vCPUs); from 2048 bytes they gain.
+NOGIL_MIN = 2048
+
 
 def _wipe(buf, size: int) -> None:
     _ffi.memmove(buf, bytes(size), size)
@@ -151,9 +164,48 @@ def output_scratch(ctx) -> OutputScratch:
 
 
 def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
-                   simd_above: int = 0, min_len: int = 0):
+                   simd_above: int = 0, min_len: int = 0, crypt_ptr=None, returns_int: bool = False):
     """An skcipher ``oneshot`` function ``fn(data, iv, out)`` around one C call
     ``crypt(handle, dst, src, n, iv)`` (char pointers; dst may equal src).
+
+    Given ``crypt_ptr`` (the same routine as a cffi function pointer;
+    ``returns_int``: it returns an int, which is ignored) and where the C
+    entry point crypto_api._linear_call is built, ``fn`` is that entry
+    point (:func:`c_linear_oneshot`), same decisions and results; else the
+    Python function below (:func:`py_linear_oneshot`).
+    """
+    if crypt_ptr is not None and _linear_call is not None:
+        return c_linear_oneshot(crypt_ptr, generic, simd, ivsize, simd_above=simd_above,
+                                min_len=min_len, returns_int=returns_int)
+    return py_linear_oneshot(crypt, generic, simd, ivsize, scratch, simd_above=simd_above,
+                             min_len=min_len)
+
+
+def _address(ptr) -> int:
+    """A cffi pointer's address as an int (any FFI's cdata)."""
+    return int(_ffi.cast("uintptr_t", ptr))
+
+
+def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int = 0,
+                     min_len: int = 0, returns_int: bool = False, nogil_min: int = None):
+    """``fn(data, iv, out)`` as :func:`py_linear_oneshot` makes it, in C
+    (crypto_api/linear_call.c): the buffers taken as Py_buffer exports held
+    across the call, the new bytes filled in place, and the GIL released
+    only for messages of at least ``nogil_min`` bytes (default
+    :data:`NOGIL_MIN`): below that, handing the GIL to another thread and
+    taking it back costs more than the cipher.  The function keeps
+    ``crypt_ptr``, ``generic`` and ``simd`` (cdata pointers) alive."""
+    if _linear_call is None:
+        raise RuntimeError("crypto_api._linear_call is not built")
+    return _linear_call(
+        _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd),
+        fpu.simd_choice, ivsize, simd_above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
+        fpu.SIMD, fpu.DECLINE, returns_int)
+
+
+def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
+                      simd_above: int = 0, min_len: int = 0):
+    """The Python ``fn(data, iv, out)`` of :func:`linear_oneshot` (cffi call).
 
     ``handle`` is ``simd`` for requests of more than ``simd_above`` bytes when
     fpu.simd_choice() says SIMD, else ``generic`` (pass the same object twice

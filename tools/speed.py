@@ -9,6 +9,7 @@ Go benchmarks and benchstat, in one tool).
     crypto-api speed show run.json --format go        # a saved report in another format
     crypto-api speed disk --image-size 256M           # the disk command's MB/s (sector sizes, --jobs)
     crypto-api speed --tcrypt 219                     # modprobe tcrypt mode=219
+    crypto-api speed --goals                          # the speed goals' rows (AVX-512 masked)
 
 See the modules speed_* next to this one for the method of each part.
 """
@@ -16,6 +17,7 @@ See the modules speed_* next to this one for the method of each part.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -29,7 +31,7 @@ import crypto_api as capi
 from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
-from . import speed_compare, speed_disk, speed_formats, speed_peers, speed_run, speed_targets, speed_tcrypt
+from . import speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_run, speed_targets, speed_tcrypt
 from .speed_machine import cpu_mhz
 
 MAX_SIZE = 64 << 20
@@ -96,6 +98,18 @@ def _budget(text: str) -> float:
     return ms
 
 
+def _features(text: str) -> List[str]:
+    """``--cpu-mask avx512f,avx512vl`` (``none``: an empty list)."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["none"]:
+        return []
+    bad = [n for n in names if not re.match(r"^[a-z0-9_.]+$", n)]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"--cpu-mask {text!r}: expected feature names such as "
+                                         "avx512f,avx512vl (or none)")
+    return names
+
+
 def register(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "speed", help="speed test: tcrypt, bench-slope, Go benchmark lines, compare",
@@ -142,6 +156,15 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="run tcrypt speed mode MODE with the kernel's lines (219: Adiantum)")
     p.add_argument("--sec", type=_positive_int("--sec", 0, 3600), default=0, metavar="N",
                    help="tcrypt: operations counted in N seconds instead of cycles")
+    p.add_argument("--cpu-mask", metavar="LIST", type=_features,
+                   help="pretend the CPU lacks these features (e.g. avx512f,avx512vl,avx512bw), for our "
+                        "drivers, openssl speed and cryptography's OpenSSL (OPENSSL_ia32cap); none: "
+                        "no mask")
+    p.add_argument("--goals", action="store_true",
+                   help="the speed goals' rows: by default measures " + ", ".join(speed_goals.GOAL_ALGS)
+                        + " with --peers --openssl --threads 2 --no-slope at 16,512,4K,64K,1M, with "
+                        "AVX-512 masked where the CPU has it (--cpu-mask " + ",".join(speed_goals.GOAL_MASK)
+                        + "), and prints the ratios")
     p.set_defaults(func=main, speed_command=None)
 
     sub = p.add_subparsers(dest="speed_command", metavar="{compare,show,disk}")
@@ -219,14 +242,57 @@ def _measure(args, mhz, mhz_source) -> dict:
         settings = speed_run.Settings(
             sizes=args.sizes, repeat=args.repeat, sample_ms=args.time_budget, threads=args.threads,
             table=table, slope=slope, slope_sizes=args.slope_sizes, openssl=args.openssl,
-            mhz=mhz, mhz_source=mhz_source, command=_command_line())
+            mhz=mhz, mhz_source=mhz_source, command=_command_line(),
+            openssl_rounds=speed_goals.OPENSSL_ROUNDS if getattr(args, "goals", False) else 1)
         return speed_run.run(targets, peers, settings)
     finally:
         for t in targets:
             t.free()
 
 
+def _goal_defaults(args) -> None:
+    """``--goals``: what the goal rows need, where the command line says nothing else."""
+    if not args.alg and not args.driver:
+        args.alg = list(speed_goals.GOAL_ALGS)
+    if args.sizes == list(speed_run.DEFAULT_SIZES):
+        args.sizes = list(speed_goals.GOAL_SIZES)
+    args.peers = args.openssl = args.no_slope = True
+    args.threads = max(args.threads, 2)
+    if args.cpu_mask is None:
+        from crypto_api.arch.x86.cpufeature import boot_cpu_has, IS_X86
+        args.cpu_mask = [f for f in speed_goals.GOAL_MASK if IS_X86 and boot_cpu_has(f)]
+
+
+def _apply_cpu_mask(names: List[str], stack: contextlib.ExitStack) -> dict:
+    """Mask ``names`` for the modules loaded from now on, openssl speed and (if not
+    loaded yet) cryptography's OpenSSL; what was done, for the report."""
+    from crypto_api.arch.x86.cpufeature import masked_features
+    info = {"masked": list(names), "loaded_before": capi.loaded_modules()}
+    stack.enter_context(masked_features(*names))
+    cap = os.environ.get("OPENSSL_ia32cap")
+    if cap is None:
+        cap = speed_goals.openssl_ia32cap(names)
+        if cap is not None:
+            os.environ["OPENSSL_ia32cap"] = cap      # read by openssl speed and libcrypto at load
+            stack.callback(os.environ.pop, "OPENSSL_ia32cap", None)
+    info["openssl_ia32cap"] = cap
+    if cap is not None:
+        info["cryptography"] = ("loaded before the mask: not masked" if "cryptography" in sys.modules
+                                else "masked (OPENSSL_ia32cap)")
+    return info
+
+
 def main(args) -> int:
+    with contextlib.ExitStack() as stack:
+        if getattr(args, "goals", False):
+            _goal_defaults(args)
+        mask = None
+        if getattr(args, "cpu_mask", None):
+            mask = _apply_cpu_mask(args.cpu_mask, stack)
+        return _main(args, mask)
+
+
+def _main(args, mask: dict = None) -> int:
     mhz, mhz_source = cpu_mhz(args.cpu_mhz)
     _load_modules()
     if args.tcrypt is not None:
@@ -262,6 +328,10 @@ def main(args) -> int:
             raise OSError(e.errno, e.strerror, args.json) from None
     try:
         report = _measure(args, mhz, mhz_source)
+        if mask is not None:
+            report["cpu_mask"] = mask
+        if getattr(args, "goals", False):
+            report["goals"] = speed_goals.evaluate(report)
         if tmp is not None:
             json.dump(report, tmp, indent=1)
             tmp.write("\n")

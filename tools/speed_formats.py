@@ -88,6 +88,11 @@ def header_lines(report: dict) -> List[str]:
                      f"together (~{s['sample_ms']:g} ms) after calibration and a warm-up batch; "
                      f"the timing loop costs {report['loop_overhead_ns']:.1f} ns per call (included); "
                      f"{retaken} samples descheduled by other processes were retaken")
+    if report.get("cpu_mask"):
+        m = report["cpu_mask"]
+        lines.append(f"cpu mask: {', '.join(m['masked'])} hidden from our drivers"
+                     + (f", openssl speed and cryptography (OPENSSL_ia32cap={m['openssl_ia32cap']}; "
+                        f"cryptography {m.get('cryptography')})" if m.get("openssl_ia32cap") else ""))
     if any(t.get("into") for t in report["targets"]):
         lines.append("skciphers: tfm.encrypt(data, iv, out=buf) into one preallocated buffer (--into); "
                      "cipher peers write into one too (update_into, output=)")
@@ -225,6 +230,10 @@ def render_table(report: dict) -> str:
     if report["slope"]:
         out.append("")
         out += slope_lines(report)
+    if report.get("goals"):
+        from .speed_goals import goal_lines
+        out.append("")
+        out += goal_lines(report)
     return "\n".join(out) + "\n"
 
 

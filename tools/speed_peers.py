@@ -271,9 +271,12 @@ def parse_openssl_mr(text: str) -> Dict[int, float]:
 
 
 def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = None,
-                  evp: str = "chacha20", relates: Optional[Dict[str, str]] = None) -> dict:
+                  evp: str = "chacha20", relates: Optional[Dict[str, str]] = None,
+                  rounds: int = 1) -> dict:
     """Run ``openssl speed -mr -evp <evp> -bytes N -seconds S`` for each size
-    (``relates``: the crypto_api algorithms it is shown beside)."""
+    (``relates``: the crypto_api algorithms it is shown beside); ``rounds`` > 1:
+    every size again, round after round, the best rate kept (``bytes_per_s``)
+    and every round's in ``rounds_bytes_per_s``."""
     exe = binary or shutil.which("openssl")
     if not exe:
         return {"available": False, "reason": "no openssl binary on PATH"}
@@ -285,19 +288,34 @@ def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = No
     out = {"available": True, "binary": exe, "version": version, "evp": evp,
            "seconds": seconds, "relates": dict(OPENSSL_RELATES if relates is None else relates),
            "note": "native, one EVP context reused for every call", "results": []}
+    rates: Dict[int, List[float]] = {size: [] for size in sizes}
+    errors: Dict[int, str] = {}
+    for _ in range(rounds):
+        for size in sizes:
+            if size in errors:
+                continue
+            cmd = [exe, "speed", "-mr", "-evp", evp, "-bytes", str(size), "-seconds", str(seconds)]
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60 + 4 * seconds,
+                                      env=dict(os.environ, LC_ALL="C"))
+                rate = parse_openssl_mr(proc.stdout).get(size)
+            except (OSError, subprocess.SubprocessError, ValueError) as e:
+                errors[size] = str(e)
+                continue
+            if rate is None:
+                errors[size] = "size not in the output"
+            else:
+                rates[size].append(rate)
     for size in sizes:
-        cmd = [exe, "speed", "-mr", "-evp", evp, "-bytes", str(size), "-seconds", str(seconds)]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60 + 4 * seconds,
-                                  env=dict(os.environ, LC_ALL="C"))
-            rate = parse_openssl_mr(proc.stdout).get(size)
-        except (OSError, subprocess.SubprocessError, ValueError) as e:
-            out["results"].append({"size": size, "error": str(e)})
+        if size in errors:
+            out["results"].append({"size": size, "error": errors[size]})
             continue
-        if rate is None:
-            out["results"].append({"size": size, "error": "size not in the output"})
-        else:
-            out["results"].append({"size": size, "bytes_per_s": rate})
+        r = {"size": size, "bytes_per_s": max(rates[size])}
+        if rounds > 1:
+            r["rounds_bytes_per_s"] = rates[size]
+        out["results"].append(r)
+    if rounds > 1:
+        out["rounds"] = rounds
     out["command"] = "openssl speed -mr -evp %s -bytes N -seconds %d" % (evp, seconds)
     return out
 

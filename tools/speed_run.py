@@ -51,7 +51,8 @@ class Settings:
     def __init__(self, sizes: Sequence[int] = DEFAULT_SIZES, repeat: int = 10, sample_ms: float = 10.0,
                  threads: int = 1, table: bool = True, slope: bool = True,
                  slope_sizes: Sequence[int] = SLOPE_SIZES, openssl: bool = False,
-                 mhz: Optional[float] = None, mhz_source: str = "", command: str = "") -> None:
+                 mhz: Optional[float] = None, mhz_source: str = "", command: str = "",
+                 openssl_rounds: int = 1) -> None:
         self.sizes = list(sizes)
         self.repeat = repeat
         self.sample_ms = sample_ms
@@ -60,6 +61,7 @@ class Settings:
         self.slope = slope
         self.slope_sizes = list(slope_sizes)
         self.openssl = openssl
+        self.openssl_rounds = openssl_rounds
         self.mhz = mhz
         self.mhz_source = mhz_source
         self.command = command
@@ -207,5 +209,6 @@ def run(targets: List, peers: List, settings: Settings,
     report["load"]["end"] = loadavg()
     if settings.openssl:
         report["openssl"] = openssl_speed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)),
+                                          rounds=settings.openssl_rounds,
                                           **openssl_choice([t.cra_name for t in targets]))
     return report

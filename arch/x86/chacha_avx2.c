@@ -7,9 +7,13 @@
  *   - 2 blocks: each register holds one state row for two blocks (low
  *     128-bit lane = block n, high lane = block n+1); diagonals via vpshufd;
  *   - 4 blocks: two independent 2-block register sets, interleaved;
- *   - 8 blocks: sixteen registers, register i holding word i of eight
- *     consecutive blocks; 4x4 transposes inside each lane plus vperm2i128
- *     put the keystream back in block order.
+ *   - 8 blocks: register i holding word i of eight consecutive blocks;
+ *     quarter-rounds two at a time, with two of the four "c" words kept on
+ *     the stack (swapped twice per double round) and the byte-shuffle masks
+ *     as memory operands, so that the sixteen registers hold the rest and
+ *     the compiler spills nothing across the dependency chains (as
+ *     OpenSSL's AVX2 8x code is laid out); 4x4 transposes inside each lane
+ *     plus vperm2i128 put the keystream back in block order.
  * Rotations by 16 and 8 use vpshufb, 12 and 7 shifts.  Remainders of 64
  * bytes or less go to the SSSE3 one-block code (chacha_ssse3.c, compiled
  * into this extension as SSSE3 code).  The exported entry wipes the stack
@@ -205,56 +209,114 @@ static inline void transpose4_256(__m256i *v)
 	v[3] = _mm256_unpackhi_epi64(t2, t3);
 }
 
+/* Byte shuffles by a mask in memory (vpshufb's memory operand): the masks
+ * take no register, which the 8-block code has none of to spare. */
+static const uint8_t rot16_mask[32] __attribute__((aligned(32))) = {
+	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+};
+static const uint8_t rot8_mask[32] __attribute__((aligned(32))) = {
+	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+};
+#define SHUF_MEM(x, mask) \
+	__asm__("vpshufb %1, %0, %0" : "+x"(x) : "m"(*(const __m256i *)(mask)))
+
+/*
+ * Two quarter-rounds on word-sliced registers, interleaved op by op; the
+ * rotations by 16 and 8 are byte shuffles, by 12 and 7 shift pairs.
+ */
+#define QR2_256(a0, b0, c0, d0, a1, b1, c1, d1)                                   \
+	do {                                                                      \
+		a0 = _mm256_add_epi32(a0, b0); a1 = _mm256_add_epi32(a1, b1);     \
+		d0 = _mm256_xor_si256(d0, a0); d1 = _mm256_xor_si256(d1, a1);     \
+		SHUF_MEM(d0, rot16_mask); SHUF_MEM(d1, rot16_mask);               \
+		c0 = _mm256_add_epi32(c0, d0); c1 = _mm256_add_epi32(c1, d1);     \
+		b0 = _mm256_xor_si256(b0, c0); b1 = _mm256_xor_si256(b1, c1);     \
+		b0 = ROTL256(b0, 12); b1 = ROTL256(b1, 12);                       \
+		a0 = _mm256_add_epi32(a0, b0); a1 = _mm256_add_epi32(a1, b1);     \
+		d0 = _mm256_xor_si256(d0, a0); d1 = _mm256_xor_si256(d1, a1);     \
+		SHUF_MEM(d0, rot8_mask); SHUF_MEM(d1, rot8_mask);                 \
+		c0 = _mm256_add_epi32(c0, d0); c1 = _mm256_add_epi32(c1, d1);     \
+		b0 = _mm256_xor_si256(b0, c0); b1 = _mm256_xor_si256(b1, c1);     \
+		b0 = ROTL256(b0, 7); b1 = ROTL256(b1, 7);                         \
+	} while (0)
+
 X86_TARGET_AVX2
 static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
 	const __m256i ctr = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-	__m256i x[16], y[16], ks[16];
+	/* two of the four "c" words live on the stack at any time (14 state
+	 * registers + 2 temporaries); the volatile stash keeps the compiler to
+	 * that plan instead of spilling across the dependency chains */
+	volatile __m256i stash[2];
+	__m256i x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15;
+	__m256i y[16], ks[16];
 	int i;
 
-	for (i = 0; i < 16; i++)
-		x[i] = _mm256_set1_epi32((int)state[i]);
-	x[12] = _mm256_add_epi32(x[12], ctr);
+	x0 = _mm256_set1_epi32((int)state[0]); x1 = _mm256_set1_epi32((int)state[1]);
+	x2 = _mm256_set1_epi32((int)state[2]); x3 = _mm256_set1_epi32((int)state[3]);
+	x4 = _mm256_set1_epi32((int)state[4]); x5 = _mm256_set1_epi32((int)state[5]);
+	x6 = _mm256_set1_epi32((int)state[6]); x7 = _mm256_set1_epi32((int)state[7]);
+	x8 = _mm256_set1_epi32((int)state[8]); x9 = _mm256_set1_epi32((int)state[9]);
+	stash[0] = _mm256_set1_epi32((int)state[10]);
+	stash[1] = _mm256_set1_epi32((int)state[11]);
+	x12 = _mm256_add_epi32(_mm256_set1_epi32((int)state[12]), ctr);
+	x13 = _mm256_set1_epi32((int)state[13]);
+	x14 = _mm256_set1_epi32((int)state[14]); x15 = _mm256_set1_epi32((int)state[15]);
 
 	for (i = 0; i < nrounds; i += 2) {
-		QR256(x[0], x[4], x[8], x[12]);
-		QR256(x[1], x[5], x[9], x[13]);
-		QR256(x[2], x[6], x[10], x[14]);
-		QR256(x[3], x[7], x[11], x[15]);
-		QR256(x[0], x[5], x[10], x[15]);
-		QR256(x[1], x[6], x[11], x[12]);
-		QR256(x[2], x[7], x[8], x[13]);
-		QR256(x[3], x[4], x[9], x[14]);
+		/* columns 0 and 1 (x8, x9 in registers) */
+		QR2_256(x0, x4, x8, x12, x1, x5, x9, x13);
+		x10 = stash[0]; x11 = stash[1];
+		stash[0] = x8; stash[1] = x9;
+		/* columns 2 and 3 */
+		QR2_256(x2, x6, x10, x14, x3, x7, x11, x15);
+		/* diagonals (0,5,10,15) and (1,6,11,12) */
+		QR2_256(x0, x5, x10, x15, x1, x6, x11, x12);
+		x8 = stash[0]; x9 = stash[1];
+		stash[0] = x10; stash[1] = x11;
+		/* diagonals (2,7,8,13) and (3,4,9,14) */
+		QR2_256(x2, x7, x8, x13, x3, x4, x9, x14);
 	}
+	x10 = stash[0]; x11 = stash[1];
 
-	/* (the working copy x never has its address taken, so it can stay in
-	 * registers; the transposes below work on y) */
+	y[0] = x0; y[1] = x1; y[2] = x2; y[3] = x3; y[4] = x4; y[5] = x5; y[6] = x6; y[7] = x7;
+	y[8] = x8; y[9] = x9; y[10] = x10; y[11] = x11; y[12] = x12; y[13] = x13; y[14] = x14;
+	y[15] = x15;
 	for (i = 0; i < 16; i++)
-		y[i] = _mm256_add_epi32(x[i], _mm256_set1_epi32((int)state[i]));
+		y[i] = _mm256_add_epi32(y[i], _mm256_set1_epi32((int)state[i]));
 	y[12] = _mm256_add_epi32(y[12], ctr);
 
-	/*
-	 * After the in-lane transposes y[4g + k] = [block k | block k+4] words
-	 * 4g..4g+3; block k's first 32 bytes are groups 0,1, the last 32 bytes
-	 * groups 2,3.
-	 */
 	for (i = 0; i < 4; i++)
 		transpose4_256(&y[4 * i]);
-	for (i = 0; i < 4; i++) {
-		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
-		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
-		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
-		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
-	}
-
 	if (len >= 512) {
-		for (i = 0; i < 16; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
+		/* whole blocks: each group of four words straight to its two blocks */
+		for (i = 0; i < 4; i++) {
+			uint8_t *o = dst + 64 * i;
+			const uint8_t *in = src + 64 * i;
+
+			store256(o, _mm256_xor_si256(load256(in),
+				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x20)));
+			store256(o + 32, _mm256_xor_si256(load256(in + 32),
+				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20)));
+			store256(o + 256, _mm256_xor_si256(load256(in + 256),
+				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x31)));
+			store256(o + 288, _mm256_xor_si256(load256(in + 288),
+				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31)));
+		}
 	} else {
+		for (i = 0; i < 4; i++) {
+			ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
+			ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
+			ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
+			ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
+		}
 		xor_chunks256(dst, src, len, ks);
 		crypto_memzero(ks, sizeof(ks));
 	}
+	/* (the stash is on the stack the entry point wipes) */
 }
 
 X86_TARGET_AVX2

@@ -12,7 +12,7 @@ import os
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from Crypto.Cipher import ChaCha20 as PyChaCha20
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, ENOKEY, CryptoError
@@ -23,6 +23,24 @@ CHACHA_DRIVERS = ["chacha20-generic", "xchacha20-generic", "xchacha12-generic",
 ADIANTUM = ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)",
             "adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)",
             "adiantum(xchacha12-generic,aes-aesni,nhpoly1305-sse2)"]
+
+
+@pytest.fixture(params=["c", "python"])
+def entry(request, monkeypatch):
+    """The skcipher fast path as the C entry point (crypto_api/linear_call.c,
+    where built) or as the Python function over a cffi call: same contract."""
+    from crypto_api import oneshot
+    if request.param == "python":
+        monkeypatch.setattr(oneshot, "_linear_call", None)
+    elif oneshot._linear_call is None:
+        pytest.skip("crypto_api._linear_call is not built")
+    return request.param
+
+
+def python_entry(monkeypatch):
+    """For the tests of the Python function's own machinery (scratch, direct bytes)."""
+    from crypto_api import oneshot
+    monkeypatch.setattr(oneshot, "_linear_call", None)
 
 
 def _alloc(name, key=None):
@@ -53,7 +71,7 @@ def _peer(name, key, iv, data):
 
 
 @pytest.mark.parametrize("name", CHACHA_DRIVERS + ADIANTUM)
-def test_fast_path_is_installed_by_setkey_and_taken(name):
+def test_fast_path_is_installed_by_setkey_and_taken(name, entry):
     tfm = _alloc(name)
     assert tfm._fenc is not None and tfm._fdec is not None
     iv = os.urandom(tfm.ivsize)
@@ -64,9 +82,9 @@ def test_fast_path_is_installed_by_setkey_and_taken(name):
 
 
 @pytest.mark.parametrize("name", CHACHA_DRIVERS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.one_of(st.integers(0, 300), st.integers(0, 9000), st.integers(16380, 40000)), data=st.data())
-def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
+def test_chacha_fast_path_matches_request_path_and_peer(name, entry, n, data):
     key = data.draw(exactly(32), label="key")
     tfm = _alloc(name, key)
     if tfm.ivsize == 32:
@@ -83,9 +101,9 @@ def test_chacha_fast_path_matches_request_path_and_peer(name, n, data):
 
 
 @pytest.mark.parametrize("name", ADIANTUM)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.one_of(st.integers(16, 300), st.integers(16, 9000), st.integers(16380, 40000)), data=st.data())
-def test_adiantum_fast_path_matches_request_path(name, n, data):
+def test_adiantum_fast_path_matches_request_path(name, entry, n, data):
     tfm = _alloc(name, data.draw(exactly(32), label="key"))
     iv = data.draw(exactly(32), label="iv")
     msg = data.draw(exactly(n), label="msg")
@@ -148,7 +166,7 @@ class _fpu_section:
 
 
 @pytest.mark.parametrize("name", ["xchacha12-simd", ADIANTUM[0]])
-def test_fast_path_declines_while_tracing_so_sections_are_real(name):
+def test_fast_path_declines_while_tracing_so_sections_are_real(name, entry):
     tfm = _alloc(name)
     iv = os.urandom(32)
     data = os.urandom(3 * 4096)
@@ -161,7 +179,7 @@ def test_fast_path_declines_while_tracing_so_sections_are_real(name):
         assert tr.nbytes == [4096, 4096, 4096]
 
 
-def test_small_chacha_request_takes_fast_path_while_tracing():
+def test_small_chacha_request_takes_fast_path_while_tracing(entry):
     """64 bytes or less run the generic code, which opens no section: nothing to record."""
     tfm = _alloc("xchacha12-simd")
     iv = os.urandom(32)
@@ -171,7 +189,7 @@ def test_small_chacha_request_takes_fast_path_while_tracing():
 
 
 @pytest.mark.parametrize("name", ["xchacha12-simd", "chacha20-generic", ADIANTUM[0]])
-def test_fast_path_declines_what_it_does_not_check(name):
+def test_fast_path_declines_what_it_does_not_check(name, entry):
     tfm = _alloc(name)
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(100)
@@ -198,7 +216,7 @@ def test_fast_path_declines_what_it_does_not_check(name):
     assert tfm.encrypt(memoryview(data), bytearray(iv)) == tfm.encrypt(data, iv)
 
 
-def test_adiantum_short_message_still_refused():
+def test_adiantum_short_message_still_refused(entry):
     tfm = _alloc(ADIANTUM[0])
     assert tfm._fenc(b"x" * 15, bytes(32), None) is None
     with pytest.raises(CryptoError) as e:
@@ -207,7 +225,7 @@ def test_adiantum_short_message_still_refused():
 
 
 @pytest.mark.parametrize("name", ["xchacha12-simd", "chacha20-generic", ADIANTUM[0]])
-def test_fast_path_follows_the_key(name):
+def test_fast_path_follows_the_key(name, entry):
     k1, k2 = os.urandom(32), os.urandom(32)
     tfm = _alloc(name, k1)
     iv = os.urandom(tfm.ivsize)
@@ -335,8 +353,10 @@ def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key():
 @pytest.mark.parametrize("direct", [True, False], ids=["direct bytes", "scratch only"])
 def test_results_are_independent_bytes(name, direct, monkeypatch):
     """Short results come out of the per-tfm scratch, long ones are written
-    into their bytes object directly (CPython) or through the scratch."""
+    into their bytes object directly (CPython) or through the scratch (the
+    Python function; the C entry point makes its bytes objects itself)."""
     from crypto_api import oneshot
+    python_entry(monkeypatch)
     if not direct:
         monkeypatch.setattr(oneshot, "new_uninit_bytes", None)
     elif oneshot.new_uninit_bytes is None:
@@ -361,8 +381,9 @@ def test_results_are_independent_bytes(name, direct, monkeypatch):
     assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(size) and list(scratch.pool) == [(None, None, 0)]
 
 
-def test_scratch_in_use_falls_back_to_a_fresh_buffer():
+def test_scratch_in_use_falls_back_to_a_fresh_buffer(monkeypatch):
     """Held by another user (a thread, a signal handler): no sharing, same bytes."""
+    python_entry(monkeypatch)
     tfm = _alloc("xchacha12-simd")
     iv = os.urandom(32)
     data = os.urandom(10000)
@@ -438,7 +459,7 @@ def test_aes_block_fast_path_declines_and_follows_the_key(name):
     assert c._fenc is None
 
 
-def test_direct_bytes_results_are_owned_once():
+def test_direct_bytes_results_are_owned_once(entry):
     """A result built by PyBytes_FromStringAndSize(NULL, n) through ctypes holds
     exactly the references an ordinary bytes object does (no leak)."""
     import sys

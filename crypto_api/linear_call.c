@@ -1,0 +1,312 @@
+/*
+ * crypto_api._linear_call: the one-call skcipher fast path of
+ * crypto_api/oneshot.py (linear_oneshot) as a CPython C entry point.
+ *
+ * No kernel counterpart: it is the userspace glue between
+ * ``tfm.encrypt(data, iv, out)`` and one C routine of a driver
+ * (``crypt(handle, dst, src, n, iv)``, e.g. chacha_oneshot_bytes or
+ * adiantum_encrypt_bytes).  Through cffi the same call costs more than the
+ * cipher for short messages: cffi converts each argument through its type
+ * machinery and always releases the GIL around the call, and handing the
+ * GIL over between threads costs more than encrypting a few hundred bytes.
+ * Here the Python buffers are taken as they are (Py_buffer), checked as
+ * linear_oneshot checks them, and the GIL is released only for messages of
+ * at least ``nogil_min`` bytes.
+ *
+ * The contract is linear_oneshot's, decision by decision: it answers None
+ * (the caller takes the full path) for anything it does not take; a
+ * mutable buffer is exported (PyObject_GetBuffer) before its length is read
+ * and the export is held until the C routine has returned, so no other
+ * thread, signal handler or trace function can resize it meanwhile.
+ *
+ * Built with the limited API of CPython 3.11 (abi3) where the build runs on
+ * 3.11 or later (Py_buffer is part of it from 3.11), else the full API.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+typedef void (*crypt_void_fn)(const void *handle, char *dst, const char *src, size_t n,
+			      const char *iv);
+typedef int (*crypt_int_fn)(const void *handle, char *dst, const char *src, size_t n,
+			    const char *iv);
+
+typedef struct {
+	PyObject_HEAD
+	void *crypt;			/* crypt_void_fn or crypt_int_fn (returns_int) */
+	const void *generic;		/* handle for the generic code */
+	const void *simd;		/* handle for the SIMD code (== generic: none) */
+	PyObject *keep;			/* what owns the routine and the handles */
+	PyObject *choice;		/* fpu.simd_choice: () -> SIMD | GENERIC | DECLINE */
+	Py_ssize_t ivsize;
+	Py_ssize_t simd_above;		/* SIMD only for messages longer than this */
+	Py_ssize_t min_len;		/* shorter messages: None */
+	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
+	long simd_value;
+	long decline_value;
+	int returns_int;
+} LinearCall;
+
+static void run(const LinearCall *self, const void *handle, char *dst, const char *src,
+		Py_ssize_t n, const char *iv)
+{
+	if (n >= self->nogil_min) {
+		Py_BEGIN_ALLOW_THREADS
+		if (self->returns_int)
+			(void)((crypt_int_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
+		else
+			((crypt_void_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
+		Py_END_ALLOW_THREADS
+	} else if (self->returns_int) {
+		(void)((crypt_int_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
+	} else {
+		((crypt_void_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
+	}
+}
+
+/* fn(data, iv, out) -> result, or None where the full path must run. */
+static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t nargs)
+{
+	const LinearCall *self = (const LinearCall *)self_obj;
+	PyObject *data, *iv, *out, *res = NULL;
+	Py_buffer sv, dv;
+	int have_s = 0, have_d = 0;
+	const char *src;
+	char *dst;
+	const void *handle;
+	Py_ssize_t n;
+
+	if (nargs != 3) {
+		PyErr_SetString(PyExc_TypeError, "linear_call: expected (data, iv, out)");
+		return NULL;
+	}
+	data = args[0];
+	iv = args[1];
+	out = args[2];
+	if (!PyBytes_CheckExact(iv) || PyBytes_Size(iv) != self->ivsize)
+		Py_RETURN_NONE;
+	if (PyBytes_CheckExact(data)) {
+		src = PyBytes_AsString(data);
+		n = PyBytes_Size(data);
+	} else if (PyByteArray_CheckExact(data) || (PyMemoryView_Check(data) && out == data)) {
+		/* the export first: its length cannot change while it is held; a
+		 * memoryview must be writable and C-contiguous (else the export fails) */
+		int flags = PyByteArray_CheckExact(data) ? PyBUF_SIMPLE : PyBUF_WRITABLE;
+
+		if (PyObject_GetBuffer(data, &sv, flags) < 0) {
+			PyErr_Clear();
+			Py_RETURN_NONE;
+		}
+		have_s = 1;
+		src = (const char *)sv.buf;
+		n = sv.len;
+	} else {
+		Py_RETURN_NONE;
+	}
+	if (n < self->min_len)
+		goto decline;
+	handle = self->generic;
+	if (self->simd != self->generic && n > self->simd_above) {
+		PyObject *c = PyObject_CallNoArgs(self->choice);
+		long v;
+
+		if (c == NULL)
+			goto fail;
+		v = PyLong_AsLong(c);
+		Py_DECREF(c);
+		if (v == -1 && PyErr_Occurred())
+			goto fail;
+		if (v == self->simd_value)
+			handle = self->simd;
+		else if (v == self->decline_value)
+			goto decline;
+	}
+	if (out == Py_None) {
+		char empty[1];
+
+		res = PyBytes_FromStringAndSize(NULL, n);
+		if (res == NULL)
+			goto fail;
+		/* nothing else has seen the new object: fill it, then hand it out */
+		dst = n ? PyBytes_AsString(res) : empty;
+		run(self, handle, dst, src, n, PyBytes_AsString(iv));
+		goto done;
+	}
+	if (out == data) {
+		if (!have_s)
+			goto decline;		/* bytes: not writable; the full path says so */
+		dst = (char *)sv.buf;
+	} else if (PyByteArray_CheckExact(out)) {
+		if (PyObject_GetBuffer(out, &dv, PyBUF_WRITABLE) < 0)
+			goto fail;
+		have_d = 1;
+		if (dv.len != n)
+			goto decline;
+		dst = (char *)dv.buf;
+	} else {
+		goto decline;
+	}
+	run(self, handle, dst, src, n, PyBytes_AsString(iv));
+	Py_INCREF(out);
+	res = out;
+	goto done;
+
+decline:
+	Py_INCREF(Py_None);
+	res = Py_None;
+	goto done;
+fail:
+	res = NULL;
+done:
+	if (have_d)
+		PyBuffer_Release(&dv);
+	if (have_s)
+		PyBuffer_Release(&sv);
+	return res;
+}
+
+static PyMethodDef linear_call_def = {
+	"linear_call", (PyCFunction)(void (*)(void))linear_call, METH_FASTCALL,
+	"fn(data, iv, out): the one-call fast path (crypto_api.oneshot.linear_oneshot)",
+};
+
+static int state_traverse(PyObject *self_obj, visitproc visit, void *arg)
+{
+	LinearCall *self = (LinearCall *)self_obj;
+
+	Py_VISIT(self->keep);
+	Py_VISIT(self->choice);
+	return 0;
+}
+
+static int state_clear(PyObject *self_obj)
+{
+	LinearCall *self = (LinearCall *)self_obj;
+
+	Py_CLEAR(self->keep);
+	Py_CLEAR(self->choice);
+	return 0;
+}
+
+static void state_dealloc(PyObject *self_obj)
+{
+	PyTypeObject *tp = Py_TYPE(self_obj);
+	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+
+	PyObject_GC_UnTrack(self_obj);
+	state_clear(self_obj);
+	tp_free(self_obj);
+	Py_DECREF(tp);
+}
+
+static PyType_Slot state_slots[] = {
+	{Py_tp_traverse, (void *)state_traverse},
+	{Py_tp_clear, (void *)state_clear},
+	{Py_tp_dealloc, (void *)state_dealloc},
+	{Py_tp_doc, (void *)"The fixed arguments of one linear_call function."},
+	{0, NULL},
+};
+
+static PyType_Spec state_spec = {
+	"crypto_api._linear_call.LinearCallState", sizeof(LinearCall), 0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, state_slots,
+};
+
+static int as_pointer(PyObject *o, void **p)
+{
+	*p = PyLong_AsVoidPtr(o);
+	return !(*p == NULL && PyErr_Occurred());
+}
+
+/*
+ * make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len,
+ *      nogil_min, simd_value, decline_value, returns_int) -> fn
+ * crypt, generic, simd: addresses (ints) that ``keep`` keeps alive.
+ */
+static PyObject *make(PyObject *module, PyObject *args)
+{
+	PyObject *crypt, *generic, *simd, *keep, *choice, *fn;
+	PyTypeObject *tp;
+	LinearCall *self;
+	Py_ssize_t ivsize, simd_above, min_len, nogil_min;
+	long simd_value, decline_value;
+	int returns_int;
+	void *p_crypt, *p_generic, *p_simd;
+
+	if (!PyArg_ParseTuple(args, "OOOOOnnnnllp:make", &crypt, &generic, &simd, &keep, &choice,
+			      &ivsize, &simd_above, &min_len, &nogil_min, &simd_value,
+			      &decline_value, &returns_int))
+		return NULL;
+	if (!PyCallable_Check(choice)) {
+		PyErr_SetString(PyExc_TypeError, "make: choice must be callable");
+		return NULL;
+	}
+	if (!as_pointer(crypt, &p_crypt) || !as_pointer(generic, &p_generic) ||
+	    !as_pointer(simd, &p_simd))
+		return NULL;
+	if (p_crypt == NULL || p_generic == NULL || p_simd == NULL || ivsize < 0 || min_len < 0) {
+		PyErr_SetString(PyExc_ValueError, "make: NULL routine or handle, or a negative length");
+		return NULL;
+	}
+	tp = (PyTypeObject *)PyObject_GetAttrString(module, "LinearCallState");
+	if (tp == NULL)
+		return NULL;
+	self = (LinearCall *)PyType_GenericAlloc(tp, 0);
+	Py_DECREF(tp);
+	if (self == NULL)
+		return NULL;
+	self->crypt = p_crypt;
+	self->generic = p_generic;
+	self->simd = p_simd;
+	Py_INCREF(keep);
+	self->keep = keep;
+	Py_INCREF(choice);
+	self->choice = choice;
+	self->ivsize = ivsize;
+	self->simd_above = simd_above;
+	self->min_len = min_len;
+	self->nogil_min = nogil_min;
+	self->simd_value = simd_value;
+	self->decline_value = decline_value;
+	self->returns_int = returns_int;
+	fn = PyCFunction_NewEx(&linear_call_def, (PyObject *)self, NULL);
+	Py_DECREF(self);
+	return fn;
+}
+
+static PyMethodDef module_methods[] = {
+	{"make", make, METH_VARARGS,
+	 "make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len, nogil_min, "
+	 "simd_value, decline_value, returns_int) -> fn(data, iv, out)"},
+	{NULL, NULL, 0, NULL},
+};
+
+static int module_exec(PyObject *module)
+{
+	PyObject *tp = PyType_FromSpec(&state_spec);
+
+	if (tp == NULL)
+		return -1;
+	if (PyModule_AddObject(module, "LinearCallState", tp) < 0) {
+		Py_DECREF(tp);
+		return -1;
+	}
+	return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+	{Py_mod_exec, (void *)module_exec},
+	{0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+	PyModuleDef_HEAD_INIT, "crypto_api._linear_call",
+	"The one-call skcipher fast path in C (see crypto_api/linear_call.c).",
+	0, module_methods, module_slots, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__linear_call(void)
+{
+	return PyModuleDef_Init(&module_def);
+}

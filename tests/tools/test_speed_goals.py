@@ -1,0 +1,163 @@
+"""``crypto-api speed --goals`` and ``--cpu-mask`` (tools/speed_goals.py).
+
+The goal ratios are computed from a synthetic report with known figures; the
+mask is checked where it acts: the ChaCha module loaded under it picks its
+AVX2 code, ``openssl speed`` and cryptography get OPENSSL_ia32cap, and the
+environment is left as it was.  Never a timing assertion.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from crypto_api.__main__ import main
+from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
+from crypto_api.tools import speed_goals
+from crypto_api.tools.speed_formats import render_table
+
+FAST = ["--time-budget", "0.05", "--repeat", "2", "--cpu-mhz", "1000"]
+
+
+def test_openssl_ia32cap_words():
+    # CPUID.7 EBX bit 16 (AVX512F) and 31 (AVX512VL) in the second word
+    assert speed_goals.openssl_ia32cap(["avx512f", "avx512vl"]) == ":~0x80010000"
+    # CPUID.1 ECX bit 28 (AVX) is bit 60 of the first word; VAES is CPUID.7 ECX bit 9
+    assert speed_goals.openssl_ia32cap(["avx", "vaes"]) == "~0x1000000000000000:~0x20000000000"
+    assert speed_goals.openssl_ia32cap(["nosuchfeature"]) is None
+    assert speed_goals.openssl_ia32cap([]) is None
+
+
+def _result(target, size, ns, threads=1):
+    return {"target": target, "op": "encrypt", "size": size, "threads": threads,
+            "iterations": [1] * len(ns), "samples_ns": list(ns)}
+
+
+def _report():
+    """Figures chosen so that each ratio is known exactly."""
+    adi = "adiantum(xchacha12,aes)"
+    results = [
+        _result("xchacha20", 4096, [4000.0, 4400.0]),           # 1.024 B/ns
+        _result("xchacha20", 1 << 20, [2.0 ** 20 / 2.5]),        # 2.5 B/ns
+        _result("xchacha20", 16, [100.0]),
+        _result("xchacha12", 16, [50.0]),
+        _result(adi, 4096, [2048.0]),                             # 2 B/ns
+        _result(adi, 512, [512.0, 600.0, 700.0]),                 # 1 B/ns
+        _result("peer:cryptography-aes-256-xts", 512, [4096.0]),  # 0.125 B/ns -> 8x
+        _result("peer:cryptography-chacha20", 16, [1000.0]),      # 10x and 20x
+        # threads: samples are ns per call of all threads together (aggregate), as
+        # speed_measure.Measurement.per_call_ns gives them
+        _result("xchacha12", 65536, [65536.0]),                   # 1 B/ns on one thread
+        _result("xchacha12", 65536, [65536.0 / 1.9], threads=2),  # 1.9 B/ns together: 1.9x
+        _result("xchacha12", 4096, [4096.0]),
+        _result("xchacha12", 4096, [2048.0], threads=2),          # a call per thread in one call's time
+        _result(adi, 4096, [2048.0], threads=2),                  # two calls in two calls' time
+    ]
+    openssl = {"available": True, "results": [{"size": 4096, "bytes_per_s": 2.048e9},
+                                              {"size": 1 << 20, "bytes_per_s": 2.5e9}]}
+    return {"results": results, "openssl": openssl,
+            "cpu_mask": {"masked": ["avx512f"], "openssl_ia32cap": ":~0x10000"}}
+
+
+def test_goal_ratios_from_a_report():
+    rows = {r["row"]: r for r in speed_goals.evaluate(_report())}
+    assert rows["1"]["ratio"] == pytest.approx(1.024 / 2.048)
+    assert rows["1"]["met"] is False and rows["1"]["peer_spread"] is None   # openssl: one figure
+    assert rows["1"]["ours_spread"] == pytest.approx(400 / 4200)
+    assert rows["2"]["ratio"] == pytest.approx(1.0) and rows["2"]["met"] is True
+    assert rows["3"]["ratio"] == pytest.approx(2 / 2.048)
+    assert rows["4"]["ratio"] == pytest.approx(8.0)
+    assert rows["4"]["ours_spread"] == pytest.approx(188 / 600)
+    assert rows["5"]["ratio"] == pytest.approx(10.0) and rows["5'"]["ratio"] == pytest.approx(20.0)
+    assert rows["7"]["ratio"] == pytest.approx(1.9) and rows["7"]["met"] is True
+    # two threads doing a call each in the time one thread does one: 2x
+    assert rows["8"]["ratio"] == pytest.approx(2.0)
+    assert rows["8'"]["ratio"] == pytest.approx(1.0) and rows["8'"]["met"] is False
+    del_one = {"results": [r for r in _report()["results"] if r["threads"] == 1 or r["target"] != "xchacha12"]}
+    assert {r["row"]: r for r in speed_goals.evaluate(del_one)}["8"]["ratio"] is None   # a side missing
+
+
+def test_goal_lines_in_the_table():
+    report = _report()
+    text = "\n".join(speed_goals.goal_lines(report))
+    assert "cpu mask: avx512f; OPENSSL_ia32cap=:~0x10000" in text
+    assert "0.50x" in text and "8.00x" in text and "1.90x" in text
+    assert "disk tool" in text                                   # row 6 is measured elsewhere
+
+
+@pytest.mark.skipif(not (IS_X86 and boot_cpu_has("avx512f") and boot_cpu_has("avx2")),
+                    reason="needs a CPU with avx512f and avx2 (masking AVX-512 must leave AVX2)")
+def test_cpu_mask_selects_avx2_for_modules_loaded_by_the_run(tmp_path):
+    """A fresh process: the run loads the ChaCha module under the mask, and
+    openssl speed / cryptography are told through OPENSSL_ia32cap."""
+    path = tmp_path / "run.json"
+    code = ("import os, sys; from crypto_api.__main__ import main; "
+            "rc = main(sys.argv[1:]); from crypto_api.arch.x86 import chacha_glue; "
+            "print(rc, chacha_glue.impl.name, os.environ.get('OPENSSL_ia32cap'))")
+    env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_CPU_MASK", "OPENSSL_ia32cap")}
+    p = subprocess.run([sys.executable, "-c", code, "speed", "--alg", "xchacha12", "--sizes", "4096",
+                        "--no-slope", "--cpu-mask", "avx512f,avx512vl,avx512bw", "--json", str(path), *FAST],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1] == "0 avx2 None"              # the mask is lifted afterwards
+    report = json.loads(path.read_text())
+    assert report["cpu_mask"]["masked"] == ["avx512f", "avx512vl", "avx512bw"]
+    assert report["cpu_mask"]["openssl_ia32cap"] == ":~0xc0010000"
+    assert "cpu mask: avx512f, avx512vl, avx512bw hidden" in render_table(report)
+
+
+def test_goals_run_reports_every_row(capsys, tmp_path):
+    path = tmp_path / "run.json"
+    rc = main(["speed", "--goals", "--alg", "xchacha12", "--sizes", "16,4096", "--cpu-mask", "none",
+               "--json", str(path), *FAST])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    report = json.loads(path.read_text())
+    assert report["settings"]["threads"] == 2 and not report["slope"]
+    assert [r["row"] for r in report["goals"]] == [g.row for g in speed_goals.GOALS]
+    rows = {r["row"]: r for r in report["goals"]}
+    assert rows["8"]["ratio"] is not None and rows["5'"]["ratio"] is not None
+    best = {(r["size"], r["threads"]): min(r["samples_ns"]) for r in report["results"]
+            if r["target"] == "xchacha12" and r["op"] == "encrypt"}
+    # the scaling row is the threads table's scaling (one thread's ns per call over
+    # the aggregate ns per call of two)
+    assert rows["8"]["ratio"] == pytest.approx(best[(4096, 1)] / best[(4096, 2)])
+    assert f"{best[(4096, 1)] / best[(4096, 2)]:.2f}x" in out.split("threads:")[1]
+    assert rows["1"]["ratio"] is None                           # xchacha20 was not asked for
+    assert "speed goals: ratio" in out and "cpu_mask" not in report
+
+
+def test_bad_cpu_mask_is_one_line(capsys):
+    with pytest.raises(SystemExit):
+        main(["speed", "--cpu-mask", "avx512f;rm"])
+    assert "--cpu-mask" in capsys.readouterr().err
+
+
+def test_openssl_rounds_interleave_sizes_keep_the_best_and_every_round(tmp_path):
+    """A stand-in binary whose rate grows with each call: rounds go size after
+    size, and the best rate (the last round here) is the one rated."""
+    from crypto_api.tools.speed_peers import openssl_speed
+    log = tmp_path / "args"
+    fake = tmp_path / "openssl"
+    fake.write_text(f"""#!/bin/sh
+if [ "$1" = version ]; then echo "OpenSSL 9.9.9 1 Jan 2099 (Library: x)"; exit 0; fi
+echo "$@" >> {log}
+n=$(wc -l < {log})
+while [ $# -gt 0 ]; do [ "$1" = -bytes ] && size=$2; shift; done
+echo "+H:$size"
+echo "+F:25:ChaCha20:$((size * 1000 * n))"
+""")
+    fake.chmod(0o755)
+    out = openssl_speed([64, 4096], seconds=1, binary=str(fake), rounds=3)
+    sizes = [line.split()[5] for line in log.read_text().splitlines()]
+    assert sizes == ["64", "4096"] * 3
+    assert out["results"] == [
+        {"size": 64, "bytes_per_s": 64000.0 * 5, "rounds_bytes_per_s": [64000.0, 64000.0 * 3, 64000.0 * 5]},
+        {"size": 4096, "bytes_per_s": 4096000.0 * 6,
+         "rounds_bytes_per_s": [4096000.0 * 2, 4096000.0 * 4, 4096000.0 * 6]}]
+    report = {"results": [_result("xchacha20", 4096, [1000.0])], "openssl": out}
+    row = {r["row"]: r for r in speed_goals.evaluate(report)}["1"]
+    assert row["ratio"] == pytest.approx(4.096 / (4096000.0 * 6 / 1e9))
+    assert row["peer_spread"] == pytest.approx((1 / 2 - 1 / 6) / (1 / 4))     # on ns per call, as ours

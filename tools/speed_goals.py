@@ -1,0 +1,165 @@
+"""``crypto-api speed --goals``: the project's speed goals as rows of ratios.
+
+No kernel counterpart (the kernel's own headline for Adiantum is a tcrypt
+figure; row 3 compares with it).  Each row is one ratio computed from one
+speed report, so ours and the peer come from the same run, sampled in the
+same rounds (see speed_run): our MB/s at a size over a peer's (a
+``cryptography`` peer or native ``openssl speed -evp chacha20``), or the
+aggregate MB/s of two threads (one transform each) over one thread's.  Each
+side's spread is shown beside the ratio ((max - min) / median of its samples;
+``openssl speed`` runs :data:`OPENSSL_ROUNDS` times per size under ``--goals``,
+round after round, its best rate taken as our best sample is).
+
+The goals are stated for an AVX2 machine without AVX-512; ``--goals``
+therefore masks AVX-512 (``--cpu-mask``) where the CPU has it, for our
+drivers, for ``openssl speed`` and for ``cryptography``'s OpenSSL alike
+(``OPENSSL_ia32cap``, see :func:`openssl_ia32cap`).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+import attrs
+
+from .speed_stats import median
+
+#: What ``--goals`` measures unless told otherwise.
+GOAL_ALGS = ("xchacha20", "xchacha12", "adiantum(xchacha12,aes)")
+GOAL_SIZES = (16, 512, 4096, 65536, 1 << 20)
+GOAL_MASK = ("avx512f", "avx512vl", "avx512bw")
+#: ``openssl speed`` runs this many times per size (best kept, all for the spread).
+OPENSSL_ROUNDS = 3
+
+# CPUID bits of OPENSSL_ia32cap (OpenSSL's x86 capability vector, see its
+# OPENSSL_ia32cap(3) manual): the first 64-bit word is CPUID.1 EDX (low) and
+# ECX (high), the second CPUID.(EAX=7,ECX=0) EBX (low) and ECX (high).
+_IA32CAP_BITS: Dict[str, tuple] = {
+    "ssse3": (0, 32 + 9), "pclmulqdq": (0, 32 + 1), "aes": (0, 32 + 25), "avx": (0, 32 + 28),
+    "avx2": (1, 5), "avx512f": (1, 16), "avx512dq": (1, 17), "avx512ifma": (1, 21),
+    "sha_ni": (1, 29), "avx512bw": (1, 30), "avx512vl": (1, 31),
+    "vaes": (1, 32 + 9), "vpclmulqdq": (1, 32 + 10),
+}
+
+
+def openssl_ia32cap(features: Sequence[str]) -> Optional[str]:
+    """The ``OPENSSL_ia32cap`` value that hides ``features`` from OpenSSL
+    (``~mask`` clears those bits of what CPUID reports), or None when none of
+    them is a bit OpenSSL reads."""
+    words = [0, 0]
+    for f in features:
+        if f in _IA32CAP_BITS:
+            word, bit = _IA32CAP_BITS[f]
+            words[word] |= 1 << bit
+    if not any(words):
+        return None
+    return ":".join(f"~0x{w:x}" if w else "" for w in words)
+
+
+@attrs.define(frozen=True)
+class Goal:
+    """One row: ``ours`` (alg, size, threads) over ``peer`` at ``peer_size``.
+
+    ``peer`` is a peer target id, "openssl", or "1 thread" (the same alg and
+    size on one thread: a scaling row)."""
+
+    row: str
+    what: str
+    alg: str
+    size: int
+    peer: str
+    goal: float
+    threads: int = 1
+    peer_size: Optional[int] = None
+
+
+GOALS = (
+    Goal("1", "xchacha20 4 KiB vs openssl speed -evp chacha20", "xchacha20", 4096, "openssl", 0.6),
+    Goal("2", "xchacha20 1 MiB vs openssl speed -evp chacha20", "xchacha20", 1 << 20, "openssl", 1.0),
+    Goal("3", "adiantum(xchacha12,aes) 4 KiB vs openssl chacha20 4 KiB", "adiantum(xchacha12,aes)",
+         4096, "openssl", 0.5),
+    Goal("4", "adiantum 512 B vs cryptography AES-256-XTS", "adiantum(xchacha12,aes)", 512,
+         "peer:cryptography-aes-256-xts", 5.0),
+    Goal("5", "xchacha20 16-byte encrypt vs cryptography ChaCha20", "xchacha20", 16,
+         "peer:cryptography-chacha20", 6.0),
+    Goal("5'", "xchacha12 16-byte encrypt vs cryptography ChaCha20", "xchacha12", 16,
+         "peer:cryptography-chacha20", 6.0),
+    Goal("7", "xchacha12 64 KiB, 2 threads vs 1", "xchacha12", 65536, "1 thread", 1.8, threads=2),
+    Goal("8", "xchacha12 4 KiB, 2 threads vs 1", "xchacha12", 4096, "1 thread", 1.6, threads=2),
+    Goal("8'", "adiantum 4 KiB, 2 threads vs 1", "adiantum(xchacha12,aes)", 4096, "1 thread", 1.6,
+         threads=2),
+)
+
+
+def _samples(report: dict, target: str, size: int, threads: int) -> Optional[List[float]]:
+    for r in report["results"]:
+        if (r["target"], r["op"], r["size"], r["threads"]) == (target, "encrypt", size, threads):
+            return r.get("samples_ns")
+    return None
+
+
+def _spread(xs: Optional[List[float]]) -> Optional[float]:
+    if not xs:
+        return None
+    mid = median(xs)
+    return (max(xs) - min(xs)) / mid if mid else None
+
+
+def _openssl_ns(report: dict, size: int) -> Optional[List[float]]:
+    """ns per call of each ``openssl speed`` round at ``size`` (best rate if one)."""
+    o = report.get("openssl") or {}
+    for r in o.get("results", []):
+        if r["size"] == size and "bytes_per_s" in r:
+            return [size * 1e9 / b for b in r.get("rounds_bytes_per_s", [r["bytes_per_s"]])]
+    return None
+
+
+def evaluate(report: dict) -> List[dict]:
+    """Each goal's ratio (None where the report lacks a side) and spreads."""
+    rows = []
+    for g in GOALS:
+        ours = _samples(report, g.alg, g.size, g.threads)
+        peer_size = g.peer_size or g.size
+        if g.peer == "openssl":
+            peer = _openssl_ns(report, peer_size)
+            peer_best = min(peer) if peer else None
+            if peer and len(peer) < 2:
+                peer = None                 # one figure: no spread
+        elif g.peer == "1 thread":
+            peer = _samples(report, g.alg, g.size, 1)
+            peer_best = min(peer) if peer else None
+        else:
+            peer = _samples(report, g.peer, peer_size, 1)
+            peer_best = min(peer) if peer else None
+        ratio = None
+        if ours and peer_best:
+            # throughput ratio: bytes per ns of ours over the peer's (a threads result's
+            # samples are already ns per call of all threads together: speed_measure)
+            ratio = (g.size / min(ours)) / (peer_size / peer_best)
+        rows.append({"row": g.row, "what": g.what, "goal": g.goal, "ratio": ratio,
+                     "met": None if ratio is None else ratio >= g.goal,
+                     "ours_spread": _spread(ours), "peer_spread": _spread(peer)})
+    return rows
+
+
+def _pct(x: Optional[float]) -> str:
+    return "-" if x is None else f"{x * 100:.1f}%"
+
+
+def goal_lines(report: dict) -> List[str]:
+    """The goals table of a report made with ``--goals``."""
+    mask = report.get("cpu_mask") or {}
+    lines = ["speed goals: ratio = our MB/s / the peer's MB/s (or 2 threads' aggregate / 1 thread's), "
+             "best samples of this run; spread = (max - min) / median of each side's samples",
+             f"cpu mask: {', '.join(mask.get('masked', [])) or 'none'}"
+             + (f"; OPENSSL_ia32cap={mask['openssl_ia32cap']}" if mask.get("openssl_ia32cap") else "")
+             + (f"; cryptography: {mask['cryptography']}" if mask.get("cryptography") else "")]
+    lines.append(f"{'row':>4} | {'measure':<55} | {'ratio':>7} {'goal':>6} {'met':>4} | "
+                 f"{'ours spread':>11} {'peer spread':>11}")
+    for r in evaluate(report):
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
+        met = "-" if r["met"] is None else ("yes" if r["met"] else "no")
+        lines.append(f"{r['row']:>4} | {r['what']:<55} | {ratio:>7} {r['goal']:>5.1f}x {met:>4} | "
+                     f"{_pct(r['ours_spread']):>11} {_pct(r['peer_spread']):>11}")
+    lines.append("   6 | disk tool 512-byte vs 4096-byte sectors: measured by the disk tool, not here")
+    return lines
