@@ -1,6 +1,39 @@
-from setuptools import setup
+import os
+import subprocess
+import sys
+
+from setuptools import Command, setup
+from setuptools.command.build import build
+
+
+class build_helpers(Command):
+    """Prebuild the emulated machines' static helpers into the wheel
+    (crypto_api/machine/prebuilt/), for each cross compiler present; skipped in
+    editable installs and with CRYPTO_API_PREBUILT_HELPERS=0."""
+
+    description = "prebuild the qemu-user helpers of the emulated machines"
+    user_options = []
+    editable_mode = False
+
+    def initialize_options(self):
+        self.build_lib = None
+
+    def finalize_options(self):
+        self.set_undefined_options("build", ("build_lib", "build_lib"))
+
+    def run(self):
+        if self.editable_mode or os.environ.get("CRYPTO_API_PREBUILT_HELPERS") == "0":
+            return
+        lib = os.path.abspath(self.build_lib)
+        subprocess.run([sys.executable, "-m", "crypto_api.machine.prebuild",
+                        os.path.join(lib, "crypto_api", "machine", "prebuilt")],
+                       check=True, env=dict(os.environ, PYTHONPATH=lib), cwd=lib)
+
+
+build.sub_commands.append(("build_helpers", None))
 
 setup(
+    cmdclass={"build_helpers": build_helpers},
     cffi_modules=[
         "algs/build_chacha.py:ffibuilder",
         "algs/build_poly1305.py:ffibuilder",
