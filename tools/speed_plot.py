@@ -80,15 +80,19 @@ def series(report: dict) -> List[Series]:
 
 
 def caption(report: dict) -> str:
-    """Machine and method, in two lines under the plot."""
+    """Machine, method and when, in three lines under the plot."""
     m = report["machine"]
     s = report["settings"]
     flags = " ".join(m.get("cpu_flags") or []) or "-"
     machine = (f"{m['cpu_model']} ({m.get('cpu_count')} CPUs; {flags}); "
                f"{m.get('python_implementation', 'Python')} {m['python']}; {m.get('os', '')}")
     method = (f"best of {s['repeat']} samples per point, each a batch of calls of ~{s['sample_ms']:g} ms "
-              f"(time.perf_counter_ns), one thread; MB/s = 10^6 bytes/s; {report.get('created', '')}")
-    return machine + "\n" + method
+              f"(time.perf_counter_ns), one thread; MB/s = 10^6 bytes/s")
+    when = f"run {report.get('created', '')}"
+    load = (report.get("load") or {}).get("start")
+    if load is not None:
+        when += f"; load average {load:.2f} at the start (other work on the machine slows samples)"
+    return "\n".join((machine, method, when))
 
 
 def require_matplotlib() -> None:
@@ -117,7 +121,7 @@ def plot(report: dict, path: str, title: Optional[str] = None) -> None:
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
     fig = Figure(figsize=FIGSIZE, dpi=DPI)
     FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.09, 0.36, 0.88, 0.57))
+    ax = fig.add_axes((0.09, 0.38, 0.88, 0.55))
     sizes = set()
     for i, s in enumerate(lines):
         ours = "(peer)" not in s.label and "(native)" not in s.label
@@ -134,7 +138,7 @@ def plot(report: dict, path: str, title: Optional[str] = None) -> None:
     ax.set_ylabel("MB/s (10^6 bytes/s)", fontsize=9)
     ax.grid(True, which="both", linewidth=0.3)
     ax.set_title(title or "crypto_api speed: throughput against message size", fontsize=10)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=7, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=2, fontsize=7, frameon=False)
     fig.text(0.01, 0.01, caption(report), fontsize=6.5, va="bottom", ha="left")
     fd, tmp = tempfile.mkstemp(suffix=".png.tmp", prefix="." + os.path.basename(target) + ".",
                                dir=os.path.dirname(target))

@@ -79,8 +79,10 @@ def test_plot_of_a_real_run(capsys, tmp_path):
         assert list(zip(s.sizes, s.mb_per_s)) == points
     caption = speed_plot.caption(report)
     m = report["machine"]
-    for part in (m["cpu_model"], m["python"], m["os"], "best of 2", "0.05 ms"):
+    for part in (m["cpu_model"], m["python"], m["os"], "best of 2", "0.05 ms", report["created"]):
         assert part in caption
+    if report["load"]["start"] is not None:
+        assert f"load average {report['load']['start']:.2f}" in caption
 
 
 def test_show_plots_a_saved_report(capsys, tmp_path):
