@@ -41,3 +41,4 @@ dist: $(STAMP)
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m auditwheel repair --wheel-dir $(DIST) $(DIST)/linux/*.whl
 	rm -rf $(DIST)/linux
 	$(PY) -m build --sdist --no-isolation --outdir $(DIST) .
+	rm -rf crypto_api.egg-info     # beside the code it would shadow the editable install's metadata

@@ -17,9 +17,10 @@ class build_helpers(Command):
 
     def initialize_options(self):
         self.build_lib = None
+        self.build_temp = None
 
     def finalize_options(self):
-        self.set_undefined_options("build", ("build_lib", "build_lib"))
+        self.set_undefined_options("build", ("build_lib", "build_lib"), ("build_temp", "build_temp"))
 
     def run(self):
         if self.editable_mode or os.environ.get("CRYPTO_API_PREBUILT_HELPERS") == "0":
@@ -27,7 +28,8 @@ class build_helpers(Command):
         lib = os.path.abspath(self.build_lib)
         subprocess.run([sys.executable, "-m", "crypto_api.machine.prebuild",
                         os.path.join(lib, "crypto_api", "machine", "prebuilt")],
-                       check=True, env=dict(os.environ, PYTHONPATH=lib), cwd=lib)
+                       check=True, cwd=lib, env=dict(os.environ, PYTHONPATH=lib,      # its own cache
+                                                     CRYPTO_API_CACHE=os.path.abspath(self.build_temp)))
 
 
 build.sub_commands.append(("build_helpers", None))

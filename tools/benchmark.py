@@ -35,7 +35,7 @@ from __future__ import annotations
 import argparse
 import sys
 from time import perf_counter_ns
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 import attrs
 

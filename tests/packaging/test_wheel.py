@@ -24,13 +24,15 @@ from crypto_api.machine import helper_build
 pytestmark = pytest.mark.wheel
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# (this folder is not called dist/: pytest does not collect tests from folders of that name)
 COMPILERS = ("cc", "gcc", "clang", "c99", "x86_64-linux-gnu-gcc") + tuple(
     tc["cc"] for tc in helper_build.TOOLCHAINS.values())
 
 
 def run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    assert r.returncode == 0, f"{' '.join(map(str, cmd))} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    assert r.returncode == 0, (f"{' '.join(map(str, cmd))} failed ({r.returncode}):\n"
+                               f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
     return r
 
 
@@ -40,13 +42,28 @@ def tool_env():
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
+def source_copy(tmp_path_factory):
+    """The checkout's files (tracked and new, not ignored) copied elsewhere: building
+    there leaves no build/ or egg-info in the checkout (an egg-info beside the code
+    would shadow the editable install's metadata)."""
+    dst = tmp_path_factory.mktemp("src") / "crypto_api"
+    files = run(["git", "-C", REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]).stdout
+    for rel in filter(None, files.split("\0")):
+        src = os.path.join(REPO, rel)
+        if os.path.isfile(src):
+            os.makedirs(os.path.dirname(dst / rel), exist_ok=True)
+            shutil.copy2(src, dst / rel)
+    return dst
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory, source_copy):
     given = os.environ.get("CRYPTO_API_WHEEL")
     if given:
         return given
     out = tmp_path_factory.mktemp("wheel")
-    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out / "linux"), REPO],
-        env=tool_env())
+    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out / "linux"),
+         str(source_copy)], env=tool_env())
     built = glob.glob(str(out / "linux" / "*.whl"))
     assert len(built) == 1
     run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", str(out), built[0]], env=tool_env())
@@ -147,9 +164,9 @@ def test_emulated_arm64_runs_from_the_prebuilt_helper(no_compiler_venv):
     assert [os.path.basename(b).split("-")[0] for b in built] == ["prebuilt"], built   # unpacked, not compiled
 
 
-def test_sdist_carries_the_c_sources_and_build_scripts(tmp_path):
-    run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(tmp_path), REPO],
-        env=tool_env())
+def test_sdist_carries_the_c_sources_and_build_scripts(tmp_path, source_copy):
+    run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(tmp_path),
+         str(source_copy)], env=tool_env())
     (sdist,) = glob.glob(str(tmp_path / "*.tar.gz"))
     with tarfile.open(sdist) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
