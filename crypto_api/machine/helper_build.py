@@ -15,18 +15,29 @@ Built lazily, at first use, into ``$CRYPTO_API_CACHE`` (default
 keyed by a hash of the sources, headers, generated code, flags and
 compiler, so an edited core rebuilds and an unchanged one is reused.  A
 lock file serialises concurrent builds; the executable appears atomically.
+
+A wheel built where the cross compilers are present ships the helpers
+prebuilt (``make dist``; :func:`prebuild` writes them into the package's
+``prebuilt/`` directory, gzipped so wheel tools do not take a foreign
+executable for a library of the wheel's platform).  They are looked up
+first, under a key (:func:`source_key`) that hashes the same sources,
+headers, generated dispatcher and flags, with paths taken relative to the
+package, so it is the same where the wheel was built and where it is
+installed; a stale or missing one is never used, and the lazy build runs as
+before.  A prebuilt helper needs only qemu-user, not the cross compiler.
 """
 
 from __future__ import annotations
 
 import fcntl
 import glob
+import gzip
 import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from errno import ENODEV, ENOEXEC
 
@@ -63,11 +74,16 @@ def cache_root() -> str:
     return base
 
 
+#: Where a wheel carries prebuilt helpers: ``prebuilt/<arch>-<source key>.gz``.
+PREBUILT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "prebuilt")
+
+
 def missing_tools(arch: str) -> List[str]:
-    """'tool (package ...)' for each tool of ``arch`` not on PATH."""
+    """'tool (package ...)' for each tool of ``arch`` not on PATH (the cross
+    compiler only when no prebuilt helper matches the sources)."""
     tc = TOOLCHAINS[arch]
     out = []
-    if shutil.which(tc["cc"]) is None:
+    if shutil.which(tc["cc"]) is None and prebuilt_path(arch) is None:
         out.append(f"{tc['cc']} (Debian packages {tc['packages']})")
     if shutil.which(tc["qemu"]) is None:
         out.append(f"{tc['qemu']} (Debian package {tc['qemu_package']})")
@@ -167,6 +183,90 @@ def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) ->
     return h.hexdigest()[:16]
 
 
+def _sources_root(src_dir: str) -> str:
+    """The directory holding ``arch/`` and ``algs/`` (the repository, or the installed package)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(src_dir)))
+
+
+def source_key(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) -> str:
+    """A hash of what goes into ``arch``'s helper, independent of where the
+    package lies and of the compiler's path: the compiler's name and flags, the
+    dispatcher, each core's sources and flags, and every source and header
+    (named relative to the package).  The name of a prebuilt helper."""
+    root = _sources_root(src_dir)
+
+    def rel(path: str) -> str:
+        path = os.path.normpath(path)
+        return os.path.relpath(path, root) if os.path.isabs(path) else path
+
+    def rel_flag(flag: str) -> str:
+        return "-I" + rel(flag[2:]) if flag.startswith("-I") and os.path.isabs(flag[2:]) else flag
+
+    h = hashlib.sha256()
+    tc = TOOLCHAINS[arch]
+    h.update(repr((tc["cc"], tc["cflags"])).encode())
+    h.update(dispatcher.encode())
+    files = set(glob.glob(os.path.join(src_dir, "*.h")))
+    for c in cores.values():
+        h.update(repr((c.name, c.sources, tuple(rel_flag(f) for f in c.cflags))).encode())
+        srcs = [os.path.normpath(os.path.join(src_dir, s)) for s in c.sources]
+        files.update(srcs)
+        dirs = {os.path.dirname(f) for f in srcs} | {f[2:] for f in c.cflags if f.startswith("-I")}
+        for d in dirs:
+            files.update(glob.glob(os.path.join(d, "*.h")))
+    for name, path in sorted((rel(f), f) for f in files):
+        h.update(name.encode())
+        with open(path, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()[:32]
+
+
+def _prebuilt_name(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
+    cores = arch_cores(arch)
+    fns = functions_of(cores)
+    return f"{arch}-{source_key(arch, cores, dispatcher_source(fns), arch_dir(arch))}", fns
+
+
+def prebuilt_path(arch: str) -> Optional[str]:
+    """The packaged helper of ``arch`` that matches the installed sources, or None."""
+    if not os.path.isdir(PREBUILT_DIR):            # a source tree: no hashing
+        return None
+    path = os.path.join(PREBUILT_DIR, _prebuilt_name(arch)[0] + ".gz")
+    return path if os.path.isfile(path) else None
+
+
+def _unpack_prebuilt(packed: str, name: str) -> str:
+    """The prebuilt helper unpacked (once) into the cache, executable."""
+    out_dir = os.path.join(cache_root(), "helpers", "prebuilt-" + name)
+    exe = os.path.join(out_dir, "helper")
+    if os.path.exists(exe):
+        return exe
+    os.makedirs(out_dir, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=".helper.")
+    try:
+        with os.fdopen(fd, "wb") as out, gzip.open(packed, "rb") as src:
+            shutil.copyfileobj(src, out)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, exe)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return exe
+
+
+def prebuild(arch: str, dest_dir: str) -> str:
+    """Build ``arch``'s helper now and store it gzipped in ``dest_dir`` under its
+    source key (``make dist`` / setup.py put it into the wheel); its path."""
+    exe, _fns = _build_in_cache(arch)
+    name, _ = _prebuilt_name(arch)
+    os.makedirs(dest_dir, exist_ok=True)
+    path = os.path.join(dest_dir, name + ".gz")
+    with open(exe, "rb") as src, gzip.GzipFile(path, "wb", mtime=0) as out:
+        shutil.copyfileobj(src, out)
+    return path
+
+
 def _run(cmd: List[str], what: str) -> None:
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
@@ -174,8 +274,18 @@ def _run(cmd: List[str], what: str) -> None:
 
 
 def build_helper(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
-    """The path of ``arch``'s helper (built now if its cache entry is missing)
-    and the dispatcher's function table."""
+    """The path of ``arch``'s helper (the packaged prebuilt one when it matches
+    the sources, else built now if its cache entry is missing) and the
+    dispatcher's function table."""
+    packed = prebuilt_path(arch)
+    if packed is not None:
+        name = os.path.basename(packed)[:-len(".gz")]
+        return _unpack_prebuilt(packed, name), functions_of(arch_cores(arch))
+    return _build_in_cache(arch)
+
+
+def _build_in_cache(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
+    """The lazy build: compile and link ``arch``'s helper into the cache (once)."""
     require_tools(arch)
     cores = arch_cores(arch)
     fns = functions_of(cores)
