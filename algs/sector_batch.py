@@ -8,7 +8,7 @@ one request per sector, drivers/md/dm-crypt.c):
 * an ``adiantum(...)`` instance with its one-call path (algs/adiantum.py's
   SIMD ``struct adiantum_fast`` over the spawned inner drivers,
   algs/adiantum_core.c ``adiantum_crypt``);
-* the x86 AES-NI XTS drivers ``xts-aes-aesni`` and ``xts-aes-vaes-avx2``
+* the x86 AES-NI XTS drivers ``xts-aes-aesni``, ``xts-aes-vaes-avx2`` and ``-avx10_256/512``
   (the SIMD wrappers or their internal ``__`` algorithms): the C XTS loop
   each one runs (arch/x86/aesni_modes.c, aesni_vaes.c);
 * ``essiv(<cbc>,<hash>)`` over the AES-NI CBC driver, the ESSIV cipher's C
@@ -41,7 +41,9 @@ _IV_LAYOUT = {"plain": lib.SECTOR_IV_PLAIN, "plain64": lib.SECTOR_IV_PLAIN64,
               "essiv": lib.SECTOR_IV_PLAIN64}
 
 #: AES-NI internal driver -> its C entry point(s) in crypto_api.arch.x86._aesni.
-AESNI_XTS = {"__xts-aes-aesni": "aesni_xts_crypt", "__xts-aes-vaes-avx2": "aes_vaes_avx2_xts_crypt"}
+AESNI_XTS = {"__xts-aes-aesni": "aesni_xts_crypt", "__xts-aes-vaes-avx2": "aes_vaes_avx2_xts_crypt",
+             "__xts-aes-vaes-avx10_256": "aes_vaes_avx10_256_xts_crypt",
+             "__xts-aes-vaes-avx10_512": "aes_vaes_avx10_512_xts_crypt"}
 AESNI_CBC = {"__cbc-aes-aesni": ("aesni_cbc_encrypt", "aesni_cbc_decrypt")}
 
 Found = Optional[Tuple[str, Tuple[Any, ...]]]

@@ -26,14 +26,16 @@ from crypto_api.sector_batch import SectorBatchPlan
 pytestmark = pytest.mark.skipif(not _cpufeatures.lib.cpu_has(b"aes"), reason="CPU lacks AES-NI")
 
 HAS_VAES = all(_cpufeatures.lib.cpu_has(f) for f in (b"vaes", b"avx2", b"xsave_ymm"))
+HAS_AVX10 = HAS_VAES and all(_cpufeatures.lib.cpu_has(f) for f in (b"avx512f", b"avx512vl", b"avx512bw"))
+VAES_XTS = (["xts-aes-vaes-avx2"] if HAS_VAES else []) + (
+    ["xts-aes-vaes-avx10_256", "xts-aes-vaes-avx10_512"] if HAS_AVX10 else [])
 XTS = "capi:xts-aes-aesni-plain64"
 # Drivers named (the registry's pick for a plain name depends on what other tests left loaded):
 # every kind of batch path, with each IV mode.
 SPECS = [("capi:adiantum(xchacha12-generic,aes-aesni)-plain64", 32),
          ("capi:adiantum(xchacha20-generic,aes-generic)-plain", 32),
          (XTS, 64), ("capi:xts-aes-aesni-plain", 32), ("capi:essiv(cbc-aes-aesni,sha256)-essiv", 32)]
-if HAS_VAES:
-    SPECS.append(("capi:xts-aes-vaes-avx2-plain64", 64))
+SPECS += [("capi:%s-plain64" % d, 64) for d in VAES_XTS]
 
 
 def one_by_one(vc, first, data, encrypt=True):
@@ -59,11 +61,11 @@ def test_a_batch_is_one_request_per_sector(spec, keylen, ss, jobs):
 
 
 @pytest.mark.parametrize("spec", ["aes-xts-plain64", "capi:xts(aes)-plain64", XTS]
-                         + (["capi:xts-aes-vaes-avx2-plain64"] if HAS_VAES else []))
+                         + ["capi:%s-plain64" % d for d in VAES_XTS])
 def test_the_xts_batch_runs_the_driver_the_registry_picked(spec):
     with VolumeCipher(spec, os.urandom(64)) as vc:
         picked = vc.driver_name
-        if picked in ("xts-aes-aesni", "xts-aes-vaes-avx2"):
+        if picked in ["xts-aes-aesni"] + VAES_XTS:
             assert vc.batch_driver == "__" + picked    # the SIMD wrapper's internal algorithm
         else:                                          # e.g. xts(ecb(aes-generic)): no batch path
             assert vc.batch_driver is None

@@ -85,11 +85,14 @@ def test_platform_tag_is_manylinux_and_auditwheel_is_clean(wheel):
 
 
 def _extension_names():
-    """The cffi extension modules setup.py declares (its ``cffi_modules`` list)."""
+    """The extension modules setup.py declares: its ``cffi_modules`` list and
+    its plain ``Extension(...)`` ones (the CPython entry point)."""
     import ast
     tree = ast.parse(open(os.path.join(REPO, "setup.py")).read())
     (kw,) = [k for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "cffi_modules"]
-    return [e.value for e in kw.value.elts]
+    plain = [c.args[0].value for c in ast.walk(tree)
+             if isinstance(c, ast.Call) and getattr(c.func, "id", None) == "Extension"]
+    return [e.value for e in kw.value.elts] + plain
 
 
 def test_every_isa_variant_and_the_prebuilt_helpers_are_inside(wheel):
