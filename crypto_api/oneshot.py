@@ -19,6 +19,7 @@ when the tfm's context is (free, failed setkey).
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import os
 import sys
@@ -112,8 +113,14 @@ except ImportError:                 # not built (a pure-Python install): cffi ca
 NOGIL_MIN = 2048
 
 
-def _wipe(buf, size: int) -> None:
-    _ffi.memmove(buf, bytes(size), size)
+def zero(buf, size: int) -> None:
+    """Zero the first ``size`` bytes of a cffi buffer in place (no temporary
+    of its size; libc memset through ctypes)."""
+    if size:
+        ctypes.memset(_address(buf), 0, size)
+
+
+_wipe = zero
 
 
 class OutputScratch:
@@ -141,6 +148,30 @@ class OutputScratch:
         size = max(n, SCRATCH_MIN)
         buf = alloc_uninit(_CHARS, size)
         return (buf, _ffi.buffer(buf), size)
+
+    @contextlib.contextmanager
+    def borrowed(self, n: int, wipe: bool = False):
+        """``with scratch.borrowed(n) as (buf, view)``: the buffer with room for
+        n bytes (a fresh one while another user has it), given back after;
+        its first n bytes are zeroed first if ``wipe`` (it held a secret).
+        If the body raises, it is zeroed and not given back: an asynchronous
+        worker may still hold a view of it."""
+        try:
+            state = self.pool.pop()
+            pooled = True
+        except IndexError:              # in use elsewhere: a fresh buffer
+            state, pooled = (None, None, 0), False
+        if state[0] is None or state[2] < n:
+            state = self.grow(state, n)
+        ok = False
+        try:
+            yield state[0], state[1]
+            ok = True
+        finally:
+            if wipe or not ok:
+                zero(state[0], n)
+            if pooled:                  # a huge buffer is not kept
+                self.pool.append(state if ok and state[2] <= SCRATCH_MAX else (None, None, 0))
 
     def wipe(self) -> None:
         """Zero and drop the buffer (the tfm's key is going away).  If it is
