@@ -7,7 +7,10 @@ dropped ``-vaes-avx10_256``), where the CPU has what each needs.
 aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
-request (the wrapper only calls them where SIMD is usable).  XTS as later
+request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
+/ ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
+(aesni_mode_oneshot through crypto_api.oneshot.linear_oneshot) while SIMD is
+usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
 bytes or more with ciphertext stealing; it leaves the IV untouched (v5.0's
