@@ -37,7 +37,7 @@ VAES_DECLARE(aes_vaes_avx10_512)
 enum { AESNI_ONESHOT_ECB, AESNI_ONESHOT_CBC, AESNI_ONESHOT_CTR, AESNI_ONESHOT_XTS };
 struct aesni_oneshot {
 	const struct aesni_ctx *ctx;
-	void *fn;
+	void (*fn)(void);	/* the mode routine, cast back by mode */
 	int mode;
 	int dec;
 };

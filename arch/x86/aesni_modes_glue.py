@@ -194,7 +194,7 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     ctx = tfm.ctx
     h = ffi.new("struct aesni_oneshot *")
     h.ctx = ctx.k                       # kept alive with the function (keep=)
-    h.fn = ffi.cast("void *", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
+    h.fn = ffi.cast("void (*)(void)", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
     h.mode = _ONESHOT_MODES[mode.name]
     h.dec = 0 if encrypt else 1
     return linear_oneshot(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),

@@ -67,7 +67,7 @@ void crypto_memzero(void *p, size_t n);
 #define AESNI_ONESHOT_XTS 3
 struct aesni_oneshot {
     const struct aesni_ctx *ctx;
-    void *fn;
+    void (*fn)(void);
     int mode;
     int dec;
 };
