@@ -32,6 +32,7 @@ from .completion import ASYNC_PENDING, crypto_init_wait, crypto_req_done, crypto
 from .crypto_type import crypto_register_type
 from .errors import EINVAL, CryptoError
 from .fpu import fpu_owned, fpu_recover
+from .oneshot import output_scratch
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
@@ -175,28 +176,29 @@ class CryptoAead(CryptoTfm):
         if not encrypt and not text.readonly:
             text = memoryview(bytearray(text))
         src = [Scatterlist(v, 0, len(v)) for v in (ad, text) if len(v)] or [Scatterlist(text, 0, 0)]
-        # dst: private (the AD room, and the result until it is final)
+        # dst: private (the AD room, and the result until it is final); the
+        # result in the tfm's reusable scratch (crypto_api.oneshot): a fresh
+        # megabyte costs more in page faults than the cipher
         adbuf = bytearray(alen)
-        res = bytearray(outlen)
-        dst = [Scatterlist(memoryview(b), 0, len(b)) for b in (adbuf, res) if len(b)] \
-            or [Scatterlist(memoryview(res), 0, 0)]
-        try:
-            req = AeadRequest(self)
-            wait = crypto_init_wait()
-            aead_request_set_callback(req, A.CRYPTO_TFM_REQ_MAY_BACKLOG, crypto_req_done, wait)
-            aead_request_set_crypt(req, src, dst, n, ivbuf)
-            aead_request_set_ad(req, alen)
-            err = crypto_wait_req(_run(req, encrypt), wait)
-            if err:
-                raise _async_error(name, encrypt, err)
-            if target is None:
-                return bytes(res)
-            target[:] = res
-            return out
-        finally:
-            _wipe(adbuf)
-            if not encrypt:
-                _wipe(res)              # the plaintext, authentic or not
+        with output_scratch(self.ctx).borrowed(outlen, wipe=not encrypt) as (_, view):
+            res = memoryview(view)[:outlen]     # the plaintext, authentic or not: wiped
+            dst = [Scatterlist(b, 0, len(b)) for b in (memoryview(adbuf), res) if len(b)] \
+                or [Scatterlist(res, 0, 0)]
+            try:
+                req = AeadRequest(self)
+                wait = crypto_init_wait()
+                aead_request_set_callback(req, A.CRYPTO_TFM_REQ_MAY_BACKLOG, crypto_req_done, wait)
+                aead_request_set_crypt(req, src, dst, n, ivbuf)
+                aead_request_set_ad(req, alen)
+                err = crypto_wait_req(_run(req, encrypt), wait)
+                if err:
+                    raise _async_error(name, encrypt, err)
+                if target is None:
+                    return bytes(res)
+                target[:] = res
+                return out
+            finally:
+                _wipe(adbuf)
 
     def encrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None, assoc: A.BytesLike = b"",
                 out: Optional[A.WritableBuffer] = None) -> Any:

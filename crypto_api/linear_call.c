@@ -43,6 +43,8 @@ typedef struct {
 	Py_ssize_t simd_above;		/* SIMD only for messages longer than this */
 	Py_ssize_t min_len;		/* shorter messages: None */
 	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
+	Py_ssize_t align;		/* lengths not a multiple of this: None */
+	int simd_only;			/* no generic code: None unless choice() says SIMD */
 	long simd_value;
 	long decline_value;
 	int returns_int;
@@ -75,6 +77,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	const char *src;
 	char *dst;
 	const void *handle;
+	const char *ivp;
 	Py_ssize_t n;
 
 	if (nargs != 3) {
@@ -84,7 +87,11 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	data = args[0];
 	iv = args[1];
 	out = args[2];
-	if (!PyBytes_CheckExact(iv) || PyBytes_Size(iv) != self->ivsize)
+	if (iv == Py_None && self->ivsize == 0)
+		ivp = "";			/* a mode without IV (ECB) */
+	else if (PyBytes_CheckExact(iv) && PyBytes_Size(iv) == self->ivsize)
+		ivp = PyBytes_AsString(iv);
+	else
 		Py_RETURN_NONE;
 	if (PyBytes_CheckExact(data)) {
 		src = PyBytes_AsString(data);
@@ -104,10 +111,10 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	} else {
 		Py_RETURN_NONE;
 	}
-	if (n < self->min_len)
+	if (n < self->min_len || n % self->align)
 		goto decline;
 	handle = self->generic;
-	if (self->simd != self->generic && n > self->simd_above) {
+	if (self->simd_only || (self->simd != self->generic && n > self->simd_above)) {
 		PyObject *c = PyObject_CallNoArgs(self->choice);
 		long v;
 
@@ -119,7 +126,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 			goto fail;
 		if (v == self->simd_value)
 			handle = self->simd;
-		else if (v == self->decline_value)
+		else if (v == self->decline_value || self->simd_only)
 			goto decline;
 	}
 	if (out == Py_None) {
@@ -130,7 +137,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 			goto fail;
 		/* nothing else has seen the new object: fill it, then hand it out */
 		dst = n ? PyBytes_AsString(res) : empty;
-		run(self, handle, dst, src, n, PyBytes_AsString(iv));
+		run(self, handle, dst, src, n, ivp);
 		goto done;
 	}
 	if (out == data) {
@@ -147,7 +154,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	} else {
 		goto decline;
 	}
-	run(self, handle, dst, src, n, PyBytes_AsString(iv));
+	run(self, handle, dst, src, n, ivp);
 	Py_INCREF(out);
 	res = out;
 	goto done;
@@ -221,22 +228,25 @@ static int as_pointer(PyObject *o, void **p)
 
 /*
  * make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len,
- *      nogil_min, simd_value, decline_value, returns_int) -> fn
+ *      nogil_min, simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn
  * crypt, generic, simd: addresses (ints) that ``keep`` keeps alive.
+ * align (default 1): lengths not a multiple of it are declined; simd_only:
+ * the driver has no generic code (generic == simd), so anything but SIMD
+ * from choice() declines, whatever the length.
  */
 static PyObject *make(PyObject *module, PyObject *args)
 {
 	PyObject *crypt, *generic, *simd, *keep, *choice, *fn;
 	PyTypeObject *tp;
 	LinearCall *self;
-	Py_ssize_t ivsize, simd_above, min_len, nogil_min;
+	Py_ssize_t ivsize, simd_above, min_len, nogil_min, align = 1;
 	long simd_value, decline_value;
-	int returns_int;
+	int returns_int, simd_only = 0;
 	void *p_crypt, *p_generic, *p_simd;
 
-	if (!PyArg_ParseTuple(args, "OOOOOnnnnllp:make", &crypt, &generic, &simd, &keep, &choice,
-			      &ivsize, &simd_above, &min_len, &nogil_min, &simd_value,
-			      &decline_value, &returns_int))
+	if (!PyArg_ParseTuple(args, "OOOOOnnnnllp|np:make", &crypt, &generic, &simd, &keep,
+			      &choice, &ivsize, &simd_above, &min_len, &nogil_min, &simd_value,
+			      &decline_value, &returns_int, &align, &simd_only))
 		return NULL;
 	if (!PyCallable_Check(choice)) {
 		PyErr_SetString(PyExc_TypeError, "make: choice must be callable");
@@ -245,8 +255,9 @@ static PyObject *make(PyObject *module, PyObject *args)
 	if (!as_pointer(crypt, &p_crypt) || !as_pointer(generic, &p_generic) ||
 	    !as_pointer(simd, &p_simd))
 		return NULL;
-	if (p_crypt == NULL || p_generic == NULL || p_simd == NULL || ivsize < 0 || min_len < 0) {
-		PyErr_SetString(PyExc_ValueError, "make: NULL routine or handle, or a negative length");
+	if (p_crypt == NULL || p_generic == NULL || p_simd == NULL || ivsize < 0 || min_len < 0 ||
+	    align < 1) {
+		PyErr_SetString(PyExc_ValueError, "make: NULL routine or handle, a negative length or align < 1");
 		return NULL;
 	}
 	tp = (PyTypeObject *)PyObject_GetAttrString(module, "LinearCallState");
@@ -270,6 +281,8 @@ static PyObject *make(PyObject *module, PyObject *args)
 	self->simd_value = simd_value;
 	self->decline_value = decline_value;
 	self->returns_int = returns_int;
+	self->align = align;
+	self->simd_only = simd_only;
 	fn = PyCFunction_NewEx(&linear_call_def, (PyObject *)self, NULL);
 	Py_DECREF(self);
 	return fn;
@@ -278,7 +291,7 @@ static PyObject *make(PyObject *module, PyObject *args)
 static PyMethodDef module_methods[] = {
 	{"make", make, METH_VARARGS,
 	 "make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len, nogil_min, "
-	 "simd_value, decline_value, returns_int) -> fn(data, iv, out)"},
+	 "simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn(data, iv, out)"},
 	{NULL, NULL, 0, NULL},
 };
 

@@ -19,6 +19,7 @@ when the tfm's context is (free, failed setkey).
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import os
 import sys
@@ -112,8 +113,14 @@ except ImportError:                 # not built (a pure-Python install): cffi ca
 NOGIL_MIN = 2048
 
 
-def _wipe(buf, size: int) -> None:
-    _ffi.memmove(buf, bytes(size), size)
+def zero(buf, size: int) -> None:
+    """Zero the first ``size`` bytes of a cffi buffer in place (no temporary
+    of its size; libc memset through ctypes)."""
+    if size:
+        ctypes.memset(_address(buf), 0, size)
+
+
+_wipe = zero
 
 
 class OutputScratch:
@@ -142,6 +149,30 @@ class OutputScratch:
         buf = alloc_uninit(_CHARS, size)
         return (buf, _ffi.buffer(buf), size)
 
+    @contextlib.contextmanager
+    def borrowed(self, n: int, wipe: bool = False):
+        """``with scratch.borrowed(n) as (buf, view)``: the buffer with room for
+        n bytes (a fresh one while another user has it), given back after;
+        its first n bytes are zeroed first if ``wipe`` (it held a secret).
+        If the body raises, it is zeroed and not given back: an asynchronous
+        worker may still hold a view of it."""
+        try:
+            state = self.pool.pop()
+            pooled = True
+        except IndexError:              # in use elsewhere: a fresh buffer
+            state, pooled = (None, None, 0), False
+        if state[0] is None or state[2] < n:
+            state = self.grow(state, n)
+        ok = False
+        try:
+            yield state[0], state[1]
+            ok = True
+        finally:
+            if wipe or not ok:
+                zero(state[0], n)
+            if pooled:                  # a huge buffer is not kept
+                self.pool.append(state if ok and state[2] <= SCRATCH_MAX else (None, None, 0))
+
     def wipe(self) -> None:
         """Zero and drop the buffer (the tfm's key is going away).  If it is
         in use right now (this thread, from a signal handler), its user puts
@@ -164,7 +195,8 @@ def output_scratch(ctx) -> OutputScratch:
 
 
 def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
-                   simd_above: int = 0, min_len: int = 0, crypt_ptr=None, returns_int: bool = False):
+                   simd_above: int = 0, min_len: int = 0, crypt_ptr=None, returns_int: bool = False,
+                   align: int = 1, simd_only: bool = False, keep=()):
     """An skcipher ``oneshot`` function ``fn(data, iv, out)`` around one C call
     ``crypt(handle, dst, src, n, iv)`` (char pointers; dst may equal src).
 
@@ -172,13 +204,15 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     ``returns_int``: it returns an int, which is ignored) and where the C
     entry point crypto_api._linear_call is built, ``fn`` is that entry
     point (:func:`c_linear_oneshot`), same decisions and results; else the
-    Python function below (:func:`py_linear_oneshot`).
+    Python function below (:func:`py_linear_oneshot`).  ``keep``: what the
+    handles point into (e.g. a key schedule), kept alive with ``fn``.
     """
     if crypt_ptr is not None and _linear_call is not None:
         return c_linear_oneshot(crypt_ptr, generic, simd, ivsize, simd_above=simd_above,
-                                min_len=min_len, returns_int=returns_int)
+                                min_len=min_len, returns_int=returns_int, align=align,
+                                simd_only=simd_only, keep=keep)
     return py_linear_oneshot(crypt, generic, simd, ivsize, scratch, simd_above=simd_above,
-                             min_len=min_len)
+                             min_len=min_len, align=align, simd_only=simd_only)
 
 
 def _address(ptr) -> int:
@@ -187,34 +221,39 @@ def _address(ptr) -> int:
 
 
 def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int = 0,
-                     min_len: int = 0, returns_int: bool = False, nogil_min: int = None):
+                     min_len: int = 0, returns_int: bool = False, nogil_min: int = None,
+                     align: int = 1, simd_only: bool = False, keep=()):
     """``fn(data, iv, out)`` as :func:`py_linear_oneshot` makes it, in C
     (crypto_api/linear_call.c): the buffers taken as Py_buffer exports held
     across the call, the new bytes filled in place, and the GIL released
     only for messages of at least ``nogil_min`` bytes (default
     :data:`NOGIL_MIN`): below that, handing the GIL to another thread and
     taking it back costs more than the cipher.  The function keeps
-    ``crypt_ptr``, ``generic`` and ``simd`` (cdata pointers) alive."""
+    ``crypt_ptr``, ``generic`` and ``simd`` (cdata pointers) and ``keep`` alive."""
     if _linear_call is None:
         raise RuntimeError("crypto_api._linear_call is not built")
     return _linear_call(
-        _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd),
+        _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd, keep),
         fpu.simd_choice, ivsize, simd_above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
-        fpu.SIMD, fpu.DECLINE, returns_int)
+        fpu.SIMD, fpu.DECLINE, returns_int, align, simd_only)
 
 
 def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
-                      simd_above: int = 0, min_len: int = 0):
+                      simd_above: int = 0, min_len: int = 0, align: int = 1,
+                      simd_only: bool = False):
     """The Python ``fn(data, iv, out)`` of :func:`linear_oneshot` (cffi call).
 
     ``handle`` is ``simd`` for requests of more than ``simd_above`` bytes when
     fpu.simd_choice() says SIMD, else ``generic`` (pass the same object twice
     for a driver without SIMD code); DECLINE (a trace records) declines, so
-    that the modelled path makes the real sections.  It accepts bytes or
+    that the modelled path makes the real sections.  ``simd_only``: a driver
+    with SIMD code only (pass the handle twice): anything but SIMD declines,
+    at every length.  It accepts bytes or
     bytearray data with no ``out`` (new bytes back) or a bytearray ``out`` of
     the same length, in place on the same bytearray or writable contiguous
-    memoryview, and a bytes IV of ``ivsize`` bytes; messages shorter than
-    ``min_len`` and everything else are declined (None).
+    memoryview, and a bytes IV of ``ivsize`` bytes (or None where ``ivsize``
+    is 0); messages shorter than ``min_len`` or not a multiple of ``align``
+    and everything else are declined (None).
 
     Mutable buffers are exported (``ffi.from_buffer``) before their length is
     read, and the exports are held until C returns: a bytearray cannot be
@@ -227,10 +266,12 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
     take, give, grow, scratch_max = scratch.pool.pop, scratch.pool.append, OutputScratch.grow, SCRATCH_MAX
     new_bytes = new_uninit_bytes
     direct_min = DIRECT_MIN if new_bytes is not None else SCRATCH_MAX + 1
-    has_simd = simd is not generic
+    has_simd = simd is not generic or simd_only
 
     def fn(data, iv, out):
-        if type(iv) is not bytes or len(iv) != ivsize:
+        if iv is None and not ivsize:
+            iv = b""
+        elif type(iv) is not bytes or len(iv) != ivsize:
             return None
         t = type(data)
         if t is bytes:
@@ -241,14 +282,14 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
             n = len(src)
         else:
             return None
-        if n < min_len:
+        if n < min_len or n % align:
             return None
         handle = generic
-        if has_simd and n > simd_above:
+        if has_simd and (simd_only or n > simd_above):
             choice = choice_now()
             if choice == simd_ok:
                 handle = simd
-            elif choice == decline:
+            elif choice == decline or simd_only:
                 return None
         if out is None:
             if n >= direct_min:

@@ -31,6 +31,19 @@ VAES_DECLARE(aes_vaes_avx2)
 VAES_DECLARE(aes_vaes_avx10_256)
 VAES_DECLARE(aes_vaes_avx10_512)
 
+/* The one-call entry (aesni_oneshot.c): ``crypt(handle, dst, src, n, iv)``
+ * for crypto_api's skcipher fast path over one mode routine ``fn``; ctx[0]
+ * is the data key, ctx[1] XTS's tweak key; iv is read, never written. */
+enum { AESNI_ONESHOT_ECB, AESNI_ONESHOT_CBC, AESNI_ONESHOT_CTR, AESNI_ONESHOT_XTS };
+struct aesni_oneshot {
+	const struct aesni_ctx *ctx;
+	void (*fn)(void);	/* the mode routine, cast back by mode */
+	int mode;
+	int dec;
+};
+int aesni_mode_oneshot(const struct aesni_oneshot *h, char *dst, const char *src, size_t n,
+		       const char *iv);
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 /* Shared between the two files of the extension. */

@@ -7,7 +7,10 @@ dropped ``-vaes-avx10_256``), where the CPU has what each needs.
 aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
-request (the wrapper only calls them where SIMD is usable).  XTS as later
+request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
+/ ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
+(aesni_mode_oneshot through crypto_api.oneshot.linear_oneshot) while SIMD is
+usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
 bytes or more with ciphertext stealing; it leaves the IV untouched (v5.0's
@@ -18,7 +21,7 @@ and aesni_vaes.c.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Tuple
 
 import attrs
 
@@ -26,24 +29,27 @@ import crypto_api as capi
 from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one check for every xts(aes)
 from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import (DIRECT_MIN, SCRATCH_MAX, OutputScratch, new_uninit_bytes,
-                                output_scratch)
+from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
 AES_BLOCK_SIZE = 16
 _from_buffer = ffi.from_buffer
-_simd_choice = capi.simd_choice
-_SIMD = capi.SIMD
+_ONESHOT_MODES = {"ecb": lib.AESNI_ONESHOT_ECB, "cbc": lib.AESNI_ONESHOT_CBC,
+                  "ctr": lib.AESNI_ONESHOT_CTR, "xts": lib.AESNI_ONESHOT_XTS}
+_oneshot_crypt = lib.aesni_mode_oneshot
+_oneshot_crypt_ptr = ffi.addressof(lib, "aesni_mode_oneshot")
 
 
 @attrs.frozen
 class AesMode:
-    """One mode: its names, sizes and C entry ``run(ctx, out, in, n, iv, encrypt)``."""
+    """One mode: its names, sizes, C entry ``run(ctx, out, in, n, iv, encrypt)``
+    and the names of its C routines (encrypt, decrypt) for the one-call path."""
     name: str                       # "ecb", "cbc", "ctr", "xts"
     impl: str                       # "aesni", "vaes-avx2"
     priority: int
     run: Callable[..., int]
+    routines: Tuple[str, str]
     blocksize: int = AES_BLOCK_SIZE
     ivsize: int = AES_BLOCK_SIZE
     keys: int = 1                   # XTS: two AES keys
@@ -59,6 +65,16 @@ class AesMode:
         if self.blocksize == AES_BLOCK_SIZE and n % AES_BLOCK_SIZE:
             return "not a multiple of the 16-byte block size"
         return None
+
+    @property
+    def min_len(self) -> int:
+        """The one-call path's shortest length (shorter: bad_length)."""
+        return AES_BLOCK_SIZE if self.name == "xts" else 0
+
+    @property
+    def align(self) -> int:
+        """The one-call path's length multiple (others: bad_length)."""
+        return AES_BLOCK_SIZE if self.name != "xts" and self.blocksize == AES_BLOCK_SIZE else 1
 
 
 def _ecb(ctx, out, inp, n, iv, encrypt):
@@ -93,21 +109,31 @@ def _xts(ctx, out, inp, n, iv, encrypt):
     return lib.aesni_xts_crypt(ctx.k, ctx.k + 1, out, inp, n, iv, 0 if encrypt else 1)
 
 
-ECB = AesMode("ecb", "aesni", 400, _ecb, ivsize=0, writes_iv=False)
-CBC = AesMode("cbc", "aesni", 400, _cbc)
-CTR = AesMode("ctr", "aesni", 400, _ctr, blocksize=1)
-XTS = AesMode("xts", "aesni", 401, _xts, keys=2, writes_iv=False)
-CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _vaes_ctr(lib.aes_vaes_avx2_ctr_crypt), blocksize=1)
-XTS_VAES = AesMode("xts", "vaes-avx2", 600, _vaes_xts(lib.aes_vaes_avx2_xts_crypt), keys=2,
-                   writes_iv=False)
+def _both(name: str) -> Tuple[str, str]:
+    return (name, name)
+
+
+ECB = AesMode("ecb", "aesni", 400, _ecb, ("aesni_ecb_encrypt", "aesni_ecb_decrypt"), ivsize=0,
+              writes_iv=False)
+CBC = AesMode("cbc", "aesni", 400, _cbc, ("aesni_cbc_encrypt", "aesni_cbc_decrypt"))
+CTR = AesMode("ctr", "aesni", 400, _ctr, _both("aesni_ctr_crypt"), blocksize=1)
+XTS = AesMode("xts", "aesni", 401, _xts, _both("aesni_xts_crypt"), keys=2, writes_iv=False)
+CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _vaes_ctr(lib.aes_vaes_avx2_ctr_crypt),
+                   _both("aes_vaes_avx2_ctr_crypt"), blocksize=1)
+XTS_VAES = AesMode("xts", "vaes-avx2", 600, _vaes_xts(lib.aes_vaes_avx2_xts_crypt),
+                   _both("aes_vaes_avx2_xts_crypt"), keys=2, writes_iv=False)
 CTR_AVX10_256 = attrs.evolve(CTR_VAES, impl="vaes-avx10_256", priority=700,
-                             run=_vaes_ctr(lib.aes_vaes_avx10_256_ctr_crypt))
+                             run=_vaes_ctr(lib.aes_vaes_avx10_256_ctr_crypt),
+                             routines=_both("aes_vaes_avx10_256_ctr_crypt"))
 XTS_AVX10_256 = attrs.evolve(XTS_VAES, impl="vaes-avx10_256", priority=700,
-                             run=_vaes_xts(lib.aes_vaes_avx10_256_xts_crypt))
+                             run=_vaes_xts(lib.aes_vaes_avx10_256_xts_crypt),
+                             routines=_both("aes_vaes_avx10_256_xts_crypt"))
 CTR_AVX10_512 = attrs.evolve(CTR_VAES, impl="vaes-avx10_512", priority=800,
-                             run=_vaes_ctr(lib.aes_vaes_avx10_512_ctr_crypt))
+                             run=_vaes_ctr(lib.aes_vaes_avx10_512_ctr_crypt),
+                             routines=_both("aes_vaes_avx10_512_ctr_crypt"))
 XTS_AVX10_512 = attrs.evolve(XTS_VAES, impl="vaes-avx10_512", priority=800,
-                             run=_vaes_xts(lib.aes_vaes_avx10_512_xts_crypt))
+                             run=_vaes_xts(lib.aes_vaes_avx10_512_xts_crypt),
+                             routines=_both("aes_vaes_avx10_512_xts_crypt"))
 
 
 def _setkey(mode: AesMode, tfm: Any, key: bytearray) -> None:
@@ -161,52 +187,19 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
 
 
 def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
-    """tfm.encrypt/decrypt in one C call for bytes in, new bytes out, while
-    simd_choice() says SIMD; everything else declines to the request path."""
-    ctx, run, ivsize, bad = tfm.ctx, mode.run, mode.ivsize, mode.bad_length
-
-    def fast(data, iv, out):
-        if out is not None or type(data) is not bytes or _simd_choice() != _SIMD:
-            return None
-        if ivsize:
-            if type(iv) is not bytes or len(iv) != ivsize:
-                return None
-            ivb = ffi.new("uint8_t[16]", iv)          # the caller's IV is not changed
-        elif iv is not None:
-            return None
-        else:
-            ivb = ffi.NULL
-        n = len(data)
-        if bad(n) is not None:
-            return None
-        if not n:
-            return b""
-        if n >= direct_min:                 # written straight into the bytes returned
-            res = new_bytes(None, n)
-            if run(ctx, _from_buffer("uint8_t[]", res), _from_buffer("uint8_t[]", data), n, ivb,
-                   encrypt):
-                return None
-            return res
-        try:
-            state = take()                  # the tfm's reusable output buffer
-            pooled = True
-        except IndexError:                  # in use (another thread): a fresh one
-            state, pooled = (None, None, 0), False
-        if state[2] < n:
-            state = grow(state, n)
-        try:
-            if run(ctx, ffi.cast("uint8_t *", state[0]), _from_buffer("uint8_t[]", data), n, ivb,
-                   encrypt):
-                return None
-            return state[1][:n]             # new bytes
-        finally:
-            if pooled:                      # a huge buffer is not kept
-                give(state if state[2] <= SCRATCH_MAX else (None, None, 0))
-    scratch = output_scratch(ctx)
-    take, give, grow = scratch.pool.pop, scratch.pool.append, OutputScratch.grow
-    new_bytes = new_uninit_bytes
-    direct_min = DIRECT_MIN if new_bytes is not None else SCRATCH_MAX + 1
-    return fast
+    """tfm.encrypt/decrypt in one C call (aesni_mode_oneshot) through the
+    skcipher fast path of crypto_api.oneshot (new bytes, ``out=`` or in
+    place), while simd_choice() says SIMD; anything else, and lengths the
+    mode refuses, decline to the request path (which says why)."""
+    ctx = tfm.ctx
+    h = ffi.new("struct aesni_oneshot *")
+    h.ctx = ctx.k                       # kept alive with the function (keep=)
+    h.fn = ffi.cast("void (*)(void)", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
+    h.mode = _ONESHOT_MODES[mode.name]
+    h.dec = 0 if encrypt else 1
+    return linear_oneshot(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
+                          min_len=mode.min_len, align=mode.align, simd_only=True,
+                          crypt_ptr=_oneshot_crypt_ptr, returns_int=True, keep=ctx.k)
 
 
 def internal_alg(mode: AesMode) -> capi.SkcipherAlg:

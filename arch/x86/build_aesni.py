@@ -1,7 +1,8 @@
 """cffi build script for ``crypto_api.arch.x86._aesni``: the AES-NI core
 (arch/x86/aesni.c, its functions compiled for target("aes,sse4.1")), the
 CBC/CTR/XTS loops (aesni_modes.c, the same target) and the VAES/AVX2 bulk
-code for XTS and CTR (aesni_vaes.c over aesni_vaes_body.h, three widths):
+code for XTS and CTR (aesni_vaes.c over aesni_vaes_body.h, three widths),
+the one-call entry aesni_mode_oneshot (aesni_oneshot.c):
 call ``aes_vaes_avx2_*`` only when the CPU has VAES, VPCLMULQDQ and AVX2, and
 ``aes_vaes_avx10_256/512_*`` only when it also has AVX512F/VL/BW.
 
@@ -59,10 +60,24 @@ int aes_vaes_avx10_512_xts_crypt(const struct aesni_ctx *ctx, const struct aesni
                       uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
 
 void crypto_memzero(void *p, size_t n);
+
+#define AESNI_ONESHOT_ECB 0
+#define AESNI_ONESHOT_CBC 1
+#define AESNI_ONESHOT_CTR 2
+#define AESNI_ONESHOT_XTS 3
+struct aesni_oneshot {
+    const struct aesni_ctx *ctx;
+    void (*fn)(void);
+    int mode;
+    int dec;
+};
+int aesni_mode_oneshot(const struct aesni_oneshot *h, char *dst, const char *src, size_t n,
+                       const char *iv);
 """
 
 ffibuilder = extension("crypto_api.arch.x86._aesni", CDEF, '#include "aesni_modes.h"\n',
-                       ["arch/x86/aesni.c", "arch/x86/aesni_modes.c", "arch/x86/aesni_vaes.c"],
+                       ["arch/x86/aesni.c", "arch/x86/aesni_modes.c", "arch/x86/aesni_vaes.c",
+                        "arch/x86/aesni_oneshot.c"],
                        include_dirs=X86_DIRS)
 
 if __name__ == "__main__":

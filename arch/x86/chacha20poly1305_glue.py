@@ -38,7 +38,7 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
 from crypto_api.fpu import SIMD, simd_choice
-from crypto_api.oneshot import DIRECT_MIN, new_uninit_bytes
+from crypto_api.oneshot import DIRECT_MIN, new_uninit_bytes, output_scratch
 
 MODULE_NAME = "chacha20poly1305_avx2"
 MODULE_ARCH = "x86_64"
@@ -72,17 +72,21 @@ def make_core() -> OnePassCore:
 
         def oneshot(tfm, encrypt: bool):
             """tfm.encrypt/decrypt in one C call for bytes/bytearray arguments
-            and no ``out``, when SIMD is usable and no FPU trace records;
-            anything else declines to the request path."""
+            and no ``out`` or a bytearray one (neither the data nor the AD),
+            when SIMD is usable and no FPU trace records; anything else
+            declines to the request path."""
             if tfm.authsize != TAG_SIZE:
                 return None
             key = fb("uint8_t[]", tfm.ctx.key)
             salt = bytes(tfm.ctx.key[KEY_SIZE:])
             esp_copy = ESP_IV_COPY if saltlen else 0
+            scratch = output_scratch(tfm.ctx)
 
             def fn(data, iv, assoc, out):
-                if (out is not None or type(data) not in plain or type(assoc) not in plain
-                        or type(iv) not in plain or choice_now() != SIMD):
+                if (type(data) not in plain or type(assoc) not in plain or type(iv) not in plain
+                        or choice_now() != SIMD):
+                    return None
+                if out is not None and (type(out) is not bytearray or out is assoc or out is data):
                     return None
                 # export first, then take the lengths: an exported bytearray cannot shrink under C
                 src, ad = fb("uint8_t[]", data), fb("uint8_t[]", assoc)
@@ -92,6 +96,11 @@ def make_core() -> OnePassCore:
                 if alen < 0 or n < 0 or len(nonce) != NONCE_SIZE:
                     return None
                 outlen = n + TAG_SIZE if encrypt else n
+                if out is not None:
+                    dst = fb("uint8_t[]", out, require_writable=True)
+                    if len(dst) != outlen:
+                        return None             # the full path says why
+                    return into(key, nonce, ad, alen, src, n, dst, data) and out
                 # long results: C writes straight into the new bytes (crypto_api.oneshot)
                 direct = outlen >= direct_min
                 buf = new_bytes(None, outlen) if direct else alloc("uint8_t[]", max(outlen, 1))
@@ -106,6 +115,23 @@ def make_core() -> OnePassCore:
                 res = bytes(ffi.buffer(buf, n))
                 ffi.memmove(buf, bytes(n), n)
                 return res
+
+            def into(key, nonce, ad, alen, src, n, dst, data):
+                """``out=``: sealed straight into it; opened into the tfm's
+                private scratch, copied to it only once the tag is right
+                (a wrong tag leaves it untouched), the scratch then wiped."""
+                if encrypt:
+                    seal(key, nonce, ad, alen, src, n, dst)
+                    return True
+                with scratch.borrowed(n, wipe=True) as (buf, _):
+                    bad = open_(key, nonce, ad, alen, src, n, bytes(data[n:]),
+                                ffi.cast("uint8_t *", buf))
+                    if not bad:
+                        ffi.memmove(dst, buf, n)
+                if bad:
+                    raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
+                                               "no plaintext released")
+                return True
             return fn
         return oneshot
 
