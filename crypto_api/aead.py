@@ -32,6 +32,7 @@ from .completion import ASYNC_PENDING, crypto_init_wait, crypto_req_done, crypto
 from .crypto_type import crypto_register_type
 from .errors import EINVAL, CryptoError
 from .fpu import fpu_owned, fpu_recover
+from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
@@ -324,25 +325,9 @@ def aead_request_free(req: AeadRequest) -> None:
     req.src = req.dst = req.iv = req.ctx = None
 
 
-def aead_request_set_tfm(req: AeadRequest, tfm: CryptoAead) -> None:
-    req.tfm = tfm
-
-
-def aead_request_set_callback(req: AeadRequest, flags: int, complete: A.Callback = None,
-                              data: Any = None) -> None:
-    """Request flags (MAY_SLEEP, MAY_BACKLOG) and the completion ``complete(req, err)``."""
-    req.flags = flags
-    req.complete = complete
-    req.data = data
-
-
-def aead_request_set_crypt(req: AeadRequest, src: List[Scatterlist], dst: List[Scatterlist],
-                           cryptlen: int, iv: Optional[A.WritableBuffer]) -> None:
-    """src/dst = assoc ‖ text (‖ tag); ``cryptlen`` counts the text (and, decrypting, the tag)."""
-    req.src = src
-    req.dst = dst
-    req.cryptlen = cryptlen
-    req.iv = iv
+aead_request_set_tfm = request_set_tfm
+aead_request_set_callback = request_set_callback
+aead_request_set_crypt = request_set_crypt
 
 
 def aead_request_set_ad(req: AeadRequest, assoclen: int) -> None:
