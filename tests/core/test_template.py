@@ -14,7 +14,7 @@ import pytest
 
 import crypto_api as capi
 from crypto_api.errors import EAGAIN, EBUSY, EEXIST, EINVAL, ENAMETOOLONG, ENOENT
-from forwarding_template import wrap_template
+from toy_skciphers import wrap_template, xor_skcipher
 
 ALG, U32 = capi.CryptoAttrAlg, capi.CryptoAttrU32
 KEY = bytes(range(32))
@@ -79,31 +79,13 @@ def test_names_nested_past_128_characters_are_enametoolong():
 
 # ---------------------------------------------------------------- a test template
 
-def xor_inner(name, driver, priority=100, key_byte_only=True):
-    """A made-up skcipher: XOR with a one-byte key (no test vectors exist)."""
-
-    def setkey(tfm, key):
-        tfm.ctx.k = key[0]
-
-    def crypt(req):
-        k = req.tfm.ctx.k
-        walk = capi.skcipher_walk_virt(req)
-        while walk.nbytes:
-            walk.dst[:walk.nbytes] = bytes(b ^ k for b in walk.src[:walk.nbytes])
-            capi.skcipher_walk_done(walk, 0)
-
-    return capi.SkcipherAlg(cra_name=name, cra_driver_name=driver, cra_priority=priority,
-                            cra_blocksize=1, min_keysize=1, max_keysize=1,
-                            setkey=setkey, encrypt=crypt, decrypt=crypt)
-
-
 def drivers(proc_records):
     return [r["driver"] for r in proc_records()]
 
 
 def test_a_lookup_miss_instantiates_the_template(register, proc_records):
     calls = []
-    register(xor_inner("tmpltest-x", "tmpltest-x-drv"))
+    register(xor_skcipher("tmpltest-x", "tmpltest-x-drv"))
     register(wrap_template("tmplwrap", calls))
     t1 = capi.crypto_alloc_skcipher("tmplwrap(tmpltest-x)")
     assert t1.driver_name == "tmplwrap(tmpltest-x-drv)"
@@ -136,7 +118,7 @@ def test_create_receives_numbers_and_its_refusal_reaches_the_caller(register):
 
 def test_create_is_retried_on_eagain(register):
     calls = []
-    register(xor_inner("tmpltest-ea", "tmpltest-ea-drv"))
+    register(xor_skcipher("tmpltest-ea", "tmpltest-ea-drv"))
     register(wrap_template("tmplagain", calls, fail_with=[
         capi.CryptoError(EAGAIN, "tmplagain: try again"),
         capi.CryptoError(EAGAIN, "tmplagain: try again")]))
@@ -146,7 +128,7 @@ def test_create_is_retried_on_eagain(register):
 
 
 def test_the_template_refuses_another_type(register):
-    register(xor_inner("tmpltest-ty", "tmpltest-ty-drv"))
+    register(xor_skcipher("tmpltest-ty", "tmpltest-ty-drv"))
     register(wrap_template("tmpltype"))
     with pytest.raises(capi.CryptoError) as e:
         capi.crypto_alloc_cipher("tmpltype(tmpltest-ty)")
@@ -163,11 +145,11 @@ def test_unknown_inner_algorithm_is_enoent_naming_it(register):
 def test_instance_names_of_128_characters_are_enametoolong(register):
     register(wrap_template("tmpllong"))
     fits = "tmpltest-fits-" + "d" * (127 - len("tmpllong()") - 14)
-    register(xor_inner("tmpltest-fits", fits))
+    register(xor_skcipher("tmpltest-fits", fits))
     with capi.crypto_alloc_skcipher("tmpllong(tmpltest-fits)") as tfm:
         assert len(tfm.driver_name) == 127
     too_long = "tmpltest-long-" + "d" * (128 - len("tmpllong()") - 14)
-    register(xor_inner("tmpltest-long", too_long))
+    register(xor_skcipher("tmpltest-long", too_long))
     with pytest.raises(capi.CryptoError) as e:
         capi.crypto_alloc_skcipher("tmpllong(tmpltest-long)")
     assert e.value.errno == ENAMETOOLONG and "tmpllong" in str(e.value)
@@ -187,7 +169,7 @@ def test_template_registration_rules(register):
 
 
 def test_unregistering_an_inner_algorithm_kills_its_instances(register, proc_records):
-    inner = register(xor_inner("tmpltest-k", "tmpltest-k-drv"))
+    inner = register(xor_skcipher("tmpltest-k", "tmpltest-k-drv"))
     register(wrap_template("tmplkill"))
     tfm = capi.crypto_alloc_skcipher("tmplkill(tmpltest-k)")
     inst = tfm.alg
@@ -205,7 +187,7 @@ def test_unregistering_an_inner_algorithm_kills_its_instances(register, proc_rec
 
 
 def test_unregistering_a_template_removes_its_instances(register, proc_records):
-    register(xor_inner("tmpltest-u", "tmpltest-u-drv"))
+    register(xor_skcipher("tmpltest-u", "tmpltest-u-drv"))
     tmpl = register(wrap_template("tmplgone"))
     tfm = capi.crypto_alloc_skcipher("tmplgone(tmpltest-u)")
     with pytest.raises(capi.CryptoError) as e:
@@ -220,18 +202,18 @@ def test_unregistering_a_template_removes_its_instances(register, proc_records):
 
 
 def test_a_better_inner_algorithm_kills_instances_and_live_tfms_keep_working(register, proc_records):
-    register(xor_inner("tmpltest-up", "tmpltest-up-low", 100))
+    register(xor_skcipher("tmpltest-up", "tmpltest-up-low", 100))
     register(wrap_template("tmplup"))
     old = capi.crypto_alloc_skcipher("tmplup(tmpltest-up)")
     old.setkey(b"\x0f")
     old_inst = old.alg
     # a weaker implementation arriving kills nothing
-    register(xor_inner("tmpltest-up", "tmpltest-up-lower", 50))
+    register(xor_skcipher("tmpltest-up", "tmpltest-up-lower", 50))
     assert not old_inst.cra_flags & capi.CRYPTO_ALG_DEAD
     with capi.crypto_alloc_skcipher("tmplup(tmpltest-up)") as same:
         assert same.alg is old_inst
     # a better one kills the instance built on the weaker one
-    register(xor_inner("tmpltest-up", "tmpltest-up-high", 200))
+    register(xor_skcipher("tmpltest-up", "tmpltest-up-high", 200))
     assert old_inst.cra_flags & capi.CRYPTO_ALG_DEAD
     assert "tmplup(tmpltest-up-low)" not in drivers(proc_records)
     assert old.encrypt(b"\x00\xf0") == b"\x0f\xff"

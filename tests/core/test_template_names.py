@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import crypto_api as capi
 from crypto_api import registry
 from crypto_api.errors import EINVAL, ENOENT
-from forwarding_template import wrap_template
+from toy_skciphers import wrap_template
 
 KEY = bytes(range(32))
 

@@ -1,5 +1,7 @@
-"""A small skcipher template written against the public interface, for the template tests.
+"""Made-up skciphers and a skcipher template written against the public interface, for tests.
 
+``xor_skcipher(name, driver)`` is a skcipher that XORs with a one-byte key
+(no test vectors exist for it), over the skcipher walk.
 ``wrap_template(tname)`` makes the template ``tname(inner)``: its instances
 grab ``inner`` as a skcipher spawn and forward every request to a child of
 it (crypto/algapi.c's instance and spawn machinery, as a user-written
@@ -9,6 +11,26 @@ template drives it).  ``calls`` records each create's attribute list and
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL
+
+
+def xor_skcipher(name, driver, priority=100, flags=0, **extra):
+    """A made-up skcipher: XOR with a one-byte key; ``extra`` overrides descriptor fields."""
+
+    def setkey(tfm, key):
+        tfm.ctx.k = key[0]
+
+    def crypt(req):
+        k = capi.crypto_skcipher_ctx(capi.crypto_skcipher_reqtfm(req)).k
+        walk = capi.skcipher_walk_virt(req)
+        while walk.nbytes:
+            walk.dst[:walk.nbytes] = bytes(b ^ k for b in walk.src[:walk.nbytes])
+            capi.skcipher_walk_done(walk, 0)
+
+    fields = dict(cra_name=name, cra_driver_name=driver, cra_priority=priority, cra_flags=flags,
+                  cra_blocksize=1, min_keysize=1, max_keysize=1, setkey=setkey,
+                  encrypt=crypt, decrypt=crypt)
+    fields.update(extra)
+    return capi.SkcipherAlg(**fields)
 
 
 def wrap_template(tname, calls=None, fail_with=None):
