@@ -98,3 +98,21 @@ def planted_selftest(env: Dict[str, str], module: str, driver: str) -> str:
     full, 20 fuzz iterations, seed 1, in a machine booted with ``env``; the ``selftest``
     field /proc/crypto then shows for ``driver``."""
     return run_python(_PLANTED_SELFTEST, env=dict(env, PLANTED=module, PLANTED_DRIVER=driver)).stdout.strip()
+
+
+#: Script text: the official chacha20/xchacha20/xchacha12 vectors both ways through
+#: the ``*-neon`` drivers of the booted machine, counting them in ``n`` (the caller's
+#: script goes on from there and prints n).
+CHACHA_NEON_VECTORS = r"""
+import crypto_api as capi
+from crypto_api.testmgr.vectors import suite
+n = 0
+for alg in ("chacha20", "xchacha20", "xchacha12"):
+    with capi.crypto_alloc_skcipher(alg) as t:
+        assert t.driver_name == alg + "-neon", t.driver_name
+        for v in suite(alg):
+            t.setkey(v.key)
+            assert t.encrypt(v.ptext, v.iv) == v.ctext, v.id
+            assert t.decrypt(v.ctext, v.iv) == v.ptext, v.id
+            n += 1
+"""

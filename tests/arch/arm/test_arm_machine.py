@@ -9,7 +9,7 @@ import json
 import os
 
 import pytest
-from arm64_emulation import arm64_env, host_env, list_records, run_cli, run_python
+from arm64_emulation import CHACHA_NEON_VECTORS, arm64_env, host_env, list_records, run_cli, run_python
 
 import crypto_api as capi
 from crypto_api.machine import hwcap_features
@@ -71,18 +71,7 @@ print(capi.crypto_alloc_cipher("aes").driver_name)
     assert lines[3] == "aes-arm"
 
 
-_VECTORS = r"""
-import crypto_api as capi
-from crypto_api.testmgr.vectors import suite
-n = 0
-for alg in ("chacha20", "xchacha20", "xchacha12"):
-    with capi.crypto_alloc_skcipher(alg) as t:
-        assert t.driver_name == alg + "-neon", t.driver_name
-        for v in suite(alg):
-            t.setkey(v.key)
-            assert t.encrypt(v.ptext, v.iv) == v.ctext, v.id
-            assert t.decrypt(v.ctext, v.iv) == v.ptext, v.id
-            n += 1
+_VECTORS = CHACHA_NEON_VECTORS + r"""
 h = capi.crypto_alloc_shash("nhpoly1305")
 assert h.driver_name == "nhpoly1305-neon"
 for v in suite("nhpoly1305"):
