@@ -1,7 +1,8 @@
-"""algs/build_common.header_cdef: a build script's cdef reads the declarations its
-C header already holds (between ``/* cdef: begin */`` and ``/* cdef: end */``)
-instead of writing them again; every region in order, nothing outside them,
-and a header with unmatched markers is refused rather than half read."""
+"""header_cdef of algs/build_common.py: a build script's cdef reads the
+declarations its C header already holds (between ``/* cdef: begin */`` and
+``/* cdef: end */``) instead of writing them again; every region in order,
+nothing outside them, and a header with unmatched markers is refused rather
+than half read."""
 
 import importlib
 import pathlib
