@@ -8,6 +8,7 @@
 
 #include "nhpoly1305.h"
 
+/* cdef: begin */
 typedef void (*adiantum_stream_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
 				   size_t bytes, int nrounds);
 typedef void (*adiantum_hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
@@ -40,5 +41,6 @@ struct adiantum_fast {
 /* 0, or -EINVAL (-22) when nbytes < 16.  dst may equal src. */
 int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
 		   size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc);
+/* cdef: end */
 
 #endif

@@ -4,7 +4,9 @@ compiler flags, source paths and the ``python <build script> [outdir]`` entry.
 
 Each build script (algs/build_*.py, arch/x86/build_*.py) keeps only its cdef,
 its wrapper source, its list of C files and the builders whose types it
-shares; it reaches this module with two lines::
+shares; a prototype its C header already declares is not written again there
+but read from the header (:func:`header_cdef`).  It reaches this module with
+two lines::
 
     sys.path.insert(0, <this directory>)
     from build_common import extension, main
@@ -110,6 +112,27 @@ def extension(module: str, cdef: str, source: str, sources: list, *,
         extra_compile_args=list(CFLAGS),
     )
     return ffi
+
+
+CDEF_BEGIN = "/* cdef: begin */"
+CDEF_END = "/* cdef: end */"
+
+
+def header_cdef(header: str) -> str:
+    """The part of a C header (project-relative path) that a cdef shares with it:
+    every region from a ``/* cdef: begin */`` line to the next ``/* cdef: end */``
+    line, in order.  A region holds only what cffi's cdef parses (integer
+    #defines, typedefs, structs, prototypes; comments are dropped by cffi)."""
+    with open(os.path.join(ROOT, header)) as f:
+        text = f.read()
+    regions = []
+    for part in text.split(CDEF_BEGIN)[1:]:
+        if CDEF_END not in part:
+            raise ValueError(f"{header}: {CDEF_BEGIN} without a {CDEF_END} after it")
+        regions.append(part.split(CDEF_END, 1)[0])
+    if not regions or text.count(CDEF_END) != len(regions):
+        raise ValueError(f"{header}: expected matching {CDEF_BEGIN} / {CDEF_END} lines")
+    return "\n".join(regions)
 
 
 def load_builder(script: str) -> types.ModuleType:

@@ -14,13 +14,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from build_common import extension, main  # noqa: E402
+from build_common import extension, header_cdef, main  # noqa: E402
 
-CDEF = """
-#define POLY1305_BLOCK_SIZE 16
-#define POLY1305_KEY_SIZE 32
-#define POLY1305_DIGEST_SIZE 16
-#define POLY1305_ENOKEY 126
+CDEF = header_cdef("algs/include/poly1305_core.h") + """
+/* Declared without const here so that ffi.addressof(lib, "poly1305_generic_ops")
+   works (cffi turns a const global into a by-value constant); see SOURCE. */
+extern poly1305_core_ops poly1305_generic_ops;
+""" + header_cdef("algs/poly1305_desc.h") + """
+/* nhpoly1305.h spells its sizes as expressions, which cdef does not parse: written here */
 #define NH_PAIR_STRIDE 2
 #define NH_MESSAGE_UNIT 16
 #define NH_NUM_PASSES 4
@@ -30,48 +31,6 @@ CDEF = """
 #define NH_KEY_BYTES 1072
 #define NHPOLY1305_KEY_SIZE 1088
 #define NHPOLY1305_DIGEST_SIZE 16
-
-typedef struct { uint64_t w[6]; } poly1305_core_key;
-typedef struct { uint64_t w[3]; } poly1305_core_state;
-
-typedef struct poly1305_core_ops {
-    const char *name;
-    void (*setkey)(poly1305_core_key *key, const uint8_t raw_r[16]);
-    void (*init)(poly1305_core_state *state);
-    void (*blocks)(poly1305_core_state *state, const poly1305_core_key *key,
-                   const uint8_t *src, size_t nblocks, uint32_t hibit);
-    void (*emit)(const poly1305_core_state *state, uint8_t out[16]);
-} poly1305_core_ops;
-
-/* Declared without const here so that ffi.addressof(lib, "poly1305_generic_ops")
-   works (cffi turns a const global into a by-value constant); see SOURCE. */
-extern poly1305_core_ops poly1305_generic_ops;
-
-void poly1305_generic_setkey(poly1305_core_key *key, const uint8_t raw_r[16]);
-void poly1305_generic_init(poly1305_core_state *state);
-void poly1305_generic_blocks(poly1305_core_state *state, const poly1305_core_key *key,
-                             const uint8_t *src, size_t nblocks, uint32_t hibit);
-void poly1305_generic_emit(const poly1305_core_state *state, uint8_t out[16]);
-void poly1305_core_hash(const poly1305_core_ops *ops, const uint8_t raw_r[16],
-                        const uint8_t *src, size_t nblocks, uint8_t out[16]);
-
-struct poly1305_desc {
-    poly1305_core_key r;
-    poly1305_core_state h;
-    uint8_t s[16];
-    uint8_t buf[16];
-    uint32_t buflen;
-    uint32_t rset;
-    uint32_t sset;
-};
-
-void poly1305_desc_init(struct poly1305_desc *d);
-void poly1305_desc_update(struct poly1305_desc *d, const uint8_t *src, size_t len,
-                          const poly1305_core_ops *ops);
-int poly1305_desc_final(struct poly1305_desc *d, uint8_t digest[16],
-                        const poly1305_core_ops *ops);
-int poly1305_desc_digest(const uint8_t *src, size_t len, uint8_t digest[16],
-                         const poly1305_core_ops *ops);
 
 typedef void (*nh_fn_t)(const uint32_t *key, const uint8_t *message,
                         size_t message_len, uint8_t hash[32]);

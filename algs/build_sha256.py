@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from build_common import extension, main  # noqa: E402
+from build_common import extension, header_cdef, main  # noqa: E402
 
 CDEF = """
 struct sha256_state {
@@ -13,13 +13,7 @@ struct sha256_state {
     uint64_t count;
     uint8_t buf[64];
 };
-typedef void (*sha256_blocks_fn)(uint32_t *state, const uint8_t *data, size_t nblocks);
-void sha256_init(struct sha256_state *s);
-void sha224_init(struct sha256_state *s);
-void sha256_blocks_generic(uint32_t *state, const uint8_t *data, size_t nblocks);
-void sha256_update(struct sha256_state *s, const uint8_t *data, size_t len, sha256_blocks_fn blocks);
-void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha256_blocks_fn blocks);
-"""
+""" + header_cdef("algs/sha256_generic.h")     # the struct's size there is a macro: written here
 
 SOURCE = """
 #include "sha256_generic.h"

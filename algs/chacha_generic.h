@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 #define CHACHA_BLOCK_SIZE 64
 #define CHACHA_KEY_SIZE 32
 #define CHACHA_IV_SIZE 16
@@ -55,6 +56,7 @@ struct chacha_oneshot {
 	const uint8_t *key;
 	int nrounds;
 };
+/* cdef: end */
 
 /* A whole request in one call: state from key and IV, then crypt(). */
 void chacha_crypt_oneshot(const struct chacha_oneshot *c, uint8_t *dst, const uint8_t *src,

@@ -78,6 +78,33 @@ def arch_state(ctx, iv, xchacha: bool, hchacha):
     return state
 
 
+def advance_counter(state, nbytes: int) -> None:
+    """Word 12 += the blocks ``nbytes`` used (a partial last block counts), mod 2^32;
+    word 13 never takes a carry (the v5.0 arch glues' 32-bit counter)."""
+    state[12] = (state[12] + -(-nbytes // CHACHA_BLOCK_SIZE)) & 0xFFFFFFFF
+
+
+def grouped_step(xor, group: int, state, dst, src, n: int, nrounds: int) -> None:
+    """``n`` bytes through a core that works in ``group``-byte units,
+    ``xor(state, dst, src, nbytes, nrounds)`` (not advancing the counter
+    itself): whole groups in one call, a shorter last piece bounced through a
+    zeroed ``group``-byte buffer (wiped after); the counter advanced here."""
+    whole = n - n % group
+    if whole:
+        xor(state, dst[:whole], src[:whole], whole, nrounds)
+        advance_counter(state, whole)
+    tail = n - whole
+    if tail:
+        bounce = bytearray(group)
+        bounce[:tail] = src[whole:n]
+        try:
+            xor(state, bounce, bounce, group, nrounds)
+            dst[whole:n] = bounce[:tail]
+        finally:
+            bounce[:] = bytes(group)
+        advance_counter(state, tail)
+
+
 def chacha_walk(req, state, nrounds: int, crypt=_crypt) -> None:
     """Run ``crypt`` over the request: each non-final step rounded down to 64 bytes.
 

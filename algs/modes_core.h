@@ -12,6 +12,7 @@
 
 typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
 
+/* cdef: begin */
 /* nblocks independent blocks; out may equal in. */
 void modes_ecb(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in, size_t nblocks);
 /* CBC over nblocks; iv (16 bytes) is replaced by the last ciphertext block. */
@@ -37,6 +38,7 @@ void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_
 void modes_xts_crypt(aes_block_fn fn, const void *ctx, aes_block_fn tenc, const void *tctx,
                      const uint8_t *iv, uint8_t *out, const uint8_t *in, size_t nbytes, int enc);
 void modes_xts_xor(uint8_t *buf, size_t nblocks, uint8_t *t);
+/* cdef: end */
 void modes_gf128mul_x_ble(uint8_t *t);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "poly1305_core.h"
 
+/* cdef: begin */
 #define POLY1305_ENOKEY 126
 
 struct poly1305_desc {
@@ -43,5 +44,6 @@ void poly1305_generic_emit(const poly1305_core_state *state, uint8_t out[16]);
 /* out = emit(Poly1305 of nblocks whole blocks, hibit 1) under clamp(raw_r); no s. */
 void poly1305_core_hash(const poly1305_core_ops *ops, const uint8_t raw_r[16],
 			const uint8_t *src, size_t nblocks, uint8_t out[16]);
+/* cdef: end */
 
 #endif

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 /* How a sector is transformed (the signature of the entry point). */
 #define SECTOR_WIDE 0	/* a wide-block cipher: adiantum_crypt() */
 #define SECTOR_XTS 1	/* an XTS loop: aesni_xts_crypt() and the VAES one */
@@ -65,5 +66,6 @@ int sector_batch_crypt(const struct sector_batch *b, uint8_t *dst, const uint8_t
 int sector_sha256_digests(void (*blocks)(uint32_t *state, const uint8_t *data, size_t nblocks),
 			  uint8_t *out, size_t digest_len, const uint8_t *src, size_t sector_size,
 			  size_t count);
+/* cdef: end */
 
 #endif

@@ -31,6 +31,7 @@ static const uint32_t SHA256_K[64] __attribute__((aligned(16))) = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
+/* cdef: begin */
 typedef void (*sha256_blocks_fn)(uint32_t *state, const uint8_t *data, size_t nblocks);
 
 void sha256_init(struct sha256_state *s);
@@ -39,5 +40,6 @@ void sha256_blocks_generic(uint32_t *state, const uint8_t *data, size_t nblocks)
 void sha256_update(struct sha256_state *s, const uint8_t *data, size_t len, sha256_blocks_fn blocks);
 /* Pads, writes digest_size bytes and wipes the state. */
 void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha256_blocks_fn blocks);
+/* cdef: end */
 
 #endif

@@ -33,10 +33,11 @@ from .crypto_type import crypto_register_type
 from .errors import EINVAL, CryptoError
 from .fpu import fpu_owned, fpu_recover
 from .oneshot import output_scratch
+from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
-from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm
+from .tfm import Frontend, OneshotTfm, call_setkey, crypto_alloc_tfm
 
 MAX_CRYPTLEN = 1 << 40
 
@@ -47,10 +48,10 @@ def _int(value: Any, what: str, name: str) -> int:
     return value
 
 
-class CryptoAead(CryptoTfm):
+class CryptoAead(OneshotTfm):
     """An AEAD transform (``struct crypto_aead``): one thread at a time, as in the kernel."""
 
-    __slots__ = ("authsize", "_fenc", "_fdec")
+    __slots__ = ("authsize",)
 
     # -- properties --------------------------------------------------------
     @property
@@ -70,7 +71,6 @@ class CryptoAead(CryptoTfm):
         alg = self.alg
         self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         self.authsize = alg.maxauthsize
-        self._fenc = self._fdec = None
         if alg.cra_init is not None:
             alg.cra_init(self)
         if alg.init is not None:
@@ -125,20 +125,6 @@ class CryptoAead(CryptoTfm):
         self.authsize = authsize
         if not self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
             self._install_oneshot()
-
-    def _install_oneshot(self) -> None:
-        make = self.alg.oneshot
-        if make is not None:
-            self._fenc = make(self, True)
-            self._fdec = make(self, False)
-
-    def wipe_key(self) -> None:
-        self._fenc = self._fdec = None
-        super().wipe_key()
-
-    def free(self) -> None:
-        self._fenc = self._fdec = None
-        super().free()
 
     # -- one-call convenience -----------------------------------------------
     def _check_iv(self, iv: Optional[A.BytesLike]) -> bytearray:
@@ -326,25 +312,9 @@ def aead_request_free(req: AeadRequest) -> None:
     req.src = req.dst = req.iv = req.ctx = None
 
 
-def aead_request_set_tfm(req: AeadRequest, tfm: CryptoAead) -> None:
-    req.tfm = tfm
-
-
-def aead_request_set_callback(req: AeadRequest, flags: int, complete: A.Callback = None,
-                              data: Any = None) -> None:
-    """Request flags (MAY_SLEEP, MAY_BACKLOG) and the completion ``complete(req, err)``."""
-    req.flags = flags
-    req.complete = complete
-    req.data = data
-
-
-def aead_request_set_crypt(req: AeadRequest, src: List[Scatterlist], dst: List[Scatterlist],
-                           cryptlen: int, iv: Optional[A.WritableBuffer]) -> None:
-    """src/dst = assoc ‖ text (‖ tag); ``cryptlen`` counts the text (and, decrypting, the tag)."""
-    req.src = src
-    req.dst = dst
-    req.cryptlen = cryptlen
-    req.iv = iv
+aead_request_set_tfm = request_set_tfm
+aead_request_set_callback = request_set_callback
+aead_request_set_crypt = request_set_crypt
 
 
 def aead_request_set_ad(req: AeadRequest, assoclen: int) -> None:

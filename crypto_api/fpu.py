@@ -49,7 +49,7 @@ import contextlib
 import contextvars
 import logging
 import threading
-from typing import Iterator, List, NamedTuple, Optional, Tuple
+from typing import ContextManager, Iterator, List, NamedTuple, Optional, Tuple
 
 import attrs
 
@@ -284,41 +284,32 @@ def might_sleep(where: str) -> None:
 
 
 @contextlib.contextmanager
-def simd_disabled() -> Iterator[None]:
+def _raised(switch: str) -> Iterator[None]:
+    """One more level of the counted context ``switch`` (a _Switches field) inside."""
+    sw = _switches.get()
+    _set(sw._replace(**{switch: getattr(sw, switch) + 1}))
+    try:
+        yield
+    finally:
+        sw = _switches.get()
+        _set(sw._replace(**{switch: getattr(sw, switch) - 1}))
+
+
+def simd_disabled() -> ContextManager[None]:
     """crypto_simd_usable() is False inside (the self-test manager's nosimd)."""
-    sw = _switches.get()
-    _set(sw._replace(nosimd=sw.nosimd + 1))
-    try:
-        yield
-    finally:
-        sw = _switches.get()
-        _set(sw._replace(nosimd=sw.nosimd - 1))
+    return _raised("nosimd")
 
 
-@contextlib.contextmanager
-def interrupt_context() -> Iterator[None]:
+def interrupt_context() -> ContextManager[None]:
     """Run as if in a hard interrupt: the FPU cannot be used at all."""
-    sw = _switches.get()
-    _set(sw._replace(irq=sw.irq + 1))
-    try:
-        yield
-    finally:
-        sw = _switches.get()
-        _set(sw._replace(irq=sw.irq - 1))
+    return _raised("irq")
 
 
-@contextlib.contextmanager
-def softirq_context() -> Iterator[None]:
+def softirq_context() -> ContextManager[None]:
     """Run as if in a softirq (bottom half): SIMD stays usable on x86 and
     arm64; on the arm machine (v5.0 ``!in_interrupt()``) it is not, and
     kernel_neon_begin there is a bug."""
-    sw = _switches.get()
-    _set(sw._replace(softirq=sw.softirq + 1))
-    try:
-        yield
-    finally:
-        sw = _switches.get()
-        _set(sw._replace(softirq=sw.softirq - 1))
+    return _raised("softirq")
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from .fpu import fpu_owned, fpu_recover
 from .kernel_version import shows_as_blkcipher
 from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sgl
 from .crypto_type import crypto_register_type
+from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .template import CryptoSpawn, crypto_grab_spawn
 from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
 
@@ -224,23 +225,9 @@ def skcipher_request_free(req: SkcipherRequest) -> None:
     req.src = req.dst = req.iv = None
 
 
-def skcipher_request_set_tfm(req: SkcipherRequest, tfm: CryptoSkcipher) -> None:
-    req.tfm = tfm
-
-
-def skcipher_request_set_callback(req: SkcipherRequest, flags: int, complete: A.Callback = None,
-                                  data: Any = None) -> None:
-    req.flags = flags
-    req.complete = complete
-    req.data = data
-
-
-def skcipher_request_set_crypt(req: SkcipherRequest, src: List[Scatterlist], dst: List[Scatterlist],
-                               cryptlen: int, iv: Optional[A.WritableBuffer]) -> None:
-    req.src = src
-    req.dst = dst
-    req.cryptlen = cryptlen
-    req.iv = iv
+skcipher_request_set_tfm = request_set_tfm
+skcipher_request_set_callback = request_set_callback
+skcipher_request_set_crypt = request_set_crypt
 
 
 def _validate(req: SkcipherRequest) -> None:

@@ -180,13 +180,13 @@ class CryptoTfm:
         return f"<{type(self).__name__} {self.alg.cra_name} ({self.alg.cra_driver_name})>"
 
 
-class BoundedKeyTfm(CryptoTfm):
-    """Base of the types whose algorithms bound the key length (skcipher, cipher).
+class OneshotTfm(CryptoTfm):
+    """Base of the types whose algorithms may offer one-call fast paths (skcipher, cipher, aead).
 
-    After each successful setkey, an algorithm's optional ``oneshot(tfm,
-    encrypt)`` gives the one-call fast paths ``_fenc``/``_fdec`` that the
-    type's encrypt/decrypt try first; a failed setkey, wipe_key and free drop
-    them before the key goes.
+    After each successful setkey (and, for an AEAD, setauthsize), an
+    algorithm's optional ``oneshot(tfm, encrypt)`` gives the fast paths
+    ``_fenc``/``_fdec`` that the type's encrypt/decrypt try first; a failed
+    setkey, wipe_key and free drop them before the key goes.
     """
 
     __slots__ = ("_fenc", "_fdec")
@@ -194,6 +194,26 @@ class BoundedKeyTfm(CryptoTfm):
     def __init__(self, alg: registry.CryptoAlg) -> None:
         super().__init__(alg)
         self._fenc = self._fdec = None
+
+    def _install_oneshot(self) -> None:
+        make = self.alg.oneshot
+        if make is not None:
+            self._fenc = make(self, True)
+            self._fdec = make(self, False)
+
+    def wipe_key(self) -> None:
+        self._fenc = self._fdec = None
+        super().wipe_key()
+
+    def free(self) -> None:
+        self._fenc = self._fdec = None
+        super().free()
+
+
+class BoundedKeyTfm(OneshotTfm):
+    """Base of the types whose algorithms bound the key length (skcipher, cipher)."""
+
+    __slots__ = ()
 
     @property
     def min_keysize(self) -> int:
@@ -224,18 +244,7 @@ class BoundedKeyTfm(CryptoTfm):
             self.wipe_key()
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
-        make = alg.oneshot
-        if make is not None:
-            self._fenc = make(self, True)
-            self._fdec = make(self, False)
-
-    def wipe_key(self) -> None:
-        self._fenc = self._fdec = None
-        super().wipe_key()
-
-    def free(self) -> None:
-        self._fenc = self._fdec = None
-        super().free()
+        self._install_oneshot()
 
 
 class Frontend:

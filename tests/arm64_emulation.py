@@ -5,7 +5,7 @@ package, or — with CRYPTO_API_REQUIRE_EMULATION=1 (CI) — a failure."""
 import os
 import subprocess
 import sys
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import pytest
 
@@ -47,3 +47,72 @@ def run_cli(*args: str, env: Optional[Dict[str, str]] = None) -> subprocess.Comp
     """``python -m crypto_api ARGS`` (the caller passes --arch/--cpu)."""
     return subprocess.run([sys.executable, "-m", "crypto_api", *args], env=env or dict(os.environ),
                           capture_output=True, text=True)
+
+
+def host_env() -> Dict[str, str]:
+    """The environment without a machine choice: the CLI boots the host unless told --arch."""
+    return {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
+
+
+def list_records(text: str) -> Dict[str, Dict[str, str]]:
+    """The records of ``python -m crypto_api list`` (/proc/crypto format), by driver name."""
+    recs, cur = [], {}
+    for line in text.splitlines() + [""]:
+        if not line.strip():
+            if cur:
+                recs.append(cur)
+            cur = {}
+            continue
+        k, _, v = line.partition(":")
+        cur[k.strip()] = v.strip()
+    return {r["driver"]: r for r in recs if "driver" in r}
+
+
+ADIANTUM_DISK = ("--cipher", "xchacha12,aes-adiantum-plain64", "--sector-size", "4096")
+
+
+def disk_image_via(machine: List[str], img: str, key_file: str, op: str = "encrypt") -> bytes:
+    """Run ``disk ... op img`` (Adiantum, 4096-byte sectors) on ``machine`` (CLI options,
+    [] for the host); the image's bytes afterwards."""
+    r = run_cli(*machine, "disk", *ADIANTUM_DISK, "--key-file", key_file, op, img, env=host_env())
+    assert r.returncode == 0, r.stderr
+    with open(img, "rb") as f:
+        return f.read()
+
+
+_PLANTED_SELFTEST = r"""
+import os
+import crypto_api as capi
+from crypto_api import testmgr
+capi.request_module("crypto-xchacha12")            # the real drivers first, tested
+testmgr.set_level("full"); testmgr.set_fuzz_iterations(20); testmgr.set_fuzz_seed(1)
+capi.insmod(os.environ["PLANTED"])
+driver = "driver       : " + os.environ["PLANTED_DRIVER"]
+rec = capi.proc_crypto().split(driver)[1].split("\n\n")[0]
+print(rec.split("selftest     : ")[1].split()[0])
+"""
+
+
+def planted_selftest(env: Dict[str, str], module: str, driver: str) -> str:
+    """Insmod the plug-in ``module`` (after the real xchacha12 drivers) at self-test level
+    full, 20 fuzz iterations, seed 1, in a machine booted with ``env``; the ``selftest``
+    field /proc/crypto then shows for ``driver``."""
+    return run_python(_PLANTED_SELFTEST, env=dict(env, PLANTED=module, PLANTED_DRIVER=driver)).stdout.strip()
+
+
+#: Script text: the official chacha20/xchacha20/xchacha12 vectors both ways through
+#: the ``*-neon`` drivers of the booted machine, counting them in ``n`` (the caller's
+#: script goes on from there and prints n).
+CHACHA_NEON_VECTORS = r"""
+import crypto_api as capi
+from crypto_api.testmgr.vectors import suite
+n = 0
+for alg in ("chacha20", "xchacha20", "xchacha12"):
+    with capi.crypto_alloc_skcipher(alg) as t:
+        assert t.driver_name == alg + "-neon", t.driver_name
+        for v in suite(alg):
+            t.setkey(v.key)
+            assert t.encrypt(v.ptext, v.iv) == v.ctext, v.id
+            assert t.decrypt(v.ctext, v.iv) == v.ptext, v.id
+            n += 1
+"""

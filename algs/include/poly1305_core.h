@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 #define POLY1305_BLOCK_SIZE 16
 #define POLY1305_KEY_SIZE 32
 #define POLY1305_DIGEST_SIZE 16
@@ -32,6 +33,7 @@ typedef struct poly1305_core_ops {
 	/* Fully reduce h mod 2^130-5 and write its low 128 bits (no "+ s"). */
 	void (*emit)(const poly1305_core_state *state, uint8_t out[16]);
 } poly1305_core_ops;
+/* cdef: end */
 
 /* The portable 26-bit-limb core (algs/poly1305_core.c). */
 extern const poly1305_core_ops poly1305_generic_ops;

@@ -15,6 +15,7 @@ still runs the helper and the scalar cores.
 
 import os
 
+from crypto_api.arch.arm64.cores_misc import AES_ARM64_CDEF, NH_NEON_CDEF
 from crypto_api.machine.core import Core
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,24 +47,12 @@ CORES = [
     Core(name="neon_hash",
          sources=(_rel("arm64", "nh_neon.c"), _rel("arm64", "nhpoly1305_neon.c"),
                   _rel(os.pardir, "algs", "nhpoly1305.c"), _rel(os.pardir, "algs", "poly1305_core.c")),
-         cdef="""
-             void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,
-                          uint8_t *hash);
-             void nhpoly1305_neon_update(void *state, const void *key, const uint8_t *src,
-                                         size_t len);
-             size_t nhpoly1305_neon_state_size(void);
-             size_t nhpoly1305_neon_key_size(void);
-         """,
+         cdef=NH_NEON_CDEF,
          cflags=(*_NEON, *_INCLUDES),
          feature="neon"),
     Core(name="aes_arm",
          sources=(_rel("arm64", "aes_arm64.c"),),
-         cdef="""
-             void aes_arm64_encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                    unsigned int rounds);
-             void aes_arm64_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                    unsigned int rounds);
-         """,
+         cdef=AES_ARM64_CDEF,
          cflags=("-march=armv7-a", *_INCLUDES),
          feature="vfp"),
 ]

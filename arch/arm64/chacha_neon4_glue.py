@@ -36,27 +36,9 @@ WALKSIZE = GROUP
 _core = None
 
 
-def _advance(state, nbytes: int) -> None:
-    blocks = -(-nbytes // generic.CHACHA_BLOCK_SIZE)
-    state[12] = (state[12] + blocks) & 0xFFFFFFFF
-
-
 def neon4_step(state, dst, src, n: int, nrounds: int) -> None:
     """``n`` bytes of a walk step (inside its NEON section)."""
-    whole = n - n % GROUP
-    if whole:
-        _core.chacha_neon4_xor(state, dst[:whole], src[:whole], whole, nrounds)
-        _advance(state, whole)
-    tail = n - whole
-    if tail:
-        bounce = bytearray(GROUP)
-        bounce[:tail] = src[whole:n]
-        try:
-            _core.chacha_neon4_xor(state, bounce, bounce, GROUP, nrounds)
-            dst[whole:n] = bounce[:tail]
-        finally:
-            bounce[:] = bytes(GROUP)
-        _advance(state, tail)
+    generic.grouped_step(_core.chacha_neon4_xor, GROUP, state, dst, src, n, nrounds)
 
 
 def _hchacha_generic(state, subkey, nrounds: int) -> None:

@@ -27,17 +27,27 @@ def generic(name: str) -> str:
 
 _GENERIC_INCLUDES = ("-I" + os.path.normpath(_ALGS), "-I" + os.path.normpath(os.path.join(_ALGS, "include")))
 
+# Also built for ARMv7 by the arm machine (arch/arm/cores.py), from the same sources.
+NH_NEON_CDEF = """
+    void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,
+                 uint8_t *hash);
+    void nhpoly1305_neon_update(void *state, const void *key, const uint8_t *src,
+                                size_t len);
+    size_t nhpoly1305_neon_state_size(void);
+    size_t nhpoly1305_neon_key_size(void);
+"""
+AES_ARM64_CDEF = """
+    void aes_arm64_encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
+                           unsigned int rounds);
+    void aes_arm64_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
+                           unsigned int rounds);
+"""
+
 CORES = [
     Core(name="neon_hash",
          sources=("nh_neon.c", "nhpoly1305_neon.c", "poly1305_neon.c", generic("nhpoly1305.c"),
                   generic("poly1305_core.c"), generic("poly1305_desc.c")),
-         cdef="""
-             void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,
-                          uint8_t *hash);
-             void nhpoly1305_neon_update(void *state, const void *key, const uint8_t *src,
-                                         size_t len);
-             size_t nhpoly1305_neon_state_size(void);
-             size_t nhpoly1305_neon_key_size(void);
+         cdef=NH_NEON_CDEF + """
              void poly1305_neon_update(void *desc, const uint8_t *src, size_t len);
              size_t poly1305_neon_desc_size(void);
          """,
@@ -45,12 +55,7 @@ CORES = [
          feature="asimd"),
     Core(name="aes_arm64",
          sources=("aes_arm64.c",),
-         cdef="""
-             void aes_arm64_encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                    unsigned int rounds);
-             void aes_arm64_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                    unsigned int rounds);
-         """,
+         cdef=AES_ARM64_CDEF,
          cflags=("-march=armv8-a", *_GENERIC_INCLUDES),
          feature="fp"),
     Core(name="aes_ce",

@@ -19,6 +19,7 @@ seed's core works in four-block units).
 from __future__ import annotations
 
 import crypto_api as capi
+from crypto_api.algs import chacha_generic as generic
 from crypto_api.arch.ppc64le import chacha_vsx_walk as cwalk
 from crypto_api.arch.ppc64le import vsx_glue
 
@@ -32,20 +33,7 @@ _core = None
 
 
 def vsx4_step(state, dst, src, n: int, nrounds: int) -> None:
-    whole = n - n % GROUP
-    if whole:
-        _core.chacha_vsx4_xor(state, dst[:whole], src[:whole], whole, nrounds)
-        cwalk.advance(state, whole)
-    tail = n - whole
-    if tail:
-        bounce = bytearray(GROUP)
-        bounce[:tail] = src[whole:n]
-        try:
-            _core.chacha_vsx4_xor(state, bounce, bounce, GROUP, nrounds)
-            dst[whole:n] = bounce[:tail]
-        finally:
-            bounce[:] = bytes(GROUP)
-        cwalk.advance(state, tail)
+    generic.grouped_step(_core.chacha_vsx4_xor, GROUP, state, dst, src, n, nrounds)
 
 
 def module_init() -> None:

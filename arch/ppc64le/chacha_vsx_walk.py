@@ -18,14 +18,11 @@ from crypto_api.algs._chacha_generic import ffi as gffi
 from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.ppc64le import vsx_glue
 
-BLOCK = generic.CHACHA_BLOCK_SIZE
 
 Step = Callable[[Any, Any, Any, int, int], None]
 
 
-def advance(state: Any, nbytes: int) -> None:
-    """Word 12 += the blocks ``nbytes`` used (a partial last block counts), mod 2^32."""
-    state[12] = (state[12] + -(-nbytes // BLOCK)) & 0xFFFFFFFF
+advance = generic.advance_counter      # word 12 += the blocks used, mod 2^32
 
 
 def generic_c(state: Any, dst: Any, src: Any, n: int, nrounds: int) -> None:

@@ -16,22 +16,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
-from build_common import X86_DIRS, extension, main  # noqa: E402
+from build_common import X86_DIRS, extension, header_cdef, main  # noqa: E402
 
-CDEF = """
-#define CHACHAPOLY_KEY_SIZE 32
-#define CHACHAPOLY_NONCE_SIZE 12
-#define CHACHAPOLY_TAG_SIZE 16
-#define CHACHAPOLY_EBADMSG 74
-
-void chacha20poly1305_seal_avx2(const uint8_t key[32], const uint8_t nonce[12],
-                                const uint8_t *ad, size_t adlen,
-                                const uint8_t *src, size_t len, uint8_t *dst);
-int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
-                               const uint8_t *ad, size_t adlen,
-                               const uint8_t *src, size_t len, const uint8_t tag[16],
-                               uint8_t *dst);
-"""
+CDEF = header_cdef("arch/x86/chacha20poly1305_avx2.h")
 
 
 ffibuilder = extension(

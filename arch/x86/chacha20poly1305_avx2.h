@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 #define CHACHAPOLY_KEY_SIZE 32
 #define CHACHAPOLY_NONCE_SIZE 12
 #define CHACHAPOLY_TAG_SIZE 16
@@ -28,5 +29,6 @@ int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
 			       const uint8_t *ad, size_t adlen,
 			       const uint8_t *src, size_t len, const uint8_t tag[16],
 			       uint8_t *dst);
+/* cdef: end */
 
 #endif

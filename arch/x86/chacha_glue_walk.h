@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 typedef void (*chacha_crypt_fn)(uint32_t *state, uint8_t *dst, const uint8_t *src,
 				size_t bytes, int nrounds);
 
@@ -31,5 +32,6 @@ size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
 				const uint8_t *src, size_t total, size_t src_off,
 				size_t dst_off, int nrounds, uint32_t *sections,
 				size_t max_sections);
+/* cdef: end */
 
 #endif

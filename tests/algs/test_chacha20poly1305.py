@@ -20,6 +20,7 @@ import crypto_api as capi
 from crypto_api import registry
 from crypto_api.errors import EBADMSG, EINVAL, ENOENT, ENOKEY
 from crypto_api.testmgr.vectors import load_json
+from aead_vectors import check_vector, unhex
 from drawn_bytes import exactly
 from sglayout import gather, layouts, outside, scatter
 
@@ -31,11 +32,6 @@ GENERIC = "rfc7539(chacha20-generic,poly1305-generic)"
 GENERIC_ESP = "rfc7539esp(chacha20-generic,poly1305-generic)"
 KEY = bytes(range(32))
 NONCE = bytes(range(100, 112))
-
-
-def unhex(v):
-    return {k: bytes.fromhex(v[k]) for k in ("kernel_key", "kernel_iv", "kernel_assoc", "plaintext",
-                                              "kernel_ctext", "ciphertext", "tag", "aad", "nonce", "key")}
 
 
 @pytest.fixture(scope="module")
@@ -78,16 +74,7 @@ def test_the_vector_file_holds_the_kernels_and_the_rfcs_vectors():
 @pytest.mark.parametrize("generic", [False, True], ids=["default", "generic"])
 @pytest.mark.parametrize("vec", VECTORS, ids=[v["id"] for v in VECTORS])
 def test_vector_through_the_one_call_methods(tfms, vec, generic):
-    b = unhex(vec)
-    tfm = tfm_for(tfms, vec, generic)
-    tfm.setkey(b["kernel_key"])
-    if vec["valid"]:
-        assert tfm.encrypt(b["plaintext"], b["kernel_iv"], b["kernel_assoc"]) == b["kernel_ctext"]
-        assert tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"]) == b["plaintext"]
-    else:
-        with pytest.raises(capi.CryptoError) as e:
-            tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"])
-        assert e.value.errno == EBADMSG
+    check_vector(tfm_for(tfms, vec, generic), vec)
 
 
 @pytest.mark.parametrize("inplace", [False, True], ids=["out-of-place", "in-place"])

@@ -25,6 +25,7 @@ import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, EINVAL
 from crypto_api.testmgr.vectors import load_json
+from aead_vectors import check_vector, unhex
 from drawn_bytes import exactly
 from sglayout import gather, layouts, outside, scatter
 
@@ -35,11 +36,6 @@ VECTORS = load_json("rfc7539-chacha20poly1305.json")["vectors"]
 RFC = "rfc7539(chacha20,poly1305)"
 ESP = "rfc7539esp(chacha20,poly1305)"
 DRIVERS = {RFC: "rfc7539-chacha20poly1305-avx2", ESP: "rfc7539esp-chacha20poly1305-avx2"}
-
-
-def unhex(v):
-    return {k: bytes.fromhex(v[k]) for k in ("kernel_key", "kernel_iv", "kernel_assoc", "plaintext",
-                                              "kernel_ctext")}
 
 
 @pytest.fixture(scope="module")
@@ -83,16 +79,7 @@ def test_proc_records(tfms, proc_records):
 
 @pytest.mark.parametrize("vec", VECTORS, ids=[v["id"] for v in VECTORS])
 def test_vectors_both_ways(tfms, vec):
-    b = unhex(vec)
-    tfm = tfms[vec["kernel_alg"]]
-    tfm.setkey(b["kernel_key"])
-    if vec["valid"]:
-        assert tfm.encrypt(b["plaintext"], b["kernel_iv"], b["kernel_assoc"]) == b["kernel_ctext"]
-        assert tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"]) == b["plaintext"]
-    else:
-        with pytest.raises(capi.CryptoError) as e:
-            tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"])
-        assert e.value.errno == EBADMSG
+    check_vector(tfms[vec["kernel_alg"]], vec)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

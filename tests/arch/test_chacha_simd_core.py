@@ -28,6 +28,7 @@ from hypothesis import given, settings, strategies as st
 from chacha_ref import M32, ref_permute
 from crypto_api.algs import _chacha_generic
 from crypto_api.arch.x86 import _chacha_avx2, _chacha_avx512, _chacha_avx512vl, _chacha_ssse3, _cpufeatures
+from x86_simd_impls import Impl, cpu_has, impl_params
 
 VECTORS = pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
 
@@ -40,44 +41,16 @@ def unhex(s):
     return bytes.fromhex(s)
 
 
-def cpu_has(name):
-    return bool(_cpufeatures.lib.cpu_has(name.encode()))
-
-
-# ------------------------------------------------------------ implementations
-
-
-class Impl:
-    def __init__(self, isa, module, features):
-        self.isa = isa
-        self.ffi = module.ffi
-        self.lib = module.lib
-        self.dosimd = getattr(module.lib, "chacha_dosimd_" + isa)
-        self.features = features
-
-    def __repr__(self):
-        return self.isa
-
-
+CHACHA = "chacha_dosimd_"
 IMPLS = [
-    Impl("ssse3", _chacha_ssse3, ("ssse3",)),
-    Impl("avx2", _chacha_avx2, ("avx", "avx2", "ssse3")),
-    Impl("avx512vl", _chacha_avx512vl, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3")),
-    Impl("avx512", _chacha_avx512, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3")),
+    Impl("ssse3", _chacha_ssse3, ("ssse3",), CHACHA),
+    Impl("avx2", _chacha_avx2, ("avx", "avx2", "ssse3"), CHACHA),
+    Impl("avx512vl", _chacha_avx512vl, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3"), CHACHA),
+    Impl("avx512", _chacha_avx512, ("avx2", "avx512f", "avx512vl", "avx512bw", "ssse3"), CHACHA),
 ]
 
 
-def impl_params():
-    out = []
-    for impl in IMPLS:
-        missing = [f for f in impl.features if not cpu_has(f)]
-        marks = [pytest.mark.skipif(bool(missing),
-                                    reason="CPU lacks %s" % "/".join(missing).upper())]
-        out.append(pytest.param(impl, id=impl.isa, marks=marks))
-    return out
-
-
-IMPL_PARAMS = impl_params()
+IMPL_PARAMS = impl_params(IMPLS)
 
 
 # ------------------------------------------------ pure-Python reference (RFC 8439)
@@ -145,11 +118,11 @@ def run(impl, words, data, nrounds, in_place=False, guard=64):
     dst = ffi.new("uint8_t[]", n + guard)
     ffi.memmove(dst, data + poison, n + guard)
     if in_place:
-        impl.dosimd(state, dst, dst, n, nrounds)
+        impl.fn(state, dst, dst, n, nrounds)
     else:
         src = ffi.new("uint8_t[]", max(n, 1))
         ffi.memmove(src, data, n)
-        impl.dosimd(state, dst, src, n, nrounds)
+        impl.fn(state, dst, src, n, nrounds)
         assert ffi.buffer(src, n)[:] == data, "src modified"
     out = ffi.buffer(dst, n + guard)[:]
     assert out[n:] == poison, "wrote past dst + bytes"
@@ -351,14 +324,14 @@ def test_no_access_past_buffers(impl, nrounds, fences):
         src, dst = fsrc.ptr(ffi, n), fdst.ptr(ffi, n)
         ffi.memmove(src, data, n)
         state = new_state(ffi, words)
-        impl.dosimd(state, dst, src, n, nrounds)
+        impl.fn(state, dst, src, n, nrounds)
         out = ffi.buffer(dst, n)[:]
         assert out == expected, "length %d" % n
         assert (out, list(state)) == generic_crypt(words, data, nrounds), "length %d" % n
         assert ffi.buffer(src, n)[:] == data
         # in place, on the fenced buffer
         state = new_state(ffi, words)
-        impl.dosimd(state, src, src, n, nrounds)
+        impl.fn(state, src, src, n, nrounds)
         assert ffi.buffer(src, n)[:] == expected, "length %d" % n
         assert list(state) == expect_state(words, n)
 
@@ -400,10 +373,10 @@ def test_stepwise_equals_one_shot(impl, nrounds):
             step = 64 * rng.randint(1, min(n - pos, 5000) // 64)
             if pos + step == n:
                 break
-            impl.dosimd(state, buf + pos, buf + pos, step, nrounds)
+            impl.fn(state, buf + pos, buf + pos, step, nrounds)
             pos += step
             assert list(state) == expect_state(words, pos)
-        impl.dosimd(state, buf + pos, buf + pos, n - pos, nrounds)
+        impl.fn(state, buf + pos, buf + pos, n - pos, nrounds)
         assert ffi.buffer(buf, n)[:] == xor(data, ks)
         assert list(state) == expect_state(words, n)
 

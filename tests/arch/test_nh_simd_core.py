@@ -18,7 +18,8 @@ import struct
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from crypto_api.arch.x86 import _cpufeatures, _nh_avx2, _nh_sse2
+from crypto_api.arch.x86 import _nh_avx2, _nh_sse2
+from x86_simd_impls import Impl, impl_params
 
 VECTORS = pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
 
@@ -31,29 +32,8 @@ def load_vectors(name):
     return json.loads((VECTORS / name).read_text())["vectors"]
 
 
-def cpu_has(name):
-    return bool(_cpufeatures.lib.cpu_has(name.encode()))
-
-
-class Impl:
-    def __init__(self, isa, module, features):
-        self.isa = isa
-        self.ffi = module.ffi
-        self.lib = module.lib
-        self.fn = getattr(module.lib, "nh_" + isa)
-        self.features = features
-
-    def __repr__(self):
-        return self.isa
-
-
-IMPLS = [Impl("sse2", _nh_sse2, ("sse2",)), Impl("avx2", _nh_avx2, ("avx", "avx2"))]
-IMPL_PARAMS = [
-    pytest.param(i, id=i.isa, marks=pytest.mark.skipif(
-        not all(cpu_has(f) for f in i.features),
-        reason="CPU lacks %s" % "/".join(f.upper() for f in i.features if not cpu_has(f))))
-    for i in IMPLS
-]
+IMPLS = [Impl("sse2", _nh_sse2, ("sse2",), "nh_"), Impl("avx2", _nh_avx2, ("avx", "avx2"), "nh_")]
+IMPL_PARAMS = impl_params(IMPLS)
 
 
 # ------------------------------------------------------------ reference

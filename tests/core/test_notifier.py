@@ -18,6 +18,7 @@ from crypto_api.errors import EEXIST, EINVAL, ELIBBAD, ENOENT
 from crypto_api.notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER,
                                  CRYPTO_MSG_ALG_REQUEST, NOTIFY_DONE, NOTIFY_OK, NOTIFY_STOP,
                                  BlockingNotifierHead, NotifierBlock)
+from toy_skciphers import xor_skcipher as toy
 
 
 def test_the_message_values_are_v5_0s():
@@ -102,25 +103,6 @@ def test_an_error_in_a_callback_stops_the_chain_and_reaches_the_caller():
 
 
 # ---------------------------------------------------------------- what the registry announces
-
-def toy(name, driver, priority=100, **extra):
-    """A made-up skcipher: XOR with a one-byte key."""
-
-    def setkey(tfm, key):
-        tfm.ctx.k = key[0]
-
-    def crypt(req):
-        k = req.tfm.ctx.k
-        walk = capi.skcipher_walk_virt(req)
-        while walk.nbytes:
-            walk.dst[:walk.nbytes] = bytes(b ^ k for b in walk.src[:walk.nbytes])
-            capi.skcipher_walk_done(walk, 0)
-
-    fields = dict(cra_name=name, cra_driver_name=driver, cra_priority=priority, cra_blocksize=1,
-                  min_keysize=1, max_keysize=1, setkey=setkey, encrypt=crypt, decrypt=crypt)
-    fields.update(extra)
-    return capi.SkcipherAlg(**fields)
-
 
 def bad_ecb_aes(driver):
     """Claims ecb(aes), for which official vectors exist: it fails its self-test."""

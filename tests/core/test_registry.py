@@ -16,33 +16,13 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 import crypto_api as capi
 from crypto_api.errors import EBUSY, EEXIST, EINVAL, ELIBBAD, ENAMETOOLONG, ENOENT
 from crypto_api.testmgr.vectors import load_json
+from toy_skciphers import xor_skcipher as toy
 
 KEY = bytes(range(32))
 IV16 = bytes(range(100, 116))
 
 
 # ---------------------------------------------------------------- test drivers
-
-def toy(name, driver, priority=100, flags=0, **extra):
-    """A made-up skcipher (XOR with a one-byte key); no test vectors exist for it."""
-
-    def setkey(tfm, key):
-        tfm.ctx.k = key[0]
-
-    def crypt(req):
-        k = capi.crypto_skcipher_ctx(capi.crypto_skcipher_reqtfm(req)).k
-        walk = capi.skcipher_walk_virt(req)
-        while walk.nbytes:
-            n = walk.nbytes
-            walk.dst[:n] = bytes(b ^ k for b in walk.src[:n])
-            capi.skcipher_walk_done(walk, 0)
-
-    fields = dict(cra_name=name, cra_driver_name=driver, cra_priority=priority, cra_flags=flags,
-                  cra_blocksize=1, min_keysize=1, max_keysize=1, setkey=setkey,
-                  encrypt=crypt, decrypt=crypt)
-    fields.update(extra)
-    return capi.SkcipherAlg(**fields)
-
 
 def chacha20_driver(driver, priority, corrupt=False, name="chacha20", flags=0):
     """ChaCha20 (kernel IV layout) over the walk, keystream from ``cryptography``.

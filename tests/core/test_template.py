@@ -14,6 +14,7 @@ import pytest
 
 import crypto_api as capi
 from crypto_api.errors import EAGAIN, EBUSY, EEXIST, EINVAL, ENAMETOOLONG, ENOENT
+from toy_skciphers import wrap_template, xor_skcipher
 
 ALG, U32 = capi.CryptoAttrAlg, capi.CryptoAttrU32
 KEY = bytes(range(32))
@@ -78,70 +79,13 @@ def test_names_nested_past_128_characters_are_enametoolong():
 
 # ---------------------------------------------------------------- a test template
 
-def xor_inner(name, driver, priority=100, key_byte_only=True):
-    """A made-up skcipher: XOR with a one-byte key (no test vectors exist)."""
-
-    def setkey(tfm, key):
-        tfm.ctx.k = key[0]
-
-    def crypt(req):
-        k = req.tfm.ctx.k
-        walk = capi.skcipher_walk_virt(req)
-        while walk.nbytes:
-            walk.dst[:walk.nbytes] = bytes(b ^ k for b in walk.src[:walk.nbytes])
-            capi.skcipher_walk_done(walk, 0)
-
-    return capi.SkcipherAlg(cra_name=name, cra_driver_name=driver, cra_priority=priority,
-                            cra_blocksize=1, min_keysize=1, max_keysize=1,
-                            setkey=setkey, encrypt=crypt, decrypt=crypt)
-
-
-def wrap_template(tname, calls=None, fail_with=None):
-    """``tname(inner)``: an instance forwarding every request to a child of ``inner``."""
-
-    def create(tmpl, tb):
-        if calls is not None:
-            calls.append(list(tb))
-        if fail_with:
-            raise fail_with.pop(0)
-        algt = capi.crypto_get_attr_type(tb)
-        if (algt.type ^ capi.CRYPTO_ALG_TYPE_SKCIPHER) & algt.mask & capi.CRYPTO_ALG_TYPE_MASK:
-            raise capi.CryptoError(EINVAL, f"{tname}: instances are skciphers")
-        spawn = capi.crypto_grab_skcipher(capi.crypto_attr_alg_name(tb, 1, tname))
-        a = spawn.alg
-
-        def init(tfm):
-            tfm.ctx.child = capi.crypto_spawn_skcipher(spawn)
-
-        def exit_(tfm):
-            tfm.ctx.child.free()
-
-        def crypt(req, enc):
-            child = req.tfm.ctx.child
-            sub = capi.skcipher_request_alloc(child)
-            capi.skcipher_request_set_crypt(sub, req.src, req.dst, req.cryptlen, req.iv)
-            (capi.crypto_skcipher_encrypt if enc else capi.crypto_skcipher_decrypt)(sub)
-
-        inst = capi.SkcipherAlg(
-            cra_name=capi.crypto_inst_name(tname, a.cra_name),
-            cra_driver_name=capi.crypto_inst_name(tname, a.cra_driver_name),
-            cra_priority=a.cra_priority, cra_blocksize=a.cra_blocksize,
-            min_keysize=a.min_keysize, max_keysize=a.max_keysize, ivsize=a.ivsize,
-            setkey=lambda tfm, key: tfm.ctx.child.setkey(key),
-            encrypt=lambda req: crypt(req, True), decrypt=lambda req: crypt(req, False),
-            init=init, exit=exit_)
-        capi.skcipher_register_instance(tmpl, inst, [spawn])
-
-    return capi.Template(name=tname, create=create)
-
-
 def drivers(proc_records):
     return [r["driver"] for r in proc_records()]
 
 
 def test_a_lookup_miss_instantiates_the_template(register, proc_records):
     calls = []
-    register(xor_inner("tmpltest-x", "tmpltest-x-drv"))
+    register(xor_skcipher("tmpltest-x", "tmpltest-x-drv"))
     register(wrap_template("tmplwrap", calls))
     t1 = capi.crypto_alloc_skcipher("tmplwrap(tmpltest-x)")
     assert t1.driver_name == "tmplwrap(tmpltest-x-drv)"
@@ -174,7 +118,7 @@ def test_create_receives_numbers_and_its_refusal_reaches_the_caller(register):
 
 def test_create_is_retried_on_eagain(register):
     calls = []
-    register(xor_inner("tmpltest-ea", "tmpltest-ea-drv"))
+    register(xor_skcipher("tmpltest-ea", "tmpltest-ea-drv"))
     register(wrap_template("tmplagain", calls, fail_with=[
         capi.CryptoError(EAGAIN, "tmplagain: try again"),
         capi.CryptoError(EAGAIN, "tmplagain: try again")]))
@@ -184,7 +128,7 @@ def test_create_is_retried_on_eagain(register):
 
 
 def test_the_template_refuses_another_type(register):
-    register(xor_inner("tmpltest-ty", "tmpltest-ty-drv"))
+    register(xor_skcipher("tmpltest-ty", "tmpltest-ty-drv"))
     register(wrap_template("tmpltype"))
     with pytest.raises(capi.CryptoError) as e:
         capi.crypto_alloc_cipher("tmpltype(tmpltest-ty)")
@@ -201,11 +145,11 @@ def test_unknown_inner_algorithm_is_enoent_naming_it(register):
 def test_instance_names_of_128_characters_are_enametoolong(register):
     register(wrap_template("tmpllong"))
     fits = "tmpltest-fits-" + "d" * (127 - len("tmpllong()") - 14)
-    register(xor_inner("tmpltest-fits", fits))
+    register(xor_skcipher("tmpltest-fits", fits))
     with capi.crypto_alloc_skcipher("tmpllong(tmpltest-fits)") as tfm:
         assert len(tfm.driver_name) == 127
     too_long = "tmpltest-long-" + "d" * (128 - len("tmpllong()") - 14)
-    register(xor_inner("tmpltest-long", too_long))
+    register(xor_skcipher("tmpltest-long", too_long))
     with pytest.raises(capi.CryptoError) as e:
         capi.crypto_alloc_skcipher("tmpllong(tmpltest-long)")
     assert e.value.errno == ENAMETOOLONG and "tmpllong" in str(e.value)
@@ -225,7 +169,7 @@ def test_template_registration_rules(register):
 
 
 def test_unregistering_an_inner_algorithm_kills_its_instances(register, proc_records):
-    inner = register(xor_inner("tmpltest-k", "tmpltest-k-drv"))
+    inner = register(xor_skcipher("tmpltest-k", "tmpltest-k-drv"))
     register(wrap_template("tmplkill"))
     tfm = capi.crypto_alloc_skcipher("tmplkill(tmpltest-k)")
     inst = tfm.alg
@@ -243,7 +187,7 @@ def test_unregistering_an_inner_algorithm_kills_its_instances(register, proc_rec
 
 
 def test_unregistering_a_template_removes_its_instances(register, proc_records):
-    register(xor_inner("tmpltest-u", "tmpltest-u-drv"))
+    register(xor_skcipher("tmpltest-u", "tmpltest-u-drv"))
     tmpl = register(wrap_template("tmplgone"))
     tfm = capi.crypto_alloc_skcipher("tmplgone(tmpltest-u)")
     with pytest.raises(capi.CryptoError) as e:
@@ -258,18 +202,18 @@ def test_unregistering_a_template_removes_its_instances(register, proc_records):
 
 
 def test_a_better_inner_algorithm_kills_instances_and_live_tfms_keep_working(register, proc_records):
-    register(xor_inner("tmpltest-up", "tmpltest-up-low", 100))
+    register(xor_skcipher("tmpltest-up", "tmpltest-up-low", 100))
     register(wrap_template("tmplup"))
     old = capi.crypto_alloc_skcipher("tmplup(tmpltest-up)")
     old.setkey(b"\x0f")
     old_inst = old.alg
     # a weaker implementation arriving kills nothing
-    register(xor_inner("tmpltest-up", "tmpltest-up-lower", 50))
+    register(xor_skcipher("tmpltest-up", "tmpltest-up-lower", 50))
     assert not old_inst.cra_flags & capi.CRYPTO_ALG_DEAD
     with capi.crypto_alloc_skcipher("tmplup(tmpltest-up)") as same:
         assert same.alg is old_inst
     # a better one kills the instance built on the weaker one
-    register(xor_inner("tmpltest-up", "tmpltest-up-high", 200))
+    register(xor_skcipher("tmpltest-up", "tmpltest-up-high", 200))
     assert old_inst.cra_flags & capi.CRYPTO_ALG_DEAD
     assert "tmplup(tmpltest-up-low)" not in drivers(proc_records)
     assert old.encrypt(b"\x00\xf0") == b"\x0f\xff"

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import crypto_api as capi
 from crypto_api import registry
 from crypto_api.errors import EINVAL, ENOENT
+from toy_skciphers import wrap_template
 
 KEY = bytes(range(32))
 
@@ -111,42 +112,8 @@ def test_well_formed_names_still_work(name):
         assert tfm.decrypt(tfm.encrypt(data, iv), iv) == data
 
 
-def _wrap_template(tname):
-    """``tname(inner)``: an skcipher instance that forwards to a child of ``inner``."""
-
-    def create(tmpl, tb):
-        spawn = capi.crypto_grab_skcipher(capi.crypto_attr_alg_name(tb, 1, tname))
-        a = spawn.alg
-
-        def init(tfm):
-            tfm.ctx.child = capi.crypto_spawn_skcipher(spawn)
-
-        def exit_(tfm):
-            tfm.ctx.child.free()
-
-        def setkey(tfm, key):
-            tfm.ctx.child.setkey(key)
-
-        def crypt(req, enc):
-            child = req.tfm.ctx.child
-            sub = capi.skcipher_request_alloc(child)
-            capi.skcipher_request_set_crypt(sub, req.src, req.dst, req.cryptlen, req.iv)
-            (capi.crypto_skcipher_encrypt if enc else capi.crypto_skcipher_decrypt)(sub)
-
-        inst = capi.SkcipherAlg(
-            cra_name=capi.crypto_inst_name(tname, a.cra_name),
-            cra_driver_name=capi.crypto_inst_name(tname, a.cra_driver_name),
-            cra_priority=a.cra_priority, cra_blocksize=a.cra_blocksize,
-            min_keysize=a.min_keysize, max_keysize=a.max_keysize, ivsize=a.ivsize,
-            init=init, exit=exit_, setkey=setkey,
-            encrypt=lambda req: crypt(req, True), decrypt=lambda req: crypt(req, False))
-        capi.crypto_register_instance(tmpl, inst, [spawn])
-
-    return capi.Template(name=tname, create=create)
-
-
 def test_nested_instances_of_a_template_still_build(register):
-    register(_wrap_template("tnwrap"))
+    register(wrap_template("tnwrap"))
     inner = "tnwrap(tnwrap(xchacha12))"
     with capi.crypto_alloc_skcipher(inner) as tfm, \
             capi.crypto_alloc_skcipher("xchacha12") as ref:

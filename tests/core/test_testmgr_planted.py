@@ -17,21 +17,17 @@ returns a tested driver.  The bugs are chosen so that the few iterations
 used here catch them for any seed (see each test); the seed is fixed anyway.
 """
 
-import gc
-import logging
-import os
 import re
 
 import pytest
 
 import crypto_api as capi
-from crypto_api import testmgr
 from crypto_api.errors import ELIBBAD
 from crypto_api.testmgr.configs import DEFAULT_CIPHER_TESTVEC_CONFIGS
 from crypto_api.testmgr import skcipher_test
 from crypto_api.testmgr.vectors import suite
+from planted_drivers import load_planted, selftest_of
 
-HERE = os.path.join(os.path.dirname(__file__), "test_testmgr_drivers")
 KEY = bytes(range(32))
 IV = bytes(range(32, 64))
 CONTIGUOUS = DEFAULT_CIPHER_TESTVEC_CONFIGS[:4]
@@ -44,32 +40,10 @@ def planted(caplog, selftest_level):
 
     Returns the error lines the self-tests logged; the module is removed at teardown.
     """
-    loaded = []
-    saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
     # real xchacha12 drivers first: with none tested, a lookup would stop at
     # the failed one with ELIBBAD (as in the kernel) instead of loading them
     capi.request_module("crypto-xchacha12")
-
-    def load(name, level="fast", iterations=2, seed=1):
-        selftest_level(level)
-        testmgr.set_fuzz_iterations(iterations)
-        testmgr.set_fuzz_seed(seed)
-        caplog.clear()
-        with caplog.at_level(logging.INFO, logger="crypto_api"):
-            loaded.append(capi.insmod(os.path.join(HERE, name + ".py")))
-        return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-
-    yield load
-    gc.collect()
-    for name in loaded:
-        if capi.modules.is_loaded(name):
-            capi.rmmod(name)
-    testmgr.set_fuzz_iterations(saved[0])
-    testmgr.set_fuzz_seed(saved[1])
-
-
-def selftest_of(proc_records, driver):
-    return [r["selftest"] for r in proc_records() if r["driver"] == driver]
+    yield from load_planted(caplog, selftest_level)
 
 
 def assert_guarded(driver, proc_records):

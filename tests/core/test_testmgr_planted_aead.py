@@ -19,9 +19,6 @@ tested template instance.  Seeds are fixed; each docstring says why the
 iterations used catch the bug for nearly any seed.
 """
 
-import gc
-import logging
-import os
 import random
 import re
 
@@ -33,8 +30,8 @@ from crypto_api.errors import ELIBBAD
 from crypto_api.testmgr import aead_fuzz, aead_test
 from crypto_api.testmgr.configs import DEFAULT_CIPHER_TESTVEC_CONFIGS
 from crypto_api.testmgr.vectors import suite
+from planted_drivers import load_planted, selftest_of
 
-HERE = os.path.join(os.path.dirname(__file__), "test_testmgr_drivers")
 RFC = "rfc7539(chacha20,poly1305)"
 VECS = suite(RFC)
 pytestmark = pytest.mark.usefixtures("no_vendor_aead_drivers")     # the template answers RFC
@@ -45,33 +42,11 @@ SPLITS = DEFAULT_CIPHER_TESTVEC_CONFIGS[4:]
 @pytest.fixture
 def planted(caplog, selftest_level):
     """``planted(name, level, iterations, seed)``: insmod a planted driver; its warning lines."""
-    loaded = []
-    saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
     selftest_level("fast")
     # the template instance first: with no tested rfc7539 around, a lookup would stop
     # at the failed driver with ELIBBAD (as in the kernel) instead of building one
     capi.crypto_alloc_aead(RFC).free()
-
-    def load(name, level="fast", iterations=2, seed=1):
-        selftest_level(level)
-        testmgr.set_fuzz_iterations(iterations)
-        testmgr.set_fuzz_seed(seed)
-        caplog.clear()
-        with caplog.at_level(logging.INFO, logger="crypto_api"):
-            loaded.append(capi.insmod(os.path.join(HERE, name + ".py")))
-        return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-
-    yield load
-    gc.collect()
-    for name in loaded:
-        if capi.modules.is_loaded(name):
-            capi.rmmod(name)
-    testmgr.set_fuzz_iterations(saved[0])
-    testmgr.set_fuzz_seed(saved[1])
-
-
-def selftest_of(proc_records, driver):
-    return [r["selftest"] for r in proc_records() if r["driver"] == driver]
+    yield from load_planted(caplog, selftest_level)
 
 
 def assert_guarded(driver, proc_records):

@@ -24,8 +24,8 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 import crypto_api as capi
 from aead_ref import rfc7539_driver
 from crypto_api.__main__ import main
+from enc_cli import ENV, assert_one_line_error, cli
 
-ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")     # the tool is under test, not the self-tests
 RFC = "rfc7539(chacha20,poly1305)"
 GENERIC = "rfc7539(chacha20-generic,poly1305-generic)"
 CIPHERS = [RFC, GENERIC]
@@ -34,21 +34,8 @@ MIB = 1 << 20
 AAD = b"associated header"
 
 
-def cli(argv, **kw):
-    return subprocess.run([sys.executable, "-m", "crypto_api", *argv], env=ENV,
-                          capture_output=True, timeout=600, **kw)
-
-
 def argv(verb, d, cipher, *extra):
     return [verb, "-c", cipher, "--keyfile", str(d / "key"), "--iv", NONCE.hex(), "--aad", AAD.hex(), *extra]
-
-
-def assert_one_line_error(p, *words):
-    err = p.stderr.decode()
-    assert p.returncode != 0
-    assert "Traceback" not in err and err.count("\n") == 1 and err.endswith("\n"), err
-    for w in words:
-        assert w in err, err
 
 
 @pytest.fixture

@@ -19,26 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crypto_api.__main__ import main
+from enc_cli import ENV, assert_one_line_error, cli
 
-ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")     # the tool is under test, not the self-tests
 AEAD = "rfc7539(chacha20,poly1305)"
 #: the best driver (the one-pass one where the CPU has it) and the generic template instance
 CIPHERS = [AEAD, "rfc7539(chacha20-generic,poly1305-generic)"]
 NONCE = bytes(range(12))
 MIB = 1 << 20
-
-
-def cli(args, **kw):
-    return subprocess.run([sys.executable, "-m", "crypto_api", *args], env=ENV,
-                          capture_output=True, timeout=300, **kw)
-
-
-def assert_one_line_error(p, *words):
-    err = p.stderr.decode()
-    assert p.returncode != 0
-    assert "Traceback" not in err and err.count("\n") == 1 and err.endswith("\n"), err
-    for w in words:
-        assert w in err, err
 
 
 @pytest.fixture

@@ -15,23 +15,9 @@ from Crypto.Cipher import ChaCha20
 
 import crypto_api as capi
 from crypto_api.__main__ import main
+from enc_cli import ENV, assert_one_line_error, cli
 
-ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")     # the tool is under test, not the self-tests
 ADIANTUM = "adiantum(xchacha12,aes)"
-
-
-def cli(args, **kw):
-    return subprocess.run([sys.executable, "-m", "crypto_api", *args], env=ENV,
-                          capture_output=True, timeout=120, **kw)
-
-
-def assert_one_line_error(p, *words):
-    err = p.stderr.decode()
-    assert p.returncode != 0
-    assert "Traceback" not in err
-    assert err.count("\n") == 1 and err.endswith("\n"), err
-    for w in words:
-        assert w in err, err
 
 
 @pytest.fixture

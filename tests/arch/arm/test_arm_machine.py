@@ -9,7 +9,7 @@ import json
 import os
 
 import pytest
-from arm64_emulation import arm64_env, run_cli, run_python
+from arm64_emulation import CHACHA_NEON_VECTORS, arm64_env, host_env, list_records, run_cli, run_python
 
 import crypto_api as capi
 from crypto_api.machine import hwcap_features
@@ -24,19 +24,6 @@ def arm_env(cpu="cortex-a7", extra=None):
     return arm64_env(cpu, extra, arch="arm")
 
 
-def records(text):
-    recs, cur = [], {}
-    for line in text.splitlines() + [""]:
-        if not line.strip():
-            if cur:
-                recs.append(cur)
-            cur = {}
-            continue
-        k, _, v = line.partition(":")
-        cur[k.strip()] = v.strip()
-    return {r["driver"]: r for r in recs}
-
-
 def test_hwcap_names_decode_the_arm_words():
     # a Cortex-A7's words as the reference lists them (§2.8): neon is bit 12, aes bit 0 of HWCAP2
     assert "neon" in hwcap_features("arm", 1 << 12) and "neon" not in hwcap_features("arm", 1 << 13)
@@ -48,7 +35,7 @@ def test_hwcap_names_decode_the_arm_words():
 def test_boot_registers_the_v5_drivers(cpu):
     r = run_cli("--arch", "arm", "--cpu", cpu, "list")
     assert r.returncode == 0, r.stderr
-    recs = records(r.stdout)
+    recs = list_records(r.stdout)
     for d in ("chacha20-neon", "xchacha20-neon", "xchacha12-neon"):
         rec = recs[d]
         assert (rec["module"], rec["priority"], rec["walksize"], rec["chunksize"], rec["selftest"]) == \
@@ -84,18 +71,7 @@ print(capi.crypto_alloc_cipher("aes").driver_name)
     assert lines[3] == "aes-arm"
 
 
-_VECTORS = r"""
-import crypto_api as capi
-from crypto_api.testmgr.vectors import suite
-n = 0
-for alg in ("chacha20", "xchacha20", "xchacha12"):
-    with capi.crypto_alloc_skcipher(alg) as t:
-        assert t.driver_name == alg + "-neon", t.driver_name
-        for v in suite(alg):
-            t.setkey(v.key)
-            assert t.encrypt(v.ptext, v.iv) == v.ctext, v.id
-            assert t.decrypt(v.ctext, v.iv) == v.ptext, v.id
-            n += 1
+_VECTORS = CHACHA_NEON_VECTORS + r"""
 h = capi.crypto_alloc_shash("nhpoly1305")
 assert h.driver_name == "nhpoly1305-neon"
 for v in suite("nhpoly1305"):
@@ -263,7 +239,7 @@ def test_disk_image_of_the_host_decrypts_identically_on_arm_and_arm64(tmp_path):
     key = tmp_path / "key"
     key.write_bytes(bytes(range(32)))
     plain = bytes((i * 17) & 0xFF for i in range(16 * 4096))
-    base = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
+    base = host_env()
     opts = ("--cipher", "xchacha12,aes-adiantum-plain64", "--key-file", str(key), "--sector-size", "4096")
     host_img = tmp_path / "host.img"
     host_img.write_bytes(plain)

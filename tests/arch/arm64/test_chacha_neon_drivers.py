@@ -8,32 +8,18 @@ import os
 import sys
 
 import pytest
-from arm64_emulation import arm64_env, run_cli, run_python
+from arm64_emulation import (CHACHA_NEON_VECTORS, arm64_env, disk_image_via, list_records,
+                             planted_selftest, run_cli, run_python)
 
 pytestmark = pytest.mark.emulation
 DRIVERS = ("chacha20-neon", "xchacha20-neon", "xchacha12-neon")
-
-
-def _records(text):
-    recs, cur = [], {}
-    for line in text.splitlines():
-        if not line.strip():
-            if cur:
-                recs.append(cur)
-            cur = {}
-            continue
-        k, _, v = line.partition(":")
-        cur[k.strip()] = v.strip()
-    if cur:
-        recs.append(cur)
-    return recs
 
 
 @pytest.mark.parametrize("cpu", ["max", "cortex-a53"])
 def test_boot_registers_the_neon_drivers_and_the_generic_ones(cpu):
     r = run_cli("--arch", "arm64", "--cpu", cpu, "list")
     assert r.returncode == 0, r.stderr
-    recs = {x["driver"]: x for x in _records(r.stdout)}
+    recs = list_records(r.stdout)
     for d in DRIVERS:
         rec = recs[d]
         assert (rec["module"], rec["priority"], rec["walksize"], rec["chunksize"], rec["selftest"]) == \
@@ -51,20 +37,7 @@ def test_options_after_the_command_boot_the_machine():
     assert "xchacha12-neon" in r.stdout and "chacha_neon" in r.stdout
 
 
-_VECTORS = r"""
-import crypto_api as capi
-from crypto_api.testmgr.vectors import suite
-n = 0
-for alg in ("chacha20", "xchacha20", "xchacha12"):
-    with capi.crypto_alloc_skcipher(alg) as t:
-        assert t.driver_name == alg + "-neon", t.driver_name
-        for v in suite(alg):
-            t.setkey(v.key)
-            assert t.encrypt(v.ptext, v.iv) == v.ctext, v.id
-            assert t.decrypt(v.ctext, v.iv) == v.ptext, v.id
-            n += 1
-print(n)
-"""
+_VECTORS = CHACHA_NEON_VECTORS + "print(n)\n"
 
 
 def test_official_vectors():
@@ -204,24 +177,11 @@ def test_adiantum_on_arm64_streams_with_the_neon_driver():
     assert {u for u, _ in out["sections"]} == {"neon"}
 
 
-_PLANTED = r"""
-import os
-import crypto_api as capi
-from crypto_api import testmgr
-capi.request_module("crypto-xchacha12")            # the real drivers first, tested
-testmgr.set_level("full"); testmgr.set_fuzz_iterations(20); testmgr.set_fuzz_seed(1)
-capi.insmod(os.environ["PLANTED"])
-rec = capi.proc_crypto().split("driver       : xchacha12-planted-neon")[1].split("\n\n")[0]
-print(rec.split("selftest     : ")[1].split()[0])
-"""
-
-
 @pytest.mark.parametrize("rounding, verdict", [("0", "unknown"), ("1", "passed")])
 def test_self_tests_catch_a_neon_glue_that_skips_the_stride(rounding, verdict):
-    here = os.path.dirname(__file__)
-    env = arm64_env(extra={"PLANTED": os.path.join(here, "data", "planted_neon_stride.py"),
-                           "PLANTED_ROUND": rounding})
-    assert run_python(_PLANTED, env=env).stdout.strip() == verdict
+    module = os.path.join(os.path.dirname(__file__), "data", "planted_neon_stride.py")
+    env = arm64_env(extra={"PLANTED_ROUND": rounding})
+    assert planted_selftest(env, module, "xchacha12-planted-neon") == verdict
 
 
 def test_disk_on_arm64_gives_the_hosts_image(tmp_path):
@@ -232,9 +192,5 @@ def test_disk_on_arm64_gives_the_hosts_image(tmp_path):
     for machine in (["--arch", "arm64", "--cpu", "cortex-a53"], []):
         img = tmp_path / f"img{len(images)}"
         img.write_bytes(plain)
-        env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
-        r = run_cli(*machine, "disk", "--cipher", "xchacha12,aes-adiantum-plain64", "--key-file", str(key),
-                    "--sector-size", "4096", "encrypt", str(img), env=env)
-        assert r.returncode == 0, r.stderr
-        images.append(img.read_bytes())
+        images.append(disk_image_via(machine, str(img), str(key)))
     assert images[0] == images[1] != plain

@@ -4,25 +4,13 @@ official vectors and the full self-test manager for each registered driver,
 and the POWER10 objects in a helper that still runs on POWER9."""
 
 import pytest
+from arm64_emulation import disk_image_via, list_records
 from ppc64le_emulation import CPUS, ppc_cli, ppc_python
 
 pytestmark = pytest.mark.emulation
 
 P10 = ("chacha20-p10", "xchacha20-p10", "xchacha12-p10", "poly1305-p10")
 SEED = ("chacha20-vsx-4way", "xchacha20-vsx-4way", "xchacha12-vsx-4way")
-
-
-def _records(text):
-    recs, cur = [], {}
-    for line in text.splitlines() + [""]:
-        if not line.strip():
-            if cur:
-                recs.append(cur)
-            cur = {}
-            continue
-        k, _, v = line.partition(":")
-        cur[k.strip()] = v.strip()
-    return {r["driver"]: r for r in recs if "driver" in r}
 
 
 def drivers_on(cpu):
@@ -33,7 +21,7 @@ def drivers_on(cpu):
 def test_registration_per_model(cpu):
     r = ppc_cli(cpu, "list")
     assert r.returncode == 0, r.stderr
-    recs = _records(r.stdout)
+    recs = list_records(r.stdout)
     aes = recs["p8_aes"]
     assert (aes["module"], aes["priority"], aes["type"], aes["selftest"]) == ("vmx_crypto", "1000", "cipher", "passed")
     for d in P10:
@@ -155,8 +143,6 @@ def test_power10_objects_leave_the_helper_usable_on_power9():
 
 @pytest.mark.parametrize("cpu", ["power8", "power10"])
 def test_disk_on_ppc64le_gives_the_hosts_image(tmp_path, cpu):
-    import os
-    from arm64_emulation import run_cli
     key = tmp_path / "key"
     key.write_bytes(bytes(range(32)))
     plain = bytes((i * 29) & 0xFF for i in range(8 * 4096))
@@ -164,9 +150,5 @@ def test_disk_on_ppc64le_gives_the_hosts_image(tmp_path, cpu):
     for machine in (["--arch", "ppc64le", "--cpu", cpu], []):
         img = tmp_path / f"img{len(images)}"
         img.write_bytes(plain)
-        env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
-        r = run_cli(*machine, "disk", "--cipher", "xchacha12,aes-adiantum-plain64", "--key-file", str(key),
-                    "--sector-size", "4096", "encrypt", str(img), env=env)
-        assert r.returncode == 0, r.stderr
-        images.append(img.read_bytes())
+        images.append(disk_image_via(machine, str(img), str(key)))
     assert images[0] == images[1] != plain

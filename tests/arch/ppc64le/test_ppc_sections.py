@@ -84,26 +84,11 @@ def test_counter_wraps_in_32_bits_like_the_generic_driver():
     assert r.stdout.strip() == "2"
 
 
-_PLANTED = r"""
-import os
-import crypto_api as capi
-from crypto_api import testmgr
-capi.request_module("crypto-xchacha12")            # the generic reference first, tested
-testmgr.set_level("full"); testmgr.set_fuzz_iterations(20); testmgr.set_fuzz_seed(1)
-capi.insmod(os.environ["PLANTED"])
-rec = capi.proc_crypto().split("driver       : xchacha12-planted-vsx")[1].split("\n\n")[0]
-print(rec.split("selftest     : ")[1].split()[0])
-"""
-
-
 @pytest.mark.parametrize("rounding, verdict", [("0", "unknown"), ("1", "passed")])
 def test_self_tests_catch_a_vsx_glue_that_skips_the_stride(rounding, verdict):
     import os
-    import subprocess
-    import sys
+    from arm64_emulation import planted_selftest
     from ppc64le_emulation import ppc_env
-    env = dict(ppc_env("power9"), PLANTED=os.path.join(os.path.dirname(__file__), "data", "planted_vsx_stride.py"),
-               PLANTED_ROUND=rounding)
-    r = subprocess.run([sys.executable, "-c", _PLANTED], env=env, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == verdict
+    module = os.path.join(os.path.dirname(__file__), "data", "planted_vsx_stride.py")
+    env = dict(ppc_env("power9"), PLANTED_ROUND=rounding)
+    assert planted_selftest(env, module, "xchacha12-planted-vsx") == verdict

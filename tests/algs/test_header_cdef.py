@@ -1,0 +1,73 @@
+"""header_cdef of algs/build_common.py: a build script's cdef reads the
+declarations its C header already holds (between ``/* cdef: begin */`` and
+``/* cdef: end */``) instead of writing them again; every region in order,
+nothing outside them, and a header with unmatched markers is refused rather
+than half read."""
+
+import importlib
+import pathlib
+import sys
+
+import pytest
+from cffi import FFI
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def common():
+    sys.path.insert(0, str(ROOT / "algs"))
+    try:
+        return importlib.import_module("build_common")
+    finally:
+        sys.path.remove(str(ROOT / "algs"))
+
+
+def write(tmp_path, text):
+    path = tmp_path / "h.h"
+    path.write_text(text)
+    return str(path)          # absolute: header_cdef joins it to the root unchanged
+
+
+def test_every_region_in_order_and_nothing_outside(common, tmp_path):
+    header = write(tmp_path, "#ifndef H\n#include <stdint.h>\nint outside_a(void);\n"
+                             "/* cdef: begin */\n#define FIRST 1\nint first(int x);\n/* cdef: end */\n"
+                             "static inline int outside_b(void) { return 0; }\n"
+                             "/* cdef: begin */\nstruct second { int y; };\n/* cdef: end */\n#endif\n")
+    text = common.header_cdef(header)
+    assert text.index("first(") < text.index("struct second")
+    assert "outside" not in text and "#include" not in text and "#endif" not in text
+    ffi = FFI()
+    ffi.cdef(text)
+    assert ffi.sizeof("struct second") == ffi.sizeof("int")
+
+
+@pytest.mark.parametrize("text", [
+    "int f(void);\n",                                              # no region at all
+    "/* cdef: begin */\nint f(void);\n",                           # never ended
+    "/* cdef: begin */\nint f(void);\n/* cdef: end */\n/* cdef: end */\n",   # stray end
+    "/* cdef: end */\n/* cdef: begin */\nint f(void);\n",          # end before begin
+])
+def test_unmatched_markers_are_refused(common, tmp_path, text):
+    with pytest.raises(ValueError, match="cdef: "):
+        common.header_cdef(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("header", ["algs/adiantum_core.h", "algs/modes_core.h", "algs/chacha_generic.h",
+                                    "algs/sector_batch.h", "algs/include/poly1305_core.h",
+                                    "algs/poly1305_desc.h", "algs/sha256_generic.h",
+                                    "arch/x86/chacha20poly1305_avx2.h",
+                                    "arch/x86/chacha_glue_walk.h"])
+def test_the_marked_project_headers_parse_as_a_cdef_of_their_own(common, header):
+    ffi = FFI()
+    if header == "algs/modes_core.h":           # its block type comes from _aes_generic
+        ffi.cdef("typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);")
+    if header == "algs/sha256_generic.h":       # its state struct is written in the script
+        ffi.cdef("struct sha256_state;")
+    if header == "algs/poly1305_desc.h":        # on the core's types
+        ffi.cdef(common.header_cdef("algs/include/poly1305_core.h"))
+    if header == "algs/adiantum_core.h":        # its NH/Poly1305 types come from _poly1305
+        ffi.cdef(common.header_cdef("algs/include/poly1305_core.h")
+                 + "typedef void (*nh_fn_t)(const uint32_t *, const uint8_t *, size_t, uint8_t *);"
+                 + "struct nhpoly1305_key;")
+    ffi.cdef(common.header_cdef(header))
