@@ -3,7 +3,12 @@ POWER10 core is compiled -mcpu=power10 as an object of its own, so the one
 helper still starts on POWER8/POWER9 and its POWER10 functions are called
 only when HWCAP2 reports ``arch_3_1``."""
 
+import os
+
 from crypto_api.machine.core import Core
+
+# algs/include: the shared headers (aes_sbox.h)
+_INCLUDE = "-I" + os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs", "include"))
 
 _CHACHA_CDEF = """
     void {name}(const uint32_t *state, uint8_t *dst, const uint8_t *src, size_t len, int nrounds);
@@ -17,7 +22,7 @@ CORES = [
              void aes_p8_encrypt(const uint8_t *rk, int rounds, uint8_t *dst, const uint8_t *src);
              void aes_p8_decrypt(const uint8_t *rk, int rounds, uint8_t *dst, const uint8_t *src);
          """,
-         cflags=("-mcpu=power8",),
+         cflags=("-mcpu=power8", _INCLUDE),
          feature="vcrypto"),
     Core(name="chacha_vsx4",
          sources=("chacha_vsx4.c",),
