@@ -33,8 +33,8 @@ from typing import Any, Callable, List, Sequence
 import crypto_api as capi
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
-from crypto_api.scatterlist import (scatterwalk_ffwd, scatterwalk_map_and_copy, sg_init_one,
-                                    sg_pieces)
+from crypto_api.scatterlist import (scatterwalk_ffwd, scatterwalk_map_and_copy, Scatterlist,
+                                    sg_init_one, sg_linear_views, sg_pieces)
 
 MODULE_NAME = "chacha20poly1305"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("rfc7539", "rfc7539esp")
@@ -46,6 +46,8 @@ POLY1305_KEY_SIZE = 32
 POLY1305_DIGEST_SIZE = 16
 ESP_IV_COPY = 8
 _ZEROS = bytes(16)
+_ZEROS32 = bytes(POLY1305_KEY_SIZE)
+_PLAIN = (bytes, bytearray)
 
 
 # --------------------------------------------------------------------------
@@ -57,6 +59,7 @@ def chachapoly_init(tfm: Any) -> None:
     ctx.saltlen = CHACHAPOLY_IV_SIZE - tfm.alg.ivsize
     ctx.salt = bytearray(ctx.saltlen)
     ctx.chacha = capi.crypto_spawn_skcipher(spawns[0])
+    ctx.chacha_sync = not ctx.chacha.alg.cra_flags & capi.CRYPTO_ALG_ASYNC
     try:
         ctx.poly = capi.crypto_spawn_shash(spawns[1])
     except BaseException:
@@ -104,7 +107,7 @@ class ChachaPolyReqCtx:
     """What one request carries from step to step (the kernel's request context)."""
 
     __slots__ = ("encrypt", "steps", "next", "flags", "nonce", "alen", "textlen", "src_text",
-                 "dst_text", "polykey", "desc", "tag", "error")
+                 "dst_text", "polykey", "desc", "tag", "error", "direct")
 
     def __init__(self, req: Any, encrypt: bool, steps: Sequence[Callable]) -> None:
         tfm = req.tfm
@@ -121,9 +124,14 @@ class ChachaPolyReqCtx:
         self.desc = None
         self.tag = b""
         self.error: Any = None
+        # Direct: the ChaCha child is synchronous and no fpu_trace() records, so
+        # its sub-requests may go through its one-call entry point (which gives
+        # the request path's bytes, see SkcipherAlg) and the small Poly1305
+        # tail updates may be merged; a traced request runs every sub-request.
+        self.direct = tfm.ctx.chacha_sync and not capi.fpu_tracing()
 
-    def chacha_iv(self, counter: int) -> bytearray:
-        return bytearray(counter.to_bytes(4, "little") + self.nonce)
+    def chacha_iv(self, counter: int) -> bytes:
+        return counter.to_bytes(4, "little") + self.nonce
 
     def wipe(self) -> None:
         self.polykey[:] = bytes(POLY1305_KEY_SIZE)
@@ -174,12 +182,32 @@ def _step_done(subreq: Any, err: int) -> None:
     capi.aead_request_complete(req, err)
 
 
+def _whole(view: memoryview) -> Any:
+    """The bytes/bytearray a view covers entirely (the child's C one-call path
+    takes those), else the view itself: a contiguous byte view as long as its
+    object is all of it."""
+    obj = view.obj
+    return obj if type(obj) in _PLAIN and len(obj) == len(view) else view
+
+
 def _chacha(req: Any, rctx: ChachaPolyReqCtx, src: List, dst: List, nbytes: int, counter: int,
             encrypt: bool) -> int:
-    """One sub-request to the ChaCha20 child (its result may arrive later)."""
-    sub = capi.skcipher_request_alloc(req.tfm.ctx.chacha)
+    """One sub-request to the ChaCha20 child (its result may arrive later).
+
+    A direct request whose src and dst are one contiguous run each (the
+    one-call methods' layout) hands them to the child's one-call method
+    instead: same child, same bytes, without building and re-checking a
+    request over scatterlists this template made itself."""
+    chacha = req.tfm.ctx.chacha
+    if rctx.direct:
+        views = sg_linear_views(src, dst, nbytes)
+        if views is not None:
+            (chacha.encrypt if encrypt else chacha.decrypt)(_whole(views[0]), rctx.chacha_iv(counter),
+                                                            out=_whole(views[1]))
+            return 0
+    sub = capi.skcipher_request_alloc(chacha)
     capi.skcipher_request_set_callback(sub, rctx.flags, _step_done, req)
-    capi.skcipher_request_set_crypt(sub, src, dst, nbytes, rctx.chacha_iv(counter))
+    capi.skcipher_request_set_crypt(sub, src, dst, nbytes, bytearray(rctx.chacha_iv(counter)))
     return (capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt)(sub)
 
 
@@ -198,7 +226,10 @@ def step_genkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
             raise CryptoError(EINVAL, f"{req.tfm.alg.cra_driver_name}: assoclen {req.assoclen} "
                                       f"cannot hold the {ESP_IV_COPY}-byte IV copy")
         rctx.alen = req.assoclen - ESP_IV_COPY
-    rctx.polykey[:] = bytes(POLY1305_KEY_SIZE)
+    if rctx.direct:             # the child's one-call method straight into polykey
+        req.tfm.ctx.chacha.decrypt(_ZEROS32, rctx.chacha_iv(0), out=rctx.polykey)
+        return 0
+    rctx.polykey[:] = _ZEROS32
     key = sg_init_one(rctx.polykey)
     return _chacha(req, rctx, key, key, POLY1305_KEY_SIZE, 0, False)
 
@@ -228,21 +259,30 @@ def step_poly_adpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
 
 
 def step_poly_text(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    """The ciphertext: from dst when encrypting, from src when decrypting."""
-    for piece in sg_pieces(rctx.dst_text if rctx.encrypt else rctx.src_text, rctx.textlen):
+    """The ciphertext: from dst when encrypting, from src when decrypting (page by
+    page, as sg_miter maps it; a direct request over one run hashes it at once)."""
+    sgl = rctx.dst_text if rctx.encrypt else rctx.src_text
+    if rctx.direct and rctx.textlen:
+        views = sg_linear_views(sgl, sgl, rctx.textlen)
+        if views is not None:
+            rctx.desc.update(views[0])
+            return 0
+    for piece in sg_pieces(sgl, rctx.textlen):
         rctx.desc.update(piece)
     return 0
 
 
 def step_poly_textpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
     pad = -rctx.textlen % 16
-    if pad:
+    if pad and not rctx.direct:     # direct: step_poly_tail hashes the pad with the lengths
         rctx.desc.update(_ZEROS[:pad])
     return 0
 
 
 def step_poly_tail(req: Any, rctx: ChachaPolyReqCtx) -> int:
     lengths = rctx.alen.to_bytes(8, "little") + rctx.textlen.to_bytes(8, "little")
+    if rctx.direct:                 # the same bytes, one call (no trace to keep them apart)
+        lengths = _ZEROS[:-rctx.textlen % 16] + lengths
     rctx.tag = rctx.desc.finup(lengths)
     return 0
 
@@ -275,6 +315,44 @@ def _crypt(req: Any, encrypt: bool) -> Any:
     if rc:
         raise rctx.error
     return None
+
+
+def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
+    """``AeadAlg.oneshot``: ``tfm.encrypt``/``decrypt`` on bytes (data, IV and
+    AD; no ``out``) run the chain above over a request on those bytes, without
+    the frontend's generic one-call set-up (a waiter, a scratch buffer, a
+    second check of scatterlists built here).  Only for a synchronous ChaCha
+    child, where the chain never waits; anything else (other buffer types,
+    ``out``, a wrong IV length, a short ciphertext, an FPU trace recording)
+    declines to the frontend's path, which says what is wrong."""
+    if not tfm.ctx.chacha_sync or tfm.authsize != POLY1305_DIGEST_SIZE:
+        return None
+    ivsize = tfm.alg.ivsize
+    flags = capi.CRYPTO_TFM_REQ_MAY_BACKLOG       # as the frontend's one-call path sets
+
+    def fn(data: Any, iv: Any, assoc: Any, out: Any) -> Any:
+        if (out is not None or type(data) is not bytes or type(assoc) is not bytes
+                or type(iv) is not bytes or len(iv) != ivsize or capi.fpu_tracing()):
+            return None
+        alen, n = len(assoc), len(data)
+        outlen = n + POLY1305_DIGEST_SIZE if encrypt else n - POLY1305_DIGEST_SIZE
+        if outlen < 0:
+            return None
+        res = bytearray(outlen)                 # private until it is final
+        rv = memoryview(res)
+        req = capi.AeadRequest(tfm)
+        req.src = [Scatterlist(memoryview(assoc), 0, alen), Scatterlist(memoryview(data), 0, n)]
+        # the AD room of dst: the template never writes it
+        req.dst = [Scatterlist(memoryview(bytearray(alen)), 0, alen), Scatterlist(rv, 0, outlen)]
+        req.cryptlen, req.assoclen, req.iv, req.flags = n, alen, iv, flags
+        try:
+            _crypt(req, encrypt)                # synchronous child: never -EINPROGRESS
+            return bytes(res)
+        finally:
+            if not encrypt:                     # the plaintext, authentic or not
+                rv[:] = bytes(outlen)
+
+    return fn
 
 
 def chachapoly_encrypt(req: Any) -> Any:
@@ -317,7 +395,7 @@ def chachapoly_create(tmpl: capi.Template, tb: list, ivsize: int) -> None:
         cra_blocksize=1, cra_alignmask=c.cra_alignmask | p.cra_alignmask,
         ivsize=ivsize, maxauthsize=POLY1305_DIGEST_SIZE, chunksize=c.chunksize,
         setkey=chachapoly_setkey, setauthsize=chachapoly_setauthsize,
-        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt,
+        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt, oneshot=chachapoly_oneshot,
         init=chachapoly_init, exit=chachapoly_exit)
     capi.aead_register_instance(tmpl, inst, [chacha, poly])
 
