@@ -31,10 +31,11 @@ from errno import EINPROGRESS
 from typing import Any, Callable, List, Sequence
 
 import crypto_api as capi
+from crypto_api.aead import _wipe as wipe_bytearray
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
 from crypto_api.scatterlist import (scatterwalk_ffwd, scatterwalk_map_and_copy, Scatterlist,
-                                    sg_init_one, sg_linear_views, sg_pieces)
+                                    sg_init_one, sg_pieces)
 
 MODULE_NAME = "chacha20poly1305"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("rfc7539", "rfc7539esp")
@@ -48,6 +49,11 @@ ESP_IV_COPY = 8
 _ZEROS = bytes(16)
 _ZEROS32 = bytes(POLY1305_KEY_SIZE)
 _PLAIN = (bytes, bytearray)
+#: direct requests gather Poly1305 inputs up to this many bytes per update
+POLY_PEND = 256
+_ZEROS_PEND = bytes(POLY_PEND)
+#: one-call encryptions up to this many bytes put the text and the tag in two buffers
+SPLIT_MAX = 4096
 
 
 # --------------------------------------------------------------------------
@@ -60,6 +66,9 @@ def chachapoly_init(tfm: Any) -> None:
     ctx.salt = bytearray(ctx.saltlen)
     ctx.chacha = capi.crypto_spawn_skcipher(spawns[0])
     ctx.chacha_sync = not ctx.chacha.alg.cra_flags & capi.CRYPTO_ALG_ASYNC
+    # (desc, gather buffer) pairs, wiped, that direct requests leave for the
+    # next ones (list pop/append: safe between threads)
+    ctx.poly_pool = []
     try:
         ctx.poly = capi.crypto_spawn_shash(spawns[1])
     except BaseException:
@@ -69,6 +78,7 @@ def chachapoly_init(tfm: Any) -> None:
 
 def chachapoly_exit(tfm: Any) -> None:
     ctx = tfm.ctx
+    ctx.poly_pool = []
     for name in ("poly", "chacha"):
         child = getattr(ctx, name, None)
         if child is not None:
@@ -107,7 +117,7 @@ class ChachaPolyReqCtx:
     """What one request carries from step to step (the kernel's request context)."""
 
     __slots__ = ("encrypt", "steps", "next", "flags", "nonce", "alen", "textlen", "src_text",
-                 "dst_text", "polykey", "desc", "tag", "error", "direct")
+                 "dst_text", "polykey", "desc", "tag", "error", "direct", "pend", "plen", "pool")
 
     def __init__(self, req: Any, encrypt: bool, steps: Sequence[Callable]) -> None:
         tfm = req.tfm
@@ -126,18 +136,53 @@ class ChachaPolyReqCtx:
         self.error: Any = None
         # Direct: the ChaCha child is synchronous and no fpu_trace() records, so
         # its sub-requests may go through its one-call entry point (which gives
-        # the request path's bytes, see SkcipherAlg) and the small Poly1305
-        # tail updates may be merged; a traced request runs every sub-request.
+        # the request path's bytes, see SkcipherAlg) and small Poly1305 inputs
+        # are gathered in ``pend`` and hashed together (Poly1305 hashes the
+        # same bytes however they are split); a traced request runs every
+        # sub-request and every update as the kernel issues them.
         self.direct = tfm.ctx.chacha_sync and not capi.fpu_tracing()
+        self.pend = None
+        self.plen = 0
+        self.pool = tfm.ctx.poly_pool
 
     def chacha_iv(self, counter: int) -> bytes:
         return counter.to_bytes(4, "little") + self.nonce
 
     def wipe(self) -> None:
-        self.polykey[:] = bytes(POLY1305_KEY_SIZE)
-        if self.desc is not None:
-            self.desc.state[:] = bytes(len(self.desc.state))
+        self.polykey[:] = _ZEROS32
+        desc, pend = self.desc, self.pend
+        if desc is not None:
+            desc.state[:] = bytes(len(desc.state))
             self.desc = None
+        if pend is not None:            # it held the one-time key and the text
+            pend[:] = _ZEROS_PEND
+            self.pend = None
+        if pend is not None and desc is not None:
+            self.pool.append((desc, pend))     # the pair of a direct request, once
+
+    def poly(self, data: Any) -> None:
+        """Hash ``data`` (direct: gathered while small, at most POLY_PEND bytes)."""
+        pend = self.pend
+        if pend is None:
+            self.desc.update(data)
+            return
+        p, n = self.plen, len(data)
+        if p + n > POLY_PEND:
+            if p:
+                self.desc.update(memoryview(pend)[:p])
+            p = 0
+            if n > POLY_PEND:
+                self.plen = 0
+                self.desc.update(data)
+                return
+        pend[p:p + n] = data
+        self.plen = p + n
+
+    def poly_finup(self, data: bytes) -> bytes:
+        if self.pend is None:
+            return self.desc.finup(data)
+        self.poly(data)
+        return self.desc.finup(memoryview(self.pend)[:self.plen])
 
 
 def _run_chain(req: Any, start: int) -> int:
@@ -182,28 +227,36 @@ def _step_done(subreq: Any, err: int) -> None:
     capi.aead_request_complete(req, err)
 
 
-def _whole(view: memoryview) -> Any:
-    """The bytes/bytearray a view covers entirely (the child's C one-call path
-    takes those), else the view itself: a contiguous byte view as long as its
-    object is all of it."""
+def _first_run(sgl: List, nbytes: int) -> Any:
+    """The first ``nbytes`` of ``sgl`` when its first entry holds them all, else
+    None; as the bytes/bytearray itself when they are all of it (the child's
+    C one-call path takes those: a contiguous byte view as long as its object
+    is that object's bytes)."""
+    if not sgl:
+        return None
+    sg = sgl[0]
+    if sg.length < nbytes or sg.buf is None:
+        return None
+    view = sg.buf[sg.offset:sg.offset + nbytes]
+    if len(view) != nbytes:             # an entry changed since it was checked
+        return None
     obj = view.obj
-    return obj if type(obj) in _PLAIN and len(obj) == len(view) else view
+    return obj if type(obj) in _PLAIN and len(obj) == nbytes else view
 
 
 def _chacha(req: Any, rctx: ChachaPolyReqCtx, src: List, dst: List, nbytes: int, counter: int,
             encrypt: bool) -> int:
     """One sub-request to the ChaCha20 child (its result may arrive later).
 
-    A direct request whose src and dst are one contiguous run each (the
-    one-call methods' layout) hands them to the child's one-call method
+    A direct request whose src and dst each start with a run of ``nbytes``
+    (the one-call methods' layout) hands them to the child's one-call method
     instead: same child, same bytes, without building and re-checking a
     request over scatterlists this template made itself."""
     chacha = req.tfm.ctx.chacha
     if rctx.direct:
-        views = sg_linear_views(src, dst, nbytes)
-        if views is not None:
-            (chacha.encrypt if encrypt else chacha.decrypt)(_whole(views[0]), rctx.chacha_iv(counter),
-                                                            out=_whole(views[1]))
+        sv, dv = _first_run(src, nbytes), _first_run(dst, nbytes)
+        if sv is not None and dv is not None:
+            (chacha.encrypt if encrypt else chacha.decrypt)(sv, rctx.chacha_iv(counter), out=dv)
             return 0
     sub = capi.skcipher_request_alloc(chacha)
     capi.skcipher_request_set_callback(sub, rctx.flags, _step_done, req)
@@ -235,26 +288,33 @@ def step_genkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
 
 
 def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    rctx.desc = req.tfm.ctx.poly.desc().init()
+    poly = req.tfm.ctx.poly
+    if rctx.direct:                 # a desc and gather buffer of an earlier direct request
+        pool = rctx.pool
+        rctx.desc, rctx.pend = pool.pop() if pool else (poly.desc(), bytearray(POLY_PEND))
+        rctx.desc.init()
+    else:
+        rctx.desc = poly.desc().init()
     return 0
 
 
 def step_poly_setkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    rctx.desc.update(rctx.polykey)          # the v5.0 shash takes r ‖ s as its first 32 bytes
-    rctx.polykey[:] = bytes(POLY1305_KEY_SIZE)
+    rctx.poly(rctx.polykey)                 # the v5.0 shash takes r ‖ s as its first 32 bytes
+    rctx.polykey[:] = _ZEROS32
     return 0
 
 
 def step_poly_ad(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    for piece in sg_pieces(req.src, rctx.alen):
-        rctx.desc.update(piece)
+    if rctx.alen:
+        for piece in sg_pieces(req.src, rctx.alen):
+            rctx.poly(piece)
     return 0
 
 
 def step_poly_adpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
     pad = -rctx.alen % 16
     if pad:
-        rctx.desc.update(_ZEROS[:pad])
+        rctx.poly(_ZEROS[:pad])
     return 0
 
 
@@ -263,27 +323,25 @@ def step_poly_text(req: Any, rctx: ChachaPolyReqCtx) -> int:
     page, as sg_miter maps it; a direct request over one run hashes it at once)."""
     sgl = rctx.dst_text if rctx.encrypt else rctx.src_text
     if rctx.direct and rctx.textlen:
-        views = sg_linear_views(sgl, sgl, rctx.textlen)
-        if views is not None:
-            rctx.desc.update(views[0])
+        run = _first_run(sgl, rctx.textlen)
+        if run is not None:
+            rctx.poly(run)
             return 0
     for piece in sg_pieces(sgl, rctx.textlen):
-        rctx.desc.update(piece)
+        rctx.poly(piece)
     return 0
 
 
 def step_poly_textpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
     pad = -rctx.textlen % 16
-    if pad and not rctx.direct:     # direct: step_poly_tail hashes the pad with the lengths
-        rctx.desc.update(_ZEROS[:pad])
+    if pad:
+        rctx.poly(_ZEROS[:pad])
     return 0
 
 
 def step_poly_tail(req: Any, rctx: ChachaPolyReqCtx) -> int:
     lengths = rctx.alen.to_bytes(8, "little") + rctx.textlen.to_bytes(8, "little")
-    if rctx.direct:                 # the same bytes, one call (no trace to keep them apart)
-        lengths = _ZEROS[:-rctx.textlen % 16] + lengths
-    rctx.tag = rctx.desc.finup(lengths)
+    rctx.tag = rctx.poly_finup(lengths)
     return 0
 
 
@@ -338,19 +396,27 @@ def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
         outlen = n + POLY1305_DIGEST_SIZE if encrypt else n - POLY1305_DIGEST_SIZE
         if outlen < 0:
             return None
-        res = bytearray(outlen)                 # private until it is final
-        rv = memoryview(res)
+        # dst: the AD room (the template never writes it), then the result,
+        # private until it is final: a short ciphertext gets its own buffer,
+        # which the ChaCha child's one-call method writes straight into
+        res = bytearray(outlen)
+        tag = bytearray(POLY1305_DIGEST_SIZE) if encrypt and n <= SPLIT_MAX else None
+        dst = [Scatterlist(memoryview(bytearray(alen)), 0, alen)]
+        if tag is None:
+            dst.append(Scatterlist(memoryview(res), 0, outlen))
+        else:
+            res = bytearray(n)
+            dst += [Scatterlist(memoryview(res), 0, n), Scatterlist(memoryview(tag), 0, len(tag))]
         req = capi.AeadRequest(tfm)
         req.src = [Scatterlist(memoryview(assoc), 0, alen), Scatterlist(memoryview(data), 0, n)]
-        # the AD room of dst: the template never writes it
-        req.dst = [Scatterlist(memoryview(bytearray(alen)), 0, alen), Scatterlist(rv, 0, outlen)]
+        req.dst = dst
         req.cryptlen, req.assoclen, req.iv, req.flags = n, alen, iv, flags
         try:
             _crypt(req, encrypt)                # synchronous child: never -EINPROGRESS
-            return bytes(res)
+            return bytes(res) if tag is None else b"".join((res, tag))
         finally:
             if not encrypt:                     # the plaintext, authentic or not
-                rv[:] = bytes(outlen)
+                wipe_bytearray(res)
 
     return fn
 
