@@ -31,7 +31,7 @@ from errno import EINPROGRESS
 from typing import Any, Callable, List, Sequence
 
 import crypto_api as capi
-from crypto_api.aead import _wipe as wipe_bytearray
+from crypto_api.aead import _wipe as wipe_bytearray  # the frontend's own wipe of its private result
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
 from crypto_api.scatterlist import (scatterwalk_ffwd, scatterwalk_map_and_copy, Scatterlist,
@@ -52,7 +52,7 @@ _PLAIN = (bytes, bytearray)
 #: direct requests gather Poly1305 inputs up to this many bytes per update
 POLY_PEND = 256
 _ZEROS_PEND = bytes(POLY_PEND)
-#: one-call encryptions up to this many bytes put the text and the tag in two buffers
+#: one-call requests up to this many bytes hold the text and the tag in two buffers
 SPLIT_MAX = 4096
 
 
@@ -117,7 +117,8 @@ class ChachaPolyReqCtx:
     """What one request carries from step to step (the kernel's request context)."""
 
     __slots__ = ("encrypt", "steps", "next", "flags", "nonce", "alen", "textlen", "src_text",
-                 "dst_text", "polykey", "desc", "tag", "error", "direct", "pend", "plen", "pool")
+                 "dst_text", "polykey", "desc", "tag", "error", "direct", "pend", "plen", "pool",
+                 "fed")
 
     def __init__(self, req: Any, encrypt: bool, steps: Sequence[Callable]) -> None:
         tfm = req.tfm
@@ -128,8 +129,8 @@ class ChachaPolyReqCtx:
         self.nonce = bytes(tfm.ctx.salt) + bytes(req.iv[:tfm.alg.ivsize])
         self.alen = req.assoclen                 # the AD Poly1305 sees (esp: without the IV copy)
         self.textlen = req.cryptlen - (0 if encrypt else POLY1305_DIGEST_SIZE)
-        self.src_text = scatterwalk_ffwd(req.src, req.assoclen)
-        self.dst_text = self.src_text if req.dst is req.src else scatterwalk_ffwd(req.dst, req.assoclen)
+        self.src_text = _ffwd(req.src, req.assoclen)
+        self.dst_text = self.src_text if req.dst is req.src else _ffwd(req.dst, req.assoclen)
         self.polykey = bytearray(POLY1305_KEY_SIZE)
         self.desc = None
         self.tag = b""
@@ -144,6 +145,7 @@ class ChachaPolyReqCtx:
         self.pend = None
         self.plen = 0
         self.pool = tfm.ctx.poly_pool
+        self.fed = False                # direct: whether desc has been initialised and fed
 
     def chacha_iv(self, counter: int) -> bytes:
         return counter.to_bytes(4, "little") + self.nonce
@@ -168,6 +170,9 @@ class ChachaPolyReqCtx:
             return
         p, n = self.plen, len(data)
         if p + n > POLY_PEND:
+            if not self.fed:
+                self.desc.init()
+                self.fed = True
             if p:
                 self.desc.update(memoryview(pend)[:p])
             p = 0
@@ -182,7 +187,14 @@ class ChachaPolyReqCtx:
         if self.pend is None:
             return self.desc.finup(data)
         self.poly(data)
-        return self.desc.finup(memoryview(self.pend)[:self.plen])
+        gathered = memoryview(self.pend)[:self.plen]
+        # all of it gathered: one digest call (init, update, final)
+        return self.desc.finup(gathered) if self.fed else self.desc.digest(gathered)
+
+
+def _ffwd(sgl: List, skip: int) -> List:
+    """scatterwalk_ffwd, which hands back the list itself when nothing is skipped."""
+    return scatterwalk_ffwd(sgl, skip) if skip else sgl
 
 
 def _run_chain(req: Any, start: int) -> int:
@@ -292,7 +304,6 @@ def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
     if rctx.direct:                 # a desc and gather buffer of an earlier direct request
         pool = rctx.pool
         rctx.desc, rctx.pend = pool.pop() if pool else (poly.desc(), bytearray(POLY_PEND))
-        rctx.desc.init()
     else:
         rctx.desc = poly.desc().init()
     return 0
@@ -408,8 +419,15 @@ def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
             res = bytearray(n)
             dst += [Scatterlist(memoryview(res), 0, n), Scatterlist(memoryview(tag), 0, len(tag))]
         req = capi.AeadRequest(tfm)
-        req.src = [Scatterlist(memoryview(assoc), 0, alen), Scatterlist(memoryview(data), 0, n)]
+        if encrypt or n > SPLIT_MAX:
+            text = [Scatterlist(memoryview(data), 0, len(data))]
+        else:                                   # a short ciphertext apart from its tag, as above
+            text = [Scatterlist(memoryview(data[:outlen]), 0, outlen),
+                    Scatterlist(memoryview(data), outlen, POLY1305_DIGEST_SIZE)]
+        req.src = [Scatterlist(memoryview(assoc), 0, alen)] + text
         req.dst = dst
+        if not alen:                            # no empty AD entries
+            del req.src[0], dst[0]
         req.cryptlen, req.assoclen, req.iv, req.flags = n, alen, iv, flags
         try:
             _crypt(req, encrypt)                # synchronous child: never -EINPROGRESS
