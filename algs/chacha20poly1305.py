@@ -126,7 +126,9 @@ class ChachaPolyReqCtx:
         self.steps = steps
         self.next = 0
         self.flags = req.flags
-        self.nonce = bytes(tfm.ctx.salt) + bytes(req.iv[:tfm.alg.ivsize])
+        salt = tfm.ctx.salt
+        nonce = bytes(req.iv[:tfm.alg.ivsize])
+        self.nonce = bytes(salt) + nonce if salt else nonce
         self.alen = req.assoclen                 # the AD Poly1305 sees (esp: without the IV copy)
         self.textlen = req.cryptlen - (0 if encrypt else POLY1305_DIGEST_SIZE)
         self.src_text = _ffwd(req.src, req.assoclen)
@@ -237,6 +239,21 @@ def _step_done(subreq: Any, err: int) -> None:
     else:
         rctx.wipe()
     capi.aead_request_complete(req, err)
+
+
+def _run_at(sgl: List, pos: int, nbytes: int) -> Any:
+    """A view of the ``nbytes`` at byte ``pos`` of ``sgl`` when one entry holds
+    them all, else None."""
+    for sg in sgl:
+        if pos >= sg.length:
+            pos -= sg.length
+            continue
+        if sg.length - pos < nbytes or sg.buf is None:
+            return None
+        start = sg.offset + pos
+        view = sg.buf[start:start + nbytes]
+        return view if len(view) == nbytes else None    # None: an entry changed meanwhile
+    return None
 
 
 def _first_run(sgl: List, nbytes: int) -> Any:
@@ -356,14 +373,27 @@ def step_poly_tail(req: Any, rctx: ChachaPolyReqCtx) -> int:
     return 0
 
 
+def _tag_at(rctx: ChachaPolyReqCtx, sgl: List) -> Any:
+    """Direct: a view of the tag's 16 bytes after the text when one entry holds them."""
+    return _run_at(sgl, rctx.textlen, POLY1305_DIGEST_SIZE) if rctx.direct else None
+
+
 def step_copy_tag(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    scatterwalk_map_and_copy(rctx.tag, req.dst, req.assoclen + rctx.textlen, POLY1305_DIGEST_SIZE, True)
+    room = _tag_at(rctx, rctx.dst_text)
+    if room is not None:
+        room[:] = rctx.tag
+    else:
+        scatterwalk_map_and_copy(rctx.tag, req.dst, req.assoclen + rctx.textlen,
+                                 POLY1305_DIGEST_SIZE, True)
     return 0
 
 
 def step_verify(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    received = bytearray(POLY1305_DIGEST_SIZE)
-    scatterwalk_map_and_copy(received, req.src, req.assoclen + rctx.textlen, POLY1305_DIGEST_SIZE, False)
+    received = _tag_at(rctx, rctx.src_text)
+    if received is None:
+        received = bytearray(POLY1305_DIGEST_SIZE)
+        scatterwalk_map_and_copy(received, req.src, req.assoclen + rctx.textlen,
+                                 POLY1305_DIGEST_SIZE, False)
     if not hmac.compare_digest(bytes(received), rctx.tag):
         raise CryptoError(EBADMSG, f"{req.tfm.alg.cra_driver_name}: authentication failed "
                                    "(tag mismatch)")
@@ -407,27 +437,33 @@ def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
         outlen = n + POLY1305_DIGEST_SIZE if encrypt else n - POLY1305_DIGEST_SIZE
         if outlen < 0:
             return None
-        # dst: the AD room (the template never writes it), then the result,
-        # private until it is final: a short ciphertext gets its own buffer,
-        # which the ChaCha child's one-call method writes straight into
-        res = bytearray(outlen)
-        tag = bytearray(POLY1305_DIGEST_SIZE) if encrypt and n <= SPLIT_MAX else None
-        dst = [Scatterlist(memoryview(bytearray(alen)), 0, alen)]
-        if tag is None:
-            dst.append(Scatterlist(memoryview(res), 0, outlen))
+        # src: the caller's bytes; dst: the AD room (the template never writes
+        # it), then the result, private until it is final.  A short text and its
+        # tag lie in buffers of their own, which the ChaCha child's one-call
+        # method takes as they are (a copy of at most SPLIT_MAX bytes).
+        short = (n if encrypt else outlen) <= SPLIT_MAX
+        src, dst = [], []
+        if alen:                                # no empty AD entries
+            src.append(Scatterlist(memoryview(assoc), 0, alen))
+            dst.append(Scatterlist(memoryview(bytearray(alen)), 0, alen))
+        tag = None
+        if encrypt:
+            src.append(Scatterlist(memoryview(data), 0, n))
+            res = bytearray(n if short else outlen)
+            dst.append(Scatterlist(memoryview(res), 0, len(res)))
+            if short:
+                tag = bytearray(POLY1305_DIGEST_SIZE)
+                dst.append(Scatterlist(memoryview(tag), 0, POLY1305_DIGEST_SIZE))
         else:
-            res = bytearray(n)
-            dst += [Scatterlist(memoryview(res), 0, n), Scatterlist(memoryview(tag), 0, len(tag))]
+            if short:
+                src += [Scatterlist(memoryview(data[:outlen]), 0, outlen),
+                        Scatterlist(memoryview(data), outlen, POLY1305_DIGEST_SIZE)]
+            else:
+                src.append(Scatterlist(memoryview(data), 0, n))
+            res = bytearray(outlen)
+            dst.append(Scatterlist(memoryview(res), 0, outlen))
         req = capi.AeadRequest(tfm)
-        if encrypt or n > SPLIT_MAX:
-            text = [Scatterlist(memoryview(data), 0, len(data))]
-        else:                                   # a short ciphertext apart from its tag, as above
-            text = [Scatterlist(memoryview(data[:outlen]), 0, outlen),
-                    Scatterlist(memoryview(data), outlen, POLY1305_DIGEST_SIZE)]
-        req.src = [Scatterlist(memoryview(assoc), 0, alen)] + text
-        req.dst = dst
-        if not alen:                            # no empty AD entries
-            del req.src[0], dst[0]
+        req.src, req.dst = src, dst
         req.cryptlen, req.assoclen, req.iv, req.flags = n, alen, iv, flags
         try:
             _crypt(req, encrypt)                # synchronous child: never -EINPROGRESS
