@@ -153,3 +153,22 @@ def test_reused_descs_keep_no_key_material(tfms):
     assert len(pool) == 1               # one desc and gather buffer, reused by every request
     desc, pend = pool[0]
     assert not any(desc.state) and not any(pend)
+
+
+@pytest.mark.parametrize("shift", [1, 16, 63])
+def test_a_dst_partly_overlapping_src_gives_the_full_chains_bytes(tfms, shift):
+    """The child's one-call methods refuse such a pair; the direct chain then
+    issues the sub-request, as the traced one does, and both write the same bytes."""
+    tfm = tfms[RFC]
+    tfm.setkey(KEY)
+    results = []
+    for traced in (False, True):
+        buf = bytearray(bytes(range(200)))
+        src = [capi.Scatterlist(memoryview(buf), 0, 100)]
+        dst = [capi.Scatterlist(memoryview(buf), shift, 116)]
+        req = capi.aead_request_alloc(tfm)
+        capi.aead_request_set_crypt(req, src, dst, 100, bytearray(NONCE))
+        with capi.fpu_trace() if traced else contextlib.nullcontext():
+            assert capi.crypto_aead_encrypt(req) == 0
+        results.append(bytes(buf))
+    assert results[0] == results[1]
