@@ -295,8 +295,9 @@ def _chacha(req: Any, rctx: ChachaPolyReqCtx, src: List, dst: List, nbytes: int,
     if rctx.direct:
         sv, dv = _first_run(src, nbytes), _first_run(dst, nbytes)
         # (the one-call methods refuse a dst that partly overlaps src: the request does not)
-        if sv is not None and dv is not None and (type(sv) is not memoryview or type(dv) is not memoryview
-                                                  or not partly_overlapping(sv, dv)):
+        if sv is not None and dv is not None and (
+                type(sv) is not memoryview or type(dv) is not memoryview
+                or not partly_overlapping(sv, dv)):
             (chacha.encrypt if encrypt else chacha.decrypt)(sv, rctx.chacha_iv(counter), out=dv)
             return 0
     sub = capi.skcipher_request_alloc(chacha)
