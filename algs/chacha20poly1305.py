@@ -346,10 +346,22 @@ def step_poly_setkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
 
 
 def step_poly_ad(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    if rctx.alen:
-        for piece in sg_pieces(req.src, rctx.alen):
-            rctx.poly(piece)
+    _poly_pieces(rctx, req.src, rctx.alen)
     return 0
+
+
+def _poly_pieces(rctx: ChachaPolyReqCtx, sgl: List, nbytes: int) -> None:
+    """Hash the first ``nbytes`` of ``sgl`` page by page, as sg_miter maps them
+    (a direct request over one run: at once)."""
+    if not nbytes:
+        return
+    if rctx.direct:
+        run = _first_run(sgl, nbytes)
+        if run is not None:
+            rctx.poly(run)
+            return
+    for piece in sg_pieces(sgl, nbytes):
+        rctx.poly(piece)
 
 
 def step_poly_adpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
@@ -360,16 +372,8 @@ def step_poly_adpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
 
 
 def step_poly_text(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    """The ciphertext: from dst when encrypting, from src when decrypting (page by
-    page, as sg_miter maps it; a direct request over one run hashes it at once)."""
-    sgl = rctx.dst_text if rctx.encrypt else rctx.src_text
-    if rctx.direct and rctx.textlen:
-        run = _first_run(sgl, rctx.textlen)
-        if run is not None:
-            rctx.poly(run)
-            return 0
-    for piece in sg_pieces(sgl, rctx.textlen):
-        rctx.poly(piece)
+    """The ciphertext: from dst when encrypting, from src when decrypting."""
+    _poly_pieces(rctx, rctx.dst_text if rctx.encrypt else rctx.src_text, rctx.textlen)
     return 0
 
 
