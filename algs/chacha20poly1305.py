@@ -204,8 +204,18 @@ class ChachaPolyReqCtx:
 
 
 def _ffwd(sgl: List, skip: int) -> List:
-    """scatterwalk_ffwd, which hands back the list itself when nothing is skipped."""
-    return scatterwalk_ffwd(sgl, skip) if skip else sgl
+    """scatterwalk_ffwd, which hands back the list itself when nothing is
+    skipped, and (the kernel's chains the entries after its first) shares the
+    entries when the skip ends on an entry boundary."""
+    if not skip:
+        return sgl
+    for i, sg in enumerate(sgl):
+        if skip < sg.length:
+            break
+        skip -= sg.length
+    else:
+        return []
+    return sgl[i:] if skip == 0 else scatterwalk_ffwd(sgl[i:], skip)
 
 
 def _run_chain(req: Any, start: int) -> int:
