@@ -63,6 +63,7 @@ POLY_PEND = 256
 _ZEROS_PEND = bytes(POLY_PEND)
 #: one-call requests up to this many bytes hold the text and the tag in two buffers
 SPLIT_MAX = 4096
+_ZEROS_SPLIT = memoryview(bytes(SPLIT_MAX))
 
 
 # --------------------------------------------------------------------------
@@ -497,7 +498,10 @@ def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
             return bytes(res) if tag is None else b"".join((res, tag))
         finally:
             if not encrypt:                     # the plaintext, authentic or not
-                wipe_bytearray(res)
+                if short:
+                    res[:] = _ZEROS_SPLIT[:outlen]
+                else:
+                    wipe_bytearray(res)
 
     return fn
 
