@@ -22,6 +22,15 @@ then delivers the result.  With synchronous children the chain runs straight
 through and the callback is never called.  Decryption computes the tag over
 the ciphertext, decrypts, then compares: on EBADMSG the plaintext is already
 in dst (kernel behaviour; the one-call ``tfm.decrypt`` never shows it).
+
+Direct requests: over a synchronous ChaCha20 child, while no fpu_trace()
+records, the same chain runs with less Python around it.  A ChaCha20
+sub-request over one contiguous run per side goes to the child's one-call
+method (same child, same bytes), small Poly1305 inputs are gathered into one
+update, the descs are reused (wiped) from request to request, and the
+one-call ``tfm.encrypt``/``decrypt`` on bytes run the chain straight from an
+``AeadAlg.oneshot``.  A traced request keeps every sub-request and update
+the kernel issues (tests/algs/test_chacha20poly1305_direct.py checks both).
 """
 
 from __future__ import annotations
@@ -31,10 +40,11 @@ from errno import EINPROGRESS
 from typing import Any, Callable, List, Sequence
 
 import crypto_api as capi
+from crypto_api.aead import _wipe as wipe_bytearray  # the frontend's own wipe of its private result
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
-from crypto_api.scatterlist import (scatterwalk_ffwd, scatterwalk_map_and_copy, sg_init_one,
-                                    sg_pieces)
+from crypto_api.scatterlist import (partly_overlapping, scatterwalk_ffwd, scatterwalk_map_and_copy,
+                                    Scatterlist, sg_init_one, sg_pieces)
 
 MODULE_NAME = "chacha20poly1305"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("rfc7539", "rfc7539esp")
@@ -46,6 +56,14 @@ POLY1305_KEY_SIZE = 32
 POLY1305_DIGEST_SIZE = 16
 ESP_IV_COPY = 8
 _ZEROS = bytes(16)
+_ZEROS32 = bytes(POLY1305_KEY_SIZE)
+_PLAIN = (bytes, bytearray)
+#: direct requests gather Poly1305 inputs up to this many bytes per update
+POLY_PEND = 256
+_ZEROS_PEND = bytes(POLY_PEND)
+#: one-call requests up to this many bytes hold the text and the tag in two buffers
+SPLIT_MAX = 4096
+_ZEROS_SPLIT = memoryview(bytes(SPLIT_MAX))
 
 
 # --------------------------------------------------------------------------
@@ -57,6 +75,10 @@ def chachapoly_init(tfm: Any) -> None:
     ctx.saltlen = CHACHAPOLY_IV_SIZE - tfm.alg.ivsize
     ctx.salt = bytearray(ctx.saltlen)
     ctx.chacha = capi.crypto_spawn_skcipher(spawns[0])
+    ctx.chacha_sync = not ctx.chacha.alg.cra_flags & capi.CRYPTO_ALG_ASYNC
+    # (desc, gather buffer) pairs, wiped, that direct requests leave for the
+    # next ones (list pop/append: safe between threads)
+    ctx.poly_pool = []
     try:
         ctx.poly = capi.crypto_spawn_shash(spawns[1])
     except BaseException:
@@ -66,6 +88,7 @@ def chachapoly_init(tfm: Any) -> None:
 
 def chachapoly_exit(tfm: Any) -> None:
     ctx = tfm.ctx
+    ctx.poly_pool = []
     for name in ("poly", "chacha"):
         child = getattr(ctx, name, None)
         if child is not None:
@@ -104,7 +127,8 @@ class ChachaPolyReqCtx:
     """What one request carries from step to step (the kernel's request context)."""
 
     __slots__ = ("encrypt", "steps", "next", "flags", "nonce", "alen", "textlen", "src_text",
-                 "dst_text", "polykey", "desc", "tag", "error")
+                 "dst_text", "polykey", "desc", "tag", "error", "direct", "pend", "plen", "pool",
+                 "fed")
 
     def __init__(self, req: Any, encrypt: bool, steps: Sequence[Callable]) -> None:
         tfm = req.tfm
@@ -112,24 +136,87 @@ class ChachaPolyReqCtx:
         self.steps = steps
         self.next = 0
         self.flags = req.flags
-        self.nonce = bytes(tfm.ctx.salt) + bytes(req.iv[:tfm.alg.ivsize])
+        salt = tfm.ctx.salt
+        nonce = bytes(req.iv[:tfm.alg.ivsize])
+        self.nonce = bytes(salt) + nonce if salt else nonce
         self.alen = req.assoclen                 # the AD Poly1305 sees (esp: without the IV copy)
         self.textlen = req.cryptlen - (0 if encrypt else POLY1305_DIGEST_SIZE)
-        self.src_text = scatterwalk_ffwd(req.src, req.assoclen)
-        self.dst_text = self.src_text if req.dst is req.src else scatterwalk_ffwd(req.dst, req.assoclen)
+        self.src_text = _ffwd(req.src, req.assoclen)
+        self.dst_text = self.src_text if req.dst is req.src else _ffwd(req.dst, req.assoclen)
         self.polykey = bytearray(POLY1305_KEY_SIZE)
         self.desc = None
         self.tag = b""
         self.error: Any = None
+        # Direct: the ChaCha child is synchronous and no fpu_trace() records, so
+        # its sub-requests may go through its one-call entry point (which gives
+        # the request path's bytes, see SkcipherAlg) and small Poly1305 inputs
+        # are gathered in ``pend`` and hashed together (Poly1305 hashes the
+        # same bytes however they are split); a traced request runs every
+        # sub-request and every update as the kernel issues them.
+        self.direct = tfm.ctx.chacha_sync and not capi.fpu_tracing()
+        self.pend = None
+        self.plen = 0
+        self.pool = tfm.ctx.poly_pool
+        self.fed = False                # direct: whether desc has been initialised and fed
 
-    def chacha_iv(self, counter: int) -> bytearray:
-        return bytearray(counter.to_bytes(4, "little") + self.nonce)
+    def chacha_iv(self, counter: int) -> bytes:
+        return counter.to_bytes(4, "little") + self.nonce
 
     def wipe(self) -> None:
-        self.polykey[:] = bytes(POLY1305_KEY_SIZE)
-        if self.desc is not None:
-            self.desc.state[:] = bytes(len(self.desc.state))
+        self.polykey[:] = _ZEROS32
+        desc, pend = self.desc, self.pend
+        if desc is not None:
+            desc.state[:] = bytes(len(desc.state))
             self.desc = None
+        if pend is not None:            # it held the one-time key and the text
+            pend[:] = _ZEROS_PEND
+            self.pend = None
+        if pend is not None and desc is not None:
+            self.pool.append((desc, pend))     # the pair of a direct request, once
+
+    def poly(self, data: Any) -> None:
+        """Hash ``data`` (direct: gathered while small, at most POLY_PEND bytes)."""
+        pend = self.pend
+        if pend is None:
+            self.desc.update(data)
+            return
+        p, n = self.plen, len(data)
+        if p + n > POLY_PEND:
+            if not self.fed:
+                self.desc.init()
+                self.fed = True
+            if p:
+                self.desc.update(memoryview(pend)[:p])
+            p = 0
+            if n > POLY_PEND:
+                self.plen = 0
+                self.desc.update(data)
+                return
+        pend[p:p + n] = data
+        self.plen = p + n
+
+    def poly_finup(self, data: bytes) -> bytes:
+        if self.pend is None:
+            return self.desc.finup(data)
+        self.poly(data)
+        gathered = memoryview(self.pend)[:self.plen]
+        # all of it gathered: one digest call (init, update, final)
+        return self.desc.finup(gathered) if self.fed else self.desc.digest(gathered)
+
+
+def _ffwd(sgl: List, skip: int) -> List:
+    """scatterwalk_ffwd, which hands back the list itself when nothing is
+    skipped, and (the kernel's chains the entries after its first) shares the
+    entries when the skip ends on an entry boundary."""
+    if not skip:
+        return sgl
+    for i, sg in enumerate(sgl):
+        if skip < sg.length:
+            break
+        skip -= sg.length
+    else:
+        return []
+    return sgl[i:] if skip == 0 else scatterwalk_ffwd(sgl[i:], skip)
 
 
 def _run_chain(req: Any, start: int) -> int:
@@ -174,12 +261,59 @@ def _step_done(subreq: Any, err: int) -> None:
     capi.aead_request_complete(req, err)
 
 
+def _run_at(sgl: List, pos: int, nbytes: int) -> Any:
+    """A view of the ``nbytes`` at byte ``pos`` of ``sgl`` when one entry holds
+    them all, else None."""
+    for sg in sgl:
+        if pos >= sg.length:
+            pos -= sg.length
+            continue
+        if sg.length - pos < nbytes or sg.buf is None:
+            return None
+        start = sg.offset + pos
+        view = sg.buf[start:start + nbytes]
+        return view if len(view) == nbytes else None    # None: an entry changed meanwhile
+    return None
+
+
+def _first_run(sgl: List, nbytes: int) -> Any:
+    """The first ``nbytes`` of ``sgl`` when its first entry holds them all, else
+    None; as the bytes/bytearray itself when they are all of it (the child's
+    C one-call path takes those: a contiguous byte view as long as its object
+    is that object's bytes)."""
+    if not sgl:
+        return None
+    sg = sgl[0]
+    if sg.length < nbytes or sg.buf is None:
+        return None
+    view = sg.buf[sg.offset:sg.offset + nbytes]
+    if len(view) != nbytes:             # an entry changed since it was checked
+        return None
+    obj = view.obj
+    return obj if type(obj) in _PLAIN and len(obj) == nbytes else view
+
+
 def _chacha(req: Any, rctx: ChachaPolyReqCtx, src: List, dst: List, nbytes: int, counter: int,
             encrypt: bool) -> int:
-    """One sub-request to the ChaCha20 child (its result may arrive later)."""
-    sub = capi.skcipher_request_alloc(req.tfm.ctx.chacha)
+    """One sub-request to the ChaCha20 child (its result may arrive later).
+
+    A direct request whose src and dst each start with a run of ``nbytes``
+    (the one-call methods' layout) hands them to the child's one-call method
+    instead: same child, same bytes, without building and re-checking a
+    request over scatterlists this template made itself.  (Two whole objects
+    are never partly overlapping: the same bytearray is in place.)"""
+    chacha = req.tfm.ctx.chacha
+    if rctx.direct:
+        sv, dv = _first_run(src, nbytes), _first_run(dst, nbytes)
+        # (the one-call methods refuse a dst that partly overlaps src: the request does not)
+        if sv is not None and dv is not None and (
+                type(sv) is not memoryview or type(dv) is not memoryview
+                or not partly_overlapping(sv, dv)):
+            (chacha.encrypt if encrypt else chacha.decrypt)(sv, rctx.chacha_iv(counter), out=dv)
+            return 0
+    sub = capi.skcipher_request_alloc(chacha)
     capi.skcipher_request_set_callback(sub, rctx.flags, _step_done, req)
-    capi.skcipher_request_set_crypt(sub, src, dst, nbytes, rctx.chacha_iv(counter))
+    capi.skcipher_request_set_crypt(sub, src, dst, nbytes, bytearray(rctx.chacha_iv(counter)))
     return (capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt)(sub)
 
 
@@ -198,63 +332,96 @@ def step_genkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
             raise CryptoError(EINVAL, f"{req.tfm.alg.cra_driver_name}: assoclen {req.assoclen} "
                                       f"cannot hold the {ESP_IV_COPY}-byte IV copy")
         rctx.alen = req.assoclen - ESP_IV_COPY
-    rctx.polykey[:] = bytes(POLY1305_KEY_SIZE)
+    if rctx.direct:             # the child's one-call method straight into polykey
+        req.tfm.ctx.chacha.decrypt(_ZEROS32, rctx.chacha_iv(0), out=rctx.polykey)
+        return 0
+    rctx.polykey[:] = _ZEROS32
     key = sg_init_one(rctx.polykey)
     return _chacha(req, rctx, key, key, POLY1305_KEY_SIZE, 0, False)
 
 
 def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    rctx.desc = req.tfm.ctx.poly.desc().init()
+    poly = req.tfm.ctx.poly
+    if rctx.direct:                 # a desc and gather buffer of an earlier direct request
+        pool = rctx.pool
+        rctx.desc, rctx.pend = pool.pop() if pool else (poly.desc(), bytearray(POLY_PEND))
+    else:
+        rctx.desc = poly.desc().init()
     return 0
 
 
 def step_poly_setkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    rctx.desc.update(rctx.polykey)          # the v5.0 shash takes r ‖ s as its first 32 bytes
-    rctx.polykey[:] = bytes(POLY1305_KEY_SIZE)
+    rctx.poly(rctx.polykey)                 # the v5.0 shash takes r ‖ s as its first 32 bytes
+    rctx.polykey[:] = _ZEROS32
     return 0
 
 
 def step_poly_ad(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    for piece in sg_pieces(req.src, rctx.alen):
-        rctx.desc.update(piece)
+    _poly_pieces(rctx, req.src, rctx.alen)
     return 0
+
+
+def _poly_pieces(rctx: ChachaPolyReqCtx, sgl: List, nbytes: int) -> None:
+    """Hash the first ``nbytes`` of ``sgl`` page by page, as sg_miter maps them
+    (a direct request over one run: at once)."""
+    if not nbytes:
+        return
+    if rctx.direct:
+        run = _first_run(sgl, nbytes)
+        if run is not None:
+            rctx.poly(run)
+            return
+    for piece in sg_pieces(sgl, nbytes):
+        rctx.poly(piece)
 
 
 def step_poly_adpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
     pad = -rctx.alen % 16
     if pad:
-        rctx.desc.update(_ZEROS[:pad])
+        rctx.poly(_ZEROS[:pad])
     return 0
 
 
 def step_poly_text(req: Any, rctx: ChachaPolyReqCtx) -> int:
     """The ciphertext: from dst when encrypting, from src when decrypting."""
-    for piece in sg_pieces(rctx.dst_text if rctx.encrypt else rctx.src_text, rctx.textlen):
-        rctx.desc.update(piece)
+    _poly_pieces(rctx, rctx.dst_text if rctx.encrypt else rctx.src_text, rctx.textlen)
     return 0
 
 
 def step_poly_textpad(req: Any, rctx: ChachaPolyReqCtx) -> int:
     pad = -rctx.textlen % 16
     if pad:
-        rctx.desc.update(_ZEROS[:pad])
+        rctx.poly(_ZEROS[:pad])
     return 0
 
 
 def step_poly_tail(req: Any, rctx: ChachaPolyReqCtx) -> int:
     lengths = rctx.alen.to_bytes(8, "little") + rctx.textlen.to_bytes(8, "little")
-    rctx.tag = rctx.desc.finup(lengths)
+    rctx.tag = rctx.poly_finup(lengths)
     return 0
 
 
+def _tag_at(rctx: ChachaPolyReqCtx, sgl: List) -> Any:
+    """Direct: a view of the tag's 16 bytes after the text when one entry holds them."""
+    return _run_at(sgl, rctx.textlen, POLY1305_DIGEST_SIZE) if rctx.direct else None
+
+
 def step_copy_tag(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    scatterwalk_map_and_copy(rctx.tag, req.dst, req.assoclen + rctx.textlen, POLY1305_DIGEST_SIZE, True)
+    room = _tag_at(rctx, rctx.dst_text)
+    if room is not None:
+        room[:] = rctx.tag
+    else:
+        scatterwalk_map_and_copy(rctx.tag, req.dst, req.assoclen + rctx.textlen,
+                                 POLY1305_DIGEST_SIZE, True)
     return 0
 
 
 def step_verify(req: Any, rctx: ChachaPolyReqCtx) -> int:
-    received = bytearray(POLY1305_DIGEST_SIZE)
-    scatterwalk_map_and_copy(received, req.src, req.assoclen + rctx.textlen, POLY1305_DIGEST_SIZE, False)
+    received = _tag_at(rctx, rctx.src_text)
+    if received is None:
+        received = bytearray(POLY1305_DIGEST_SIZE)
+        scatterwalk_map_and_copy(received, req.src, req.assoclen + rctx.textlen,
+                                 POLY1305_DIGEST_SIZE, False)
     if not hmac.compare_digest(bytes(received), rctx.tag):
         raise CryptoError(EBADMSG, f"{req.tfm.alg.cra_driver_name}: authentication failed "
                                    "(tag mismatch)")
@@ -275,6 +442,68 @@ def _crypt(req: Any, encrypt: bool) -> Any:
     if rc:
         raise rctx.error
     return None
+
+
+def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
+    """``AeadAlg.oneshot``: ``tfm.encrypt``/``decrypt`` on bytes (data, IV and
+    AD; no ``out``) run the chain above over a request on those bytes, without
+    the frontend's generic one-call set-up (a waiter, a scratch buffer, a
+    second check of scatterlists built here).  Only for a synchronous ChaCha
+    child, where the chain never waits; anything else (other buffer types,
+    ``out``, a wrong IV length, a short ciphertext, an FPU trace recording)
+    declines to the frontend's path, which says what is wrong."""
+    if not tfm.ctx.chacha_sync or tfm.authsize != POLY1305_DIGEST_SIZE:
+        return None
+    ivsize = tfm.alg.ivsize
+    flags = capi.CRYPTO_TFM_REQ_MAY_BACKLOG       # as the frontend's one-call path sets
+
+    def fn(data: Any, iv: Any, assoc: Any, out: Any) -> Any:
+        if (out is not None or type(data) is not bytes or type(assoc) is not bytes
+                or type(iv) is not bytes or len(iv) != ivsize or capi.fpu_tracing()):
+            return None
+        alen, n = len(assoc), len(data)
+        outlen = n + POLY1305_DIGEST_SIZE if encrypt else n - POLY1305_DIGEST_SIZE
+        if outlen < 0:
+            return None
+        # src: the caller's bytes; dst: the AD room (the template never writes
+        # it), then the result, private until it is final.  A short text and its
+        # tag lie in buffers of their own, which the ChaCha child's one-call
+        # method takes as they are (a copy of at most SPLIT_MAX bytes).
+        short = (n if encrypt else outlen) <= SPLIT_MAX
+        src, dst = [], []
+        if alen:                                # no empty AD entries
+            src.append(Scatterlist(memoryview(assoc), 0, alen))
+            dst.append(Scatterlist(memoryview(bytearray(alen)), 0, alen))
+        tag = None
+        if encrypt:
+            src.append(Scatterlist(memoryview(data), 0, n))
+            res = bytearray(n if short else outlen)
+            dst.append(Scatterlist(memoryview(res), 0, len(res)))
+            if short:
+                tag = bytearray(POLY1305_DIGEST_SIZE)
+                dst.append(Scatterlist(memoryview(tag), 0, POLY1305_DIGEST_SIZE))
+        else:
+            if short:
+                src += [Scatterlist(memoryview(data[:outlen]), 0, outlen),
+                        Scatterlist(memoryview(data), outlen, POLY1305_DIGEST_SIZE)]
+            else:
+                src.append(Scatterlist(memoryview(data), 0, n))
+            res = bytearray(outlen)
+            dst.append(Scatterlist(memoryview(res), 0, outlen))
+        req = capi.AeadRequest(tfm)
+        req.src, req.dst = src, dst
+        req.cryptlen, req.assoclen, req.iv, req.flags = n, alen, iv, flags
+        try:
+            _crypt(req, encrypt)                # synchronous child: never -EINPROGRESS
+            return bytes(res) if tag is None else b"".join((res, tag))
+        finally:
+            if not encrypt:                     # the plaintext, authentic or not
+                if short:
+                    res[:] = _ZEROS_SPLIT[:outlen]
+                else:
+                    wipe_bytearray(res)
+
+    return fn
 
 
 def chachapoly_encrypt(req: Any) -> Any:
@@ -317,7 +546,7 @@ def chachapoly_create(tmpl: capi.Template, tb: list, ivsize: int) -> None:
         cra_blocksize=1, cra_alignmask=c.cra_alignmask | p.cra_alignmask,
         ivsize=ivsize, maxauthsize=POLY1305_DIGEST_SIZE, chunksize=c.chunksize,
         setkey=chachapoly_setkey, setauthsize=chachapoly_setauthsize,
-        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt,
+        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt, oneshot=chachapoly_oneshot,
         init=chachapoly_init, exit=chachapoly_exit)
     capi.aead_register_instance(tmpl, inst, [chacha, poly])
 
