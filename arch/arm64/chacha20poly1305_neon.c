@@ -33,6 +33,7 @@
 #include "chacha_neon4_rounds.h"
 #include "byteorder.h"
 #include "memzero.h"
+#include "aead_tag.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -275,21 +276,12 @@ int chacha20poly1305_open_neon(const uint8_t *key, const uint8_t *nonce,
 	uint32_t state[16];
 	struct cp_mac mac;
 	uint8_t want[16], given[16];
-	unsigned int diff = 0;
-	int i;
 
 	memcpy(given, tag, 16);		/* tag may lie in dst (in place) */
 	cp_start(state, &mac, key, nonce, ad, adlen);
 	cp_sweep(state, &mac, src, dst, len, 0);
 	cp_tag(&mac, adlen, len, want);
-	for (i = 0; i < 16; i++)
-		diff |= (unsigned int)(want[i] ^ given[i]);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&mac, sizeof(mac));
-	memzero_explicit(want, sizeof(want));
-	if (diff) {
-		memzero_explicit(dst, len);
-		return -CP_NEON_EBADMSG;
-	}
-	return 0;
+	return aead_tag_mismatch(want, given, dst, len) ? -CP_NEON_EBADMSG : 0;
 }

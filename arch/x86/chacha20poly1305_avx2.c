@@ -22,6 +22,7 @@
 #include "poly1305_desc.h"
 #include "byteorder.h"
 #include "memzero.h"
+#include "aead_tag.h"
 
 #if defined(__x86_64__)
 
@@ -173,24 +174,15 @@ int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
 	uint32_t state[16];
 	struct cp_mac mac;
 	uint8_t want[16], given[16];
-	unsigned int diff = 0;
-	int i;
 
 	memcpy(given, tag, 16);		/* tag may lie in dst (in place) */
 	cp_init(state, &mac, key, nonce);
 	cp_absorb_ad(&mac, ad, adlen);
 	cp_sweep(state, &mac, src, dst, len, 0);
 	cp_tag(&mac, adlen, len, want);
-	for (i = 0; i < 16; i++)
-		diff |= (unsigned int)(want[i] ^ given[i]);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&mac, sizeof(mac));
-	memzero_explicit(want, sizeof(want));
-	if (diff) {
-		memzero_explicit(dst, len);
-		return -CHACHAPOLY_EBADMSG;
-	}
-	return 0;
+	return aead_tag_mismatch(want, given, dst, len) ? -CHACHAPOLY_EBADMSG : 0;
 }
 
 #else /* not x86_64: never called there (the driver needs AVX2) */
