@@ -14,9 +14,11 @@ from build_common import CFLAGS  # noqa: E402
 _LIMITED = sys.version_info >= (3, 11)
 LINEAR_CALL = Extension(
     "crypto_api._linear_call", ["crypto_api/linear_call.c"],
+    depends=["crypto_api/gil_handoff.h"],
     extra_compile_args=list(CFLAGS),
-    # it calls nothing in libc, so the linker would drop libc from its
-    # DT_NEEDED; auditwheel reads the libc (glibc/musl) from that entry
+    # it may call nothing in libc but clock_gettime (vDSO), and the linker
+    # would drop libc from its DT_NEEDED; auditwheel reads the libc
+    # (glibc/musl) from that entry
     extra_link_args=["-Wl,--no-as-needed", "-lc"],
     define_macros=[("Py_LIMITED_API", "0x030B0000")] if _LIMITED else [],
     py_limited_api=_LIMITED)

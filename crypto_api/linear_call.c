@@ -11,7 +11,8 @@
  * GIL over between threads costs more than encrypting a few hundred bytes.
  * Here the Python buffers are taken as they are (Py_buffer), checked as
  * linear_oneshot checks them, and the GIL is released only for messages of
- * at least ``nogil_min`` bytes.
+ * at least ``nogil_min`` bytes; between threads that take turns in such
+ * calls it is handed over without a sleep (gil_handoff.h).
  *
  * The contract is linear_oneshot's, decision by decision: it answers None
  * (the caller takes the full path) for anything it does not take; a
@@ -26,6 +27,8 @@
 #include <Python.h>
 
 #include <stdint.h>
+
+#include "gil_handoff.h"
 
 typedef void (*crypt_void_fn)(const void *handle, char *dst, const char *src, size_t n,
 			      const char *iv);
@@ -54,12 +57,13 @@ static void run(const LinearCall *self, const void *handle, char *dst, const cha
 		Py_ssize_t n, const char *iv)
 {
 	if (n >= self->nogil_min) {
-		Py_BEGIN_ALLOW_THREADS
+		Handoff h = handoff_release();
+
 		if (self->returns_int)
 			(void)((crypt_int_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
 		else
 			((crypt_void_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
-		Py_END_ALLOW_THREADS
+		handoff_acquire(h);
 	} else if (self->returns_int) {
 		(void)((crypt_int_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
 	} else {
@@ -297,8 +301,10 @@ static PyMethodDef module_methods[] = {
 
 static int module_exec(PyObject *module)
 {
-	PyObject *tp = PyType_FromSpec(&state_spec);
+	PyObject *tp;
 
+	handoff_init();
+	tp = PyType_FromSpec(&state_spec);
 	if (tp == NULL)
 		return -1;
 	if (PyModule_AddObject(module, "LinearCallState", tp) < 0) {

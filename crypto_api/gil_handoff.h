@@ -1,0 +1,187 @@
+/*
+ * gil_handoff.h: releasing the GIL around a short C call, and taking it
+ * back without a sleep when another thread of ours is about to give it up.
+ *
+ * No kernel counterpart: this is CPython plumbing for crypto_api's C entry
+ * points (crypto_api/linear_call.c).
+ *
+ * The GIL is a mutex and a condition variable.  A thread that asks for it
+ * while another holds it sleeps on the condition variable; the holder wakes
+ * it when it lets go.  Around a call of a microsecond (4 KiB of ChaCha) the
+ * wake-up takes longer than the call: the thread that released the GIL is
+ * done with its C work and takes the GIL back before the sleeper is awake,
+ * the sleeper finds it taken and sleeps again, and only the switch interval
+ * (5 ms) forces a turn.  The calls of two threads then come in runs of one
+ * thread, and two threads get less done than one.
+ *
+ * Between threads that all come through here the GIL is handed over without
+ * sleeping.  ``handoff_state`` says what the last of our threads did with
+ * it:
+ *
+ *   HANDOFF_FREE  one of our threads released it (it is free, unless a
+ *                 thread that is not ours, or one of ours coming back the
+ *                 usual way, has taken it since);
+ *   HANDOFF_HELD  one of our threads claimed it (it is held, unless that
+ *                 thread has let it go elsewhere since).
+ *
+ * A thread done with its C work claims a FREE GIL (FREE -> HELD, one
+ * compare-and-swap, so one thread takes it) and takes it at once.  If it
+ * finds HELD, another of our threads is running Python and will release the
+ * GIL in its next call: it spins until then, for at most HANDOFF_SPIN_NS.
+ *
+ * Getting there: a thread that is asleep in the usual wait never comes
+ * through here to claim, so two threads start in the convoy above.  A
+ * thread whose call follows another thread's call closely (within
+ * HANDOFF_RECENT_NS) and that, done with its C work, finds that no thread of
+ * ours has released or claimed the GIL since its own release and none is in
+ * its C work, takes that other thread to be waking up: it lets the GIL be,
+ * for at most HANDOFF_SPIN_NS, until that thread has taken it and released
+ * it in its own next call.  From then on both hand over through here.
+ *
+ * All of this is a hint: nothing here is needed for correctness, the GIL
+ * itself is always taken through PyEval_RestoreThread, and every wait is
+ * bounded.  A lone thread finds FREE and pays a few atomic operations and a
+ * clock read.  Where the process may run on one CPU only, nothing spins:
+ * the thread holding the GIL could not run while another spun; and a spin
+ * longer than HANDOFF_POLITE_NS offers the CPU between its checks, in case
+ * the thread it waits for is waiting for that CPU.
+ */
+#ifndef CRYPTO_API_GIL_HANDOFF_H
+#define CRYPTO_API_GIL_HANDOFF_H
+
+#include <Python.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include <sched.h>
+#include <unistd.h>
+
+enum { HANDOFF_FREE = 1, HANDOFF_HELD = 2 };
+
+/* The longest spin, for another thread's next release or for a waking
+ * thread: far longer than the Python between two calls of a loop (about
+ * 0.3 us here) and than a wake-up, far shorter than a scheduler tick. */
+#define HANDOFF_SPIN_NS 50000
+/* A call that follows another thread's release by less than this is taken
+ * as contended (longer than a wake-up from the usual wait). */
+#define HANDOFF_RECENT_NS 1000000
+/* Spinning past this offers the CPU (sched_yield) between checks. */
+#define HANDOFF_POLITE_NS 3000
+
+static atomic_int handoff_state = HANDOFF_HELD;
+static atomic_ulong handoff_epoch;		/* releases through here so far */
+static atomic_int handoff_in_c;			/* our threads in their C work */
+static atomic_ulong handoff_last_thread;	/* who released last, and when */
+static atomic_llong handoff_last_ns;
+static int64_t handoff_spin_ns = HANDOFF_SPIN_NS;
+
+/* What a release leaves for the matching acquire. */
+typedef struct {
+	PyThreadState *ts;
+	unsigned long epoch;	/* handoff_epoch after this release */
+	int contended;		/* another thread released just before */
+} Handoff;
+
+/* At module load: no spinning where this process may use one CPU only. */
+static inline void handoff_init(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		cpus = CPU_COUNT(&set);
+#endif
+	handoff_spin_ns = cpus >= 2 ? HANDOFF_SPIN_NS : 0;
+}
+
+static inline void handoff_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+	__asm__ __volatile__("yield");
+#elif defined(__powerpc64__)
+	__asm__ __volatile__("or 27,27,27");
+#endif
+}
+
+static inline int64_t handoff_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Py_BEGIN_ALLOW_THREADS: release the GIL and say it is free. */
+static inline Handoff handoff_release(void)
+{
+	Handoff h;
+	unsigned long me = PyThread_get_thread_ident();
+	int64_t now = handoff_now_ns();
+	unsigned long last = atomic_exchange_explicit(&handoff_last_thread, me,
+						      memory_order_relaxed);
+	int64_t then = atomic_exchange_explicit(&handoff_last_ns, now, memory_order_relaxed);
+
+	h.contended = last != me && now - then < HANDOFF_RECENT_NS;
+	h.ts = PyEval_SaveThread();
+	atomic_fetch_add_explicit(&handoff_in_c, 1, memory_order_relaxed);
+	h.epoch = atomic_fetch_add_explicit(&handoff_epoch, 1, memory_order_acq_rel) + 1;
+	atomic_store_explicit(&handoff_state, HANDOFF_FREE, memory_order_release);
+	return h;
+}
+
+/* Nobody of ours has released or claimed since our release, nobody of ours
+ * is in C: the other thread of a contended pair is waking up the usual way. */
+static inline int handoff_other_waking(const Handoff *h)
+{
+	return h->contended &&
+	       atomic_load_explicit(&handoff_epoch, memory_order_acquire) == h->epoch &&
+	       atomic_load_explicit(&handoff_in_c, memory_order_relaxed) == 0;
+}
+
+/* Py_END_ALLOW_THREADS: take the GIL back, by claim where it was released
+ * by one of our threads, after a bounded spin where one of them holds it or
+ * where another thread is waking up to take it. */
+static inline void handoff_acquire(Handoff h)
+{
+	int64_t deadline = 0, polite = 0;
+	unsigned spins = 0;
+
+	atomic_fetch_sub_explicit(&handoff_in_c, 1, memory_order_relaxed);
+	for (;;) {
+		int s = atomic_load_explicit(&handoff_state, memory_order_acquire);
+
+		if (s == HANDOFF_FREE && (deadline < 0 || !handoff_other_waking(&h))) {
+			if (atomic_compare_exchange_weak_explicit(&handoff_state, &s, HANDOFF_HELD,
+								  memory_order_acq_rel,
+								  memory_order_acquire))
+				break;
+			continue;
+		}
+		/* held by another of ours, or free for a thread waking up: spin */
+		if (handoff_spin_ns == 0 || deadline < 0)
+			break;
+		if ((++spins & 31) == 0) {
+			int64_t now = handoff_now_ns();
+
+			if (deadline == 0) {
+				deadline = now + handoff_spin_ns;
+				polite = now + HANDOFF_POLITE_NS;
+			} else if (now >= deadline) {
+				deadline = -1;	/* spent: claim if free, else the usual wait */
+				continue;
+			}
+			/* past the first microseconds, the thread we wait for may be
+			 * waiting for this CPU: offer it between checks */
+			if (now >= polite)
+				sched_yield();
+		}
+		handoff_pause();
+	}
+	PyEval_RestoreThread(h.ts);
+	atomic_store_explicit(&handoff_state, HANDOFF_HELD, memory_order_release);
+}
+
+#endif

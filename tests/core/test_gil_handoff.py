@@ -1,0 +1,148 @@
+"""Threads taking turns in the C entry point (crypto_api/gil_handoff.h).
+
+A thread done with its C work takes the GIL when another thread of ours
+releases it for its next call, rather than sleeping until a forced switch
+(observed as calls counted, not as a time).
+
+Also: any number of threads, a thread that is not ours holding the GIL
+meanwhile, and every result right.
+"""
+
+import os
+import resource
+import sys
+import threading
+
+import pytest
+
+import crypto_api as capi
+from crypto_api import oneshot
+
+pytestmark = pytest.mark.skipif(oneshot._linear_call is None, reason="crypto_api._linear_call is not built")
+
+NAMES = ["xchacha12-simd", "adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)"]
+
+
+def _alloc(name, key):
+    try:
+        tfm = capi.crypto_alloc_skcipher(name)
+    except capi.CryptoError as e:
+        pytest.skip(f"{name}: {e}")
+    tfm.setkey(key)
+    return tfm
+
+
+def _cpus():
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def _run(workers):
+    """Start the workers together, join them, re-raise a worker's error."""
+    errors = []
+    start = threading.Barrier(len(workers))
+
+    def body(fn):
+        try:
+            start.wait()
+            fn()
+        except BaseException as e:          # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=body, args=(fn,)) for fn in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+@pytest.mark.skipif(_cpus() < 2, reason="one CPU: the hand-over does not spin, threads cannot overlap")
+@pytest.mark.skipif(not hasattr(resource, "RUSAGE_THREAD"), reason="no per-thread rusage (Linux only)")
+@pytest.mark.parametrize("name", NAMES)
+def test_a_thread_done_with_its_c_work_gets_the_gil_at_the_next_release(name):
+    """Thread B runs a few microseconds of Python between its calls, so it
+    holds the GIL most of the time; thread A only encrypts.  With the
+    hand-over, A, done with its C work, spins until B releases the GIL for
+    its next call and takes it then: A keeps pace with B and hardly ever
+    sleeps (voluntary context switches, counted per thread).  Before it, A
+    slept in the GIL's wait at nearly every call, until B's release woke it."""
+    key = os.urandom(32)
+    data, iv = os.urandom(4096), os.urandom(32)
+    want = _alloc(name, key).encrypt(data, iv)
+    a_tfm, b_tfm = _alloc(name, key), _alloc(name, key)
+    b_calls = 3000
+    b_done = []
+    a_calls = []
+    a_sleeps = []
+
+    def a():
+        n = 0
+        before = resource.getrusage(resource.RUSAGE_THREAD).ru_nvcsw
+        while not b_done:
+            if a_tfm.encrypt(data, iv) != want:
+                raise AssertionError(f"{name}: wrong result on thread A")
+            n += 1
+        a_calls.append(n)
+        a_sleeps.append(resource.getrusage(resource.RUSAGE_THREAD).ru_nvcsw - before)
+
+    def b():
+        try:
+            for _ in range(b_calls):
+                sum(range(500))                # a few microseconds of Python
+                if b_tfm.encrypt(data, iv) != want:
+                    raise AssertionError(f"{name}: wrong result on thread B")
+        finally:
+            b_done.append(True)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(10)
+    try:
+        _run([a, b])
+    finally:
+        sys.setswitchinterval(old)
+    # with the hand-over A spins instead: a few sleeps in thousands of calls
+    # (a spin given up when B was preempted); before it, one in one or two
+    assert a_calls[0] >= b_calls // 4, f"{name}: A made {a_calls[0]} calls while B made {b_calls}"
+    assert a_sleeps[0] <= a_calls[0] // 10, f"{name}: A slept {a_sleeps[0]} times in {a_calls[0]} calls"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_many_threads_and_a_foreign_gil_user_get_right_results(name):
+    """Five threads of ours with sizes on both sides of NOGIL_MIN, and one
+    thread that only runs Python (it takes the GIL without coming through the
+    entry point): every result is right and everyone finishes."""
+    key = os.urandom(32)
+    ref = _alloc(name, key)
+    sizes = [16, 1000, oneshot.NOGIL_MIN - 1, oneshot.NOGIL_MIN, 4096, 65536 + 16]
+    cases = [(os.urandom(n), os.urandom(32)) for n in sizes]
+    wants = [ref.encrypt(d, iv) for d, iv in cases]
+    stop = []
+    python_turns = []
+
+    def ours(seed):
+        tfm = _alloc(name, key)
+
+        def loop():
+            for i in range(300):
+                k = (i * 7 + seed) % len(cases)
+                d, iv = cases[k]
+                out = bytearray(len(d))
+                if tfm.encrypt(d, iv) != wants[k] or tfm.encrypt(d, iv, out=out) != wants[k]:
+                    raise AssertionError(f"{name}: wrong result for {len(d)} bytes")
+        return loop
+
+    def foreign():
+        n = 0
+        while not stop:
+            n += sum(range(100))
+        python_turns.append(n)
+
+    t = threading.Thread(target=foreign)
+    t.start()
+    try:
+        _run([ours(s) for s in range(5)])
+    finally:
+        stop.append(True)
+        t.join()
+    assert python_turns and python_turns[0] > 0
