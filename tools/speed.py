@@ -346,6 +346,7 @@ def _main(args, mask: dict = None) -> int:
             report["cpu_mask"] = mask
         if getattr(args, "goals", False):
             report["goals"] = speed_goals.evaluate(report)
+            report["goals_control"] = speed_goals.control_rows(report)
         if tmp is not None:
             json.dump(report, tmp, indent=1)
             tmp.write("\n")

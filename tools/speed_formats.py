@@ -166,23 +166,42 @@ def size_table(ix: Index, t: dict, peer_letters: Dict[str, str]) -> List[str]:
     return lines
 
 
+def scaling_pair(r: Optional[dict], one_best: Optional[float]) -> Optional[float]:
+    """Scaling of an N-thread result: its paired one-thread best (sampled
+    alternately with it) over its own best; else ``one_best`` (the table's)."""
+    if not r or "samples_ns" not in r:
+        return None
+    one = min(r["one_thread_samples_ns"]) if r.get("one_thread_samples_ns") else one_best
+    return None if one is None else one / min(r["samples_ns"])
+
+
 def threads_table(ix: Index, threads: int) -> List[str]:
     lines = [f"threads: {threads} threads at once, one transform each; aggregate MB/s and "
-             "scaling = aggregate / one thread"]
+             "scaling = aggregate / one thread (sampled alternately with it)"]
     for t in ix.ours():
         for op in t["ops"]:
             rows = []
             for size in ix.sizes_of(t["id"], threads):
-                one = ix.best(t["id"], op, size)
+                r = ix.results.get((t["id"], op, size, threads))
                 many = ix.best(t["id"], op, size, threads)
-                if one is None or many is None:
+                scaling = scaling_pair(r, ix.best(t["id"], op, size))
+                if many is None or scaling is None:
                     continue
-                rows.append(f"{size:>9} | {fmt_num(_mbs(size, one)):>12} {fmt_num(_mbs(size, many)):>12} "
-                            f"{one / many:>8.2f}x")
+                rows.append(f"{size:>9} | {fmt_num(_mbs(size, many * scaling)):>12} "
+                            f"{fmt_num(_mbs(size, many)):>12} {scaling:>8.2f}x")
             if rows:
                 lines.append(f"{t['name']} {op}: {t['driver']}")
                 lines.append(f"{'bytes':>9} | {'1 thread':>12} {str(threads) + ' threads':>12} {'scaling':>9}")
                 lines += rows
+    control = ix.report.get("thread_control") or []
+    if control:
+        lines.append(f"control, this machine's own scaling meanwhile: {control[0]['name']}, "
+                     "one call per message, alternately 1 and N threads")
+        lines.append(f"{'bytes':>9} | {'1 thread':>12} {str(threads) + ' threads':>12} {'scaling':>9}")
+        for c in control:
+            one, many = min(c["one_thread_samples_ns"]), min(c["samples_ns"])
+            lines.append(f"{c['size']:>9} | {fmt_num(_mbs(c['size'], one)):>12} "
+                         f"{fmt_num(_mbs(c['size'], many)):>12} {one / many:>8.2f}x")
     return lines
 
 

@@ -5,7 +5,10 @@ figure; row 3 compares with it).  Each row is one ratio computed from one
 speed report, so ours and the peer come from the same run, sampled in the
 same rounds (see speed_run): our MB/s at a size over a peer's (a
 ``cryptography`` peer or native ``openssl speed -evp chacha20``), or the
-aggregate MB/s of two threads (one transform each) over one thread's.  Each
+aggregate MB/s of two threads (one transform each) over one thread's, the
+two sampled alternately (speed_measure.measure_scaling); beside those rows,
+the control: the same ratio for hashlib.sha256 measured with them, what this
+machine gave two threads at that time (speed_control).  Each
 side's spread is shown beside the ratio ((max - min) / median of its samples;
 ``openssl speed`` runs :data:`OPENSSL_ROUNDS` times per size under ``--goals``,
 round after round, its best rate taken as our best sample is).
@@ -98,6 +101,30 @@ def _samples(report: dict, target: str, size: int, threads: int) -> Optional[Lis
     return None
 
 
+def _paired_one_thread(report: dict, target: str, size: int, threads: int) -> Optional[List[float]]:
+    for r in report["results"]:
+        if (r["target"], r["op"], r["size"], r["threads"]) == (target, "encrypt", size, threads):
+            return r.get("one_thread_samples_ns")
+    return None
+
+
+def control_rows(report: dict) -> List[dict]:
+    """The machine's own thread scaling (speed_control) at each scaling row's size."""
+    rows = []
+    sizes = sorted({g.size for g in GOALS if g.peer == "1 thread"})
+    for c in report.get("thread_control") or []:
+        if c["size"] in sizes:
+            one, many = c["one_thread_samples_ns"], c["samples_ns"]
+            rows.append({"what": f"control: {c['name']} {_size_name(c['size'])}, {c['threads']} threads vs 1",
+                         "ratio": min(one) / min(many), "ours_spread": _spread(many),
+                         "peer_spread": _spread(one)})
+    return rows
+
+
+def _size_name(n: int) -> str:
+    return f"{n >> 10} KiB" if n % 1024 == 0 else f"{n} B"
+
+
 def _spread(xs: Optional[List[float]]) -> Optional[float]:
     if not xs:
         return None
@@ -126,7 +153,8 @@ def evaluate(report: dict) -> List[dict]:
             if peer and len(peer) < 2:
                 peer = None                 # one figure: no spread
         elif g.peer == "1 thread":
-            peer = _samples(report, g.alg, g.size, 1)
+            # the one-thread samples taken alternately with these (else the table's)
+            peer = _paired_one_thread(report, g.alg, g.size, g.threads) or _samples(report, g.alg, g.size, 1)
             peer_best = min(peer) if peer else None
         else:
             peer = _samples(report, g.peer, peer_size, 1)
@@ -161,5 +189,8 @@ def goal_lines(report: dict) -> List[str]:
         met = "-" if r["met"] is None else ("yes" if r["met"] else "no")
         lines.append(f"{r['row']:>4} | {r['what']:<55} | {ratio:>7} {r['goal']:>5.1f}x {met:>4} | "
                      f"{_pct(r['ours_spread']):>11} {_pct(r['peer_spread']):>11}")
+    for c in control_rows(report):
+        lines.append(f"{'ctl':>4} | {c['what']:<55} | {c['ratio']:>6.2f}x {'-':>6} {'-':>4} | "
+                     f"{_pct(c['ours_spread']):>11} {_pct(c['peer_spread']):>11}")
     lines.append("   6 | disk tool 512-byte vs 4096-byte sectors: measured by the disk tool, not here")
     return lines

@@ -23,7 +23,11 @@ asked for, samples are kept as they come.  The count is reported as
 
 ``measure_threads`` runs the same batch on N threads at once, one callable
 (one transform) per thread, and times the wall clock from a common start to
-the last thread's end: the aggregate cost per call.
+the last thread's end: the aggregate cost per call.  ``measure_scaling``
+alternates that with the same batch on one thread (also a started thread,
+so both sides pay the same), sample by sample: a scaling ratio then compares
+samples taken moments apart, not minutes apart, on a machine whose
+capacity changes (a virtual machine's CPUs are shared with its neighbours).
 """
 
 from __future__ import annotations
@@ -155,33 +159,49 @@ def loop_overhead_ns(sample_ns: float = 5e6, repeat: int = 3) -> float:
     return min(m.per_call_ns)
 
 
+def _threads_sample(ops: Sequence[Callable[[], object]], iterations: int) -> int:
+    """Wall ns of every op called ``iterations`` times on its own thread, all at once."""
+    n = len(ops)
+    start = threading.Barrier(n + 1)
+    errors: List[BaseException] = []
+
+    def worker(op):
+        loop = itertools.repeat(None, iterations)
+        start.wait()
+        try:
+            for _ in loop:
+                op()
+        except BaseException as e:   # reported in the calling thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(op,), daemon=True) for op in ops]
+    for t in threads:
+        t.start()
+    with _gc_paused():
+        start.wait()
+        t0 = perf_counter_ns()
+        for t in threads:
+            t.join()
+        elapsed = perf_counter_ns() - t0
+    if errors:
+        raise errors[0]
+    return elapsed
+
+
 def measure_threads(ops: Sequence[Callable[[], object]], iterations: int, repeat: int) -> Measurement:
     """Each sample: every op called ``iterations`` times on its own thread, all at once."""
-    n = len(ops)
-    samples = []
-    for _ in range(repeat + 1):          # the first round warms up the threads' transforms
-        start = threading.Barrier(n + 1)
-        errors: List[BaseException] = []
+    # the first round warms up the threads' transforms
+    samples = [_threads_sample(ops, iterations) for _ in range(repeat + 1)]
+    return Measurement([iterations] * repeat, samples[1:], threads=len(ops))
 
-        def worker(op):
-            loop = itertools.repeat(None, iterations)
-            start.wait()
-            try:
-                for _ in loop:
-                    op()
-            except BaseException as e:   # reported in the calling thread
-                errors.append(e)
 
-        threads = [threading.Thread(target=worker, args=(op,), daemon=True) for op in ops]
-        for t in threads:
-            t.start()
-        with _gc_paused():
-            start.wait()
-            t0 = perf_counter_ns()
-            for t in threads:
-                t.join()
-            elapsed = perf_counter_ns() - t0
-        if errors:
-            raise errors[0]
-        samples.append(elapsed)
-    return Measurement([iterations] * repeat, samples[1:], threads=n)
+def measure_scaling(ops: Sequence[Callable[[], object]], iterations: int,
+                    repeat: int) -> Tuple[Measurement, Measurement]:
+    """(one thread, all threads): ``repeat`` samples of each, taken alternately
+    (``ops[0]`` alone on one thread, then every op at once)."""
+    one, many = [], []
+    for _ in range(repeat + 1):          # the first round warms up
+        one.append(_threads_sample(ops[:1], iterations))
+        many.append(_threads_sample(ops, iterations))
+    return (Measurement([iterations] * repeat, one[1:], threads=1),
+            Measurement([iterations] * repeat, many[1:], threads=len(ops)))

@@ -5,7 +5,9 @@ output formats (speed_formats) and ``speed compare`` read only the report,
 so a saved ``--json`` file renders and compares exactly like a live run.
 
 Phases, each optional: the size table (best of ``repeat`` samples per
-target, operation and size), the same on N threads at once (``--threads``),
+target, operation and size), the same on N threads at once (``--threads``:
+each point sampled alternately on one thread and on N, with the machine's
+own scaling at each size beside it, speed_control),
 libgcrypt bench-slope's sweep and ``openssl speed``.  Within a phase every
 point is set up (calibrated, warmed up) first, then sampled in rounds, so a
 slow spell of the machine touches one sample of many points.
@@ -33,6 +35,7 @@ import crypto_api as capi
 from . import speed_measure as M
 from .speed_machine import clock_info, loadavg, machine_info
 from .speed_aria import openssl_choice
+from .speed_control import thread_control
 from .speed_peers import openssl_speed
 from .speed_stats import linear_fit
 from .speed_targets import Skip
@@ -87,10 +90,15 @@ def _result(target, op: str, size: int, threads: int = 1, m: Optional[M.Measurem
 
 
 def _measure_threads(target, op: str, size: int, n: int, iterations: int, repeat: int) -> dict:
+    """N threads' samples, and one thread's taken alternately with them
+    (``one_thread_samples_ns``: what the scaling of this row divides by)."""
     tfms = [target.new_tfm() for _ in range(n)]
     try:
         ops = [target.op(op, size, tfm=t) for t in tfms]
-        return _result(target, op, size, threads=n, m=M.measure_threads(ops, iterations, repeat))
+        one, many = M.measure_scaling(ops, iterations, repeat)
+        r = _result(target, op, size, threads=n, m=many)
+        r["one_thread_samples_ns"] = [round(x, 3) for x in one.per_call_ns]
+        return r
     except Skip as e:
         return _result(target, op, size, threads=n, skipped=str(e))
     finally:
@@ -171,6 +179,7 @@ def run(targets: List, peers: List, settings: Settings,
         "results": [],
         "slope": [],
         "openssl": None,
+        "thread_control": [],
     }
     with tqdm(total=total, desc="speed", unit="sample", disable=not progress, leave=False,
               file=sys.stderr) as bar:
@@ -192,6 +201,9 @@ def run(targets: List, peers: List, settings: Settings,
                     r = _measure_threads(t, op, size, settings.threads, max(measured[key].iterations),
                                          settings.repeat)
                 report["results"].append(r)
+                if size not in {c["size"] for c in report["thread_control"]}:
+                    report["thread_control"].append(
+                        thread_control(size, settings.threads, sample_ns, settings.repeat))
                 bar.update()
         if slope:
             points = _Points(bar)

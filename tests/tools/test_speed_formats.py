@@ -127,6 +127,23 @@ def test_size_table_ratio_and_cycles():
     assert scaling.split()[-1] == f"{3048 / 1524:.2f}x"
 
 
+def test_scaling_divides_by_the_paired_one_thread_samples_and_shows_the_control():
+    """A threads result with one-thread samples taken alternately with it is
+    scaled by those, not by the table's; the control is listed after."""
+    report = synthetic_report()
+    many = next(r for r in report["results"] if r["threads"] == 2)
+    many["one_thread_samples_ns"] = [3200.0, 3300.0, 3400.0]
+    report["thread_control"] = [{"name": "hashlib.sha256", "size": 4096, "threads": 2, "iterations": 10,
+                                 "one_thread_samples_ns": [2000.0, 2100.0], "samples_ns": [1050.0, 1100.0]}]
+    text = F.render_table(report)
+    section = text.split("threads:")[1]
+    ours = next(ln for ln in section.splitlines() if ln.strip().startswith("4096 |"))
+    assert ours.split()[-1] == f"{3200 / 1524:.2f}x"              # not 3048 / 1524
+    control = section.split("control, this machine's own scaling meanwhile: hashlib.sha256")[1]
+    row = next(ln for ln in control.splitlines() if ln.strip().startswith("4096 |"))
+    assert row.split()[-1] == f"{2000 / 1050:.2f}x"
+
+
 def test_skipped_sizes_are_shown_with_their_reason():
     report = synthetic_report()
     report["results"].insert(0, {"target": "xchacha12", "op": "encrypt", "size": 16, "threads": 1,

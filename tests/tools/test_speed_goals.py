@@ -79,6 +79,26 @@ def test_goal_ratios_from_a_report():
     assert {r["row"]: r for r in speed_goals.evaluate(del_one)}["8"]["ratio"] is None   # a side missing
 
 
+def test_scaling_rows_use_the_one_thread_samples_taken_with_them():
+    report = _report()
+    many = next(r for r in report["results"] if r["size"] == 4096 and r["threads"] == 2
+                and r["target"] == "xchacha12")
+    many["one_thread_samples_ns"] = [3072.0, 3500.0]                  # paired: 1.5x, not 2x
+    report["thread_control"] = [{"name": "hashlib.sha256", "size": 4096, "threads": 2, "iterations": 1,
+                                 "one_thread_samples_ns": [1900.0], "samples_ns": [1000.0]},
+                                {"name": "hashlib.sha256", "size": 16, "threads": 2, "iterations": 1,
+                                 "one_thread_samples_ns": [10.0], "samples_ns": [10.0]}]
+    rows = {r["row"]: r for r in speed_goals.evaluate(report)}
+    assert rows["8"]["ratio"] == pytest.approx(1.5) and rows["8"]["met"] is False
+    assert rows["8"]["peer_spread"] == pytest.approx(428 / 3286)
+    control = speed_goals.control_rows(report)
+    # only the sizes of the scaling rows (64 KiB was not measured here)
+    assert [c["what"] for c in control] == ["control: hashlib.sha256 4 KiB, 2 threads vs 1"]
+    assert control[0]["ratio"] == pytest.approx(1.9)
+    assert "control: hashlib.sha256 4 KiB, 2 threads vs 1           |   1.90x" in \
+        "\n".join(speed_goals.goal_lines(report))
+
+
 def test_goal_lines_in_the_table():
     report = _report()
     text = "\n".join(speed_goals.goal_lines(report))
@@ -119,12 +139,19 @@ def test_goals_run_reports_every_row(capsys, tmp_path):
     assert [r["row"] for r in report["goals"]] == [g.row for g in speed_goals.GOALS]
     rows = {r["row"]: r for r in report["goals"]}
     assert rows["8"]["ratio"] is not None and rows["5'"]["ratio"] is not None
-    best = {(r["size"], r["threads"]): min(r["samples_ns"]) for r in report["results"]
-            if r["target"] == "xchacha12" and r["op"] == "encrypt"}
-    # the scaling row is the threads table's scaling (one thread's ns per call over
-    # the aggregate ns per call of two)
-    assert rows["8"]["ratio"] == pytest.approx(best[(4096, 1)] / best[(4096, 2)])
-    assert f"{best[(4096, 1)] / best[(4096, 2)]:.2f}x" in out.split("threads:")[1]
+    two = next(r for r in report["results"] if r["target"] == "xchacha12" and r["op"] == "encrypt"
+               and r["size"] == 4096 and r["threads"] == 2)
+    # the scaling row is the threads table's scaling: one thread's ns per call
+    # (sampled alternately with the two threads) over the aggregate ns per call of two
+    scaling = min(two["one_thread_samples_ns"]) / min(two["samples_ns"])
+    assert len(two["one_thread_samples_ns"]) == len(two["samples_ns"]) == report["settings"]["repeat"]
+    assert rows["8"]["ratio"] == pytest.approx(scaling)
+    assert f"{scaling:.2f}x" in out.split("threads:")[1]
+    # the control beside it: hashlib.sha256 at each size of the threads phase
+    control = {c["size"]: c for c in report["thread_control"]}
+    assert sorted(control) == [16, 4096] and control[4096]["name"] == "hashlib.sha256"
+    assert all(x > 0 for c in control.values() for x in c["samples_ns"] + c["one_thread_samples_ns"])
+    assert [c["what"] for c in report["goals_control"]] == ["control: hashlib.sha256 4 KiB, 2 threads vs 1"]
     assert rows["1"]["ratio"] is None                           # xchacha20 was not asked for
     assert "speed goals: ratio" in out and "cpu_mask" not in report
 

@@ -73,3 +73,28 @@ def test_thread_errors_reach_the_caller():
         raise ValueError("boom")
     with pytest.raises(ValueError, match="boom"):
         M.measure_threads([bad, bad], iterations=1, repeat=1)
+
+
+def test_scaling_alternates_one_thread_and_all_threads():
+    """measure_scaling: each round one thread (ops[0] only, on its own
+    thread), then every op at once; the first round is a warm-up."""
+    log = []
+    lock = threading.Lock()
+
+    def make(i):
+        def op():
+            with lock:
+                log.append((i, threading.get_ident()))
+        return op
+
+    one, many = M.measure_scaling([make(0), make(1)], iterations=3, repeat=2)
+    assert (one.threads, many.threads) == (1, 2)
+    assert one.iterations == many.iterations == [3, 3]
+    assert len(one.sample_ns) == len(many.sample_ns) == 2
+    # rounds of 3 calls of op 0 alone, then 3 of each op (interleaved in any order)
+    assert len(log) == 3 * (2 + 1) * 3
+    for r in range(3):
+        chunk = log[9 * r: 9 * r + 9]
+        assert [i for i, _ in chunk[:3]] == [0, 0, 0]
+        assert sorted(i for i, _ in chunk[3:]) == [0, 0, 0, 1, 1, 1]
+    assert threading.get_ident() not in {t for _, t in log}
