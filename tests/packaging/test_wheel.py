@@ -66,7 +66,8 @@ def wheel(tmp_path_factory, source_copy):
          str(source_copy)], env=tool_env())
     built = glob.glob(str(out / "linux" / "*.whl"))
     assert len(built) == 1
-    run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", str(out), built[0]], env=tool_env())
+    run([sys.executable, "-m", "auditwheel", "repair", "--strip", "--wheel-dir", str(out), built[0]],
+        env=tool_env())
     repaired = glob.glob(str(out / "*.whl"))
     assert len(repaired) == 1
     return repaired[0]
@@ -74,6 +75,8 @@ def wheel(tmp_path_factory, source_copy):
 
 def test_platform_tag_is_manylinux_and_auditwheel_is_clean(wheel):
     name = os.path.basename(wheel)
+    # one wheel for CPython 3.11 and later: every extension uses the limited API
+    assert name[:-len(".whl")].split("-")[2:4] == ["cp311", "abi3"], name
     tags = name[:-len(".whl")].split("-")[-1].split(".")
     assert tags and all(re.fullmatch(r"manylinux(_\d+_\d+|\d+)_x86_64", t) for t in tags), name
     r = run([sys.executable, "-m", "auditwheel", "show", wheel], env=tool_env())
@@ -82,6 +85,29 @@ def test_platform_tag_is_manylinux_and_auditwheel_is_clean(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
     assert not [n for n in names if ".libs/" in n]        # nothing grafted: only libc is needed
+
+
+def _elf_section_names(data: bytes):
+    """Section names of a 64-bit little-endian ELF file (enough for x86_64)."""
+    import struct
+    assert data[:6] == b"\x7fELF\x02\x01", "not a 64-bit little-endian ELF file"
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    strtab_off, strtab_size = sections[shstrndx][4], sections[shstrndx][5]
+    strtab = data[strtab_off:strtab_off + strtab_size]
+    return [strtab[s[0]:strtab.index(b"\0", s[0])].decode() for s in sections]
+
+
+def test_extensions_carry_no_debug_symbols(wheel):
+    """auditwheel repair --strip: the build's -g sections are not shipped."""
+    with zipfile.ZipFile(wheel) as z:
+        sos = [n for n in z.namelist() if n.endswith(".so")]
+        assert sos
+        for n in sos:
+            names = _elf_section_names(z.read(n))
+            assert ".text" in names and ".dynsym" in names, n          # still a loadable module
+            assert not [s for s in names if s.startswith(".debug") or s == ".symtab"], (n, names)
 
 
 def _extension_names():
@@ -167,13 +193,46 @@ def test_emulated_arm64_runs_from_the_prebuilt_helper(no_compiler_venv):
     assert [os.path.basename(b).split("-")[0] for b in built] == ["prebuilt"], built   # unpacked, not compiled
 
 
+def _find_python(version):
+    """An interpreter of that version that runs: pyenv's installs (whose shims
+    answer only for the selected versions), then the PATH."""
+    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    found = sorted(glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", f"python{version}")))
+    for cand in found[::-1] + [shutil.which(f"python{version}")]:
+        if cand and subprocess.run([cand, "-c", "pass"], capture_output=True).returncode == 0:
+            return cand
+    return None
+
+
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+def test_the_abi3_wheel_runs_on_later_cpythons(wheel, tmp_path, version):
+    """The cp311-abi3 wheel installs on a later CPython (here where pyenv or
+    the system has one) and passes the self-tests there."""
+    python = _find_python(version)
+    if python is None:
+        pytest.skip(f"no python{version} on this machine")
+    venv = tmp_path / "venv"
+    run([python, "-m", "venv", str(venv)])
+    run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", wheel])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CRYPTO_API_", "VIRTUAL_ENV"))}
+    env.update(PATH=f"{venv / 'bin'}{os.pathsep}/usr/bin:/bin", CRYPTO_API_CACHE=str(tmp_path / "cache"))
+    code = "import sys, crypto_api; print(sys.version_info[:2], crypto_api.__file__)"
+    r = run([str(venv / "bin" / "python"), "-c", code], env=env, cwd=tmp_path)
+    assert r.stdout.startswith(f"({version.replace('.', ', ')})") and str(venv) in r.stdout, r.stdout
+    r = run([str(venv / "bin" / "crypto-api"), "selftest"], env=env, cwd=tmp_path)
+    summary = r.stdout.strip().splitlines()[-1]
+    m = re.fullmatch(r"(\d+) drivers: (\d+) passed, 0 failed, \d+ without tests .*", summary)
+    assert m and int(m.group(2)) >= 20, summary
+
+
 def test_sdist_carries_the_c_sources_and_build_scripts(tmp_path, source_copy):
     run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(tmp_path),
          str(source_copy)], env=tool_env())
     (sdist,) = glob.glob(str(tmp_path / "*.tar.gz"))
     with tarfile.open(sdist) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
-    tracked = run(["git", "-C", REPO, "ls-files", "algs", "arch", "setup.py", "pyproject.toml"]).stdout.split()
+    tracked = run(["git", "-C", REPO, "ls-files", "algs", "arch", "crypto_api/*.c", "crypto_api/*.h",
+                   "setup.py", "pyproject.toml"]).stdout.split()
     wanted = [f for f in tracked if f.endswith((".c", ".h")) or os.path.basename(f).startswith("build_")
               or f in ("setup.py", "pyproject.toml")]
     assert len(wanted) > 40
