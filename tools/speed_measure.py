@@ -36,6 +36,7 @@ import contextlib
 import gc
 import itertools
 import math
+import sys
 import threading
 from functools import partial
 from time import perf_counter_ns, thread_time_ns
@@ -48,6 +49,16 @@ BUSY_RATIO = 0.9
 #: ... at most RETAKES times per sample asked for, halving the batch down to about this.
 RETAKES = 4
 MIN_SAMPLE_NS = 500_000
+#: A sample on several threads lasts at least this many switch intervals
+#: (sys.getswitchinterval(), 5 ms by default): threads that start together
+#: wait for the GIL the usual way until the interpreter forces a first
+#: switch, a start-up cost that a long-running thread pool pays once.
+THREAD_SAMPLE_SWITCHES = 20
+
+
+def thread_sample_min_ns() -> float:
+    """The shortest sample of the threads phase (see THREAD_SAMPLE_SWITCHES)."""
+    return THREAD_SAMPLE_SWITCHES * sys.getswitchinterval() * 1e9
 
 
 class Measurement:

@@ -6,8 +6,9 @@ so a saved ``--json`` file renders and compares exactly like a live run.
 
 Phases, each optional: the size table (best of ``repeat`` samples per
 target, operation and size), the same on N threads at once (``--threads``:
-each point sampled alternately on one thread and on N, with the machine's
-own scaling at each size beside it, speed_control),
+each point sampled alternately on one thread and on N, each sample at
+least 20 switch intervals long, with the machine's own scaling at each size
+beside it, speed_control),
 libgcrypt bench-slope's sweep and ``openssl speed``.  Within a phase every
 point is set up (calibrated, warmed up) first, then sampled in rounds, so a
 slow spell of the machine touches one sample of many points.
@@ -25,6 +26,7 @@ which only ever adds time.
 from __future__ import annotations
 
 import datetime
+import math
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -198,12 +200,15 @@ def run(targets: List, peers: List, settings: Settings,
                 if key in points.skipped:
                     r = _result(t, op, size, threads=settings.threads, skipped=points.skipped[key])
                 else:
-                    r = _measure_threads(t, op, size, settings.threads, max(measured[key].iterations),
-                                         settings.repeat)
+                    # a threads sample lasts at least thread_sample_min_ns (speed_measure)
+                    longer = max(1, math.ceil(M.thread_sample_min_ns() / sample_ns))
+                    r = _measure_threads(t, op, size, settings.threads,
+                                         max(measured[key].iterations) * longer, settings.repeat)
                 report["results"].append(r)
                 if size not in {c["size"] for c in report["thread_control"]}:
                     report["thread_control"].append(
-                        thread_control(size, settings.threads, sample_ns, settings.repeat))
+                        thread_control(size, settings.threads, max(sample_ns, M.thread_sample_min_ns()),
+                                       settings.repeat))
                 bar.update()
         if slope:
             points = _Points(bar)

@@ -17,6 +17,7 @@ from crypto_api.__main__ import main
 from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
 from crypto_api.tools import speed_goals
 from crypto_api.tools.speed_formats import render_table
+from crypto_api.tools.speed_measure import thread_sample_min_ns
 
 FAST = ["--time-budget", "0.05", "--repeat", "2", "--cpu-mhz", "1000"]
 
@@ -146,6 +147,9 @@ def test_goals_run_reports_every_row(capsys, tmp_path):
     scaling = min(two["one_thread_samples_ns"]) / min(two["samples_ns"])
     assert len(two["one_thread_samples_ns"]) == len(two["samples_ns"]) == report["settings"]["repeat"]
     assert rows["8"]["ratio"] == pytest.approx(scaling)
+    # a threads sample outlasts the interpreter's first forced switches (about
+    # 20 switch intervals; the calibration is approximate)
+    assert two["iterations"][0] * min(two["one_thread_samples_ns"]) > 0.5 * thread_sample_min_ns()
     assert f"{scaling:.2f}x" in out.split("threads:")[1]
     # the control beside it: hashlib.sha256 at each size of the threads phase
     control = {c["size"]: c for c in report["thread_control"]}
