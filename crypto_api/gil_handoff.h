@@ -33,15 +33,18 @@
  * through here to claim, so two threads start in the convoy above.  A
  * thread whose call follows another thread's call closely (within
  * HANDOFF_RECENT_NS) and that, done with its C work, finds that no thread of
- * ours has released or claimed the GIL since its own release and none is in
+ * ours has released the GIL since its own release and none is in
  * its C work, takes that other thread to be waking up: it lets the GIL be,
  * for at most HANDOFF_SPIN_NS, until that thread has taken it and released
  * it in its own next call.  From then on both hand over through here.
  *
  * All of this is a hint: nothing here is needed for correctness, the GIL
  * itself is always taken through PyEval_RestoreThread, and every wait is
- * bounded.  A lone thread finds FREE and pays a few atomic operations and a
- * clock read.  Where the process may run on one CPU only, nothing spins:
+ * bounded.  A spin that ran out makes the next ones be skipped (1, 2, 4 ...
+ * up to HANDOFF_PENALTY_MAX of them) until one succeeds again, so threads
+ * that call now and then, with other work between, hardly ever spin.  A
+ * lone thread finds FREE and pays a few atomic operations and a clock
+ * read.  Where the process may run on one CPU only, nothing spins:
  * the thread holding the GIL could not run while another spun; and a spin
  * longer than HANDOFF_POLITE_NS offers the CPU between its checks, in case
  * the thread it waits for is waiting for that CPU.
@@ -61,18 +64,26 @@ enum { HANDOFF_FREE = 1, HANDOFF_HELD = 2 };
 /* The longest spin, for another thread's next release or for a waking
  * thread: far longer than the Python between two calls of a loop (about
  * 0.3 us here) and than a wake-up, far shorter than a scheduler tick. */
-#define HANDOFF_SPIN_NS 50000
+#define HANDOFF_SPIN_NS 30000
 /* A call that follows another thread's release by less than this is taken
  * as contended (longer than a wake-up from the usual wait). */
 #define HANDOFF_RECENT_NS 1000000
 /* Spinning past this offers the CPU (sched_yield) between checks. */
 #define HANDOFF_POLITE_NS 3000
+/* A spin that ran out (nobody came) makes the next ones be skipped: 1, then
+ * 2, 4 ... up to this many, until a spin succeeds again.  Threads that call
+ * now and then, with other work between, so stop spinning for nothing. */
+#define HANDOFF_PENALTY_MAX 1024
 
 static atomic_int handoff_state = HANDOFF_HELD;
 static atomic_ulong handoff_epoch;		/* releases through here so far */
 static atomic_int handoff_in_c;			/* our threads in their C work */
 static atomic_ulong handoff_last_thread;	/* who released last, and when */
 static atomic_llong handoff_last_ns;
+/* counts since load, for crypto_api._linear_call.handoff_stats() */
+static atomic_ulong handoff_spun, handoff_futile, handoff_skipped;
+static atomic_int handoff_skip;			/* spins still to skip ... */
+static atomic_int handoff_penalty;		/* ... and after the next futile one */
 static int64_t handoff_spin_ns = HANDOFF_SPIN_NS;
 
 /* What a release leaves for the matching acquire. */
@@ -141,6 +152,30 @@ static inline int handoff_other_waking(const Handoff *h)
 	       atomic_load_explicit(&handoff_in_c, memory_order_relaxed) == 0;
 }
 
+/* Whether to skip this spin (a recent one ran out): uses up one skip. */
+static inline int handoff_skip_this_spin(void)
+{
+	int k = atomic_load_explicit(&handoff_skip, memory_order_relaxed);
+
+	while (k > 0) {
+		if (atomic_compare_exchange_weak_explicit(&handoff_skip, &k, k - 1,
+							  memory_order_relaxed, memory_order_relaxed))
+			return 1;
+	}
+	return 0;
+}
+
+/* A spin ran out: skip twice as many as last time (at most the maximum). */
+static inline void handoff_spin_futile(void)
+{
+	int p = atomic_load_explicit(&handoff_penalty, memory_order_relaxed);
+
+	atomic_fetch_add_explicit(&handoff_futile, 1, memory_order_relaxed);
+	p = p == 0 ? 1 : (p >= HANDOFF_PENALTY_MAX / 2 ? HANDOFF_PENALTY_MAX : 2 * p);
+	atomic_store_explicit(&handoff_penalty, p, memory_order_relaxed);
+	atomic_store_explicit(&handoff_skip, p, memory_order_relaxed);
+}
+
 /* Py_END_ALLOW_THREADS: take the GIL back, by claim where it was released
  * by one of our threads, after a bounded spin where one of them holds it or
  * where another thread is waking up to take it. */
@@ -163,6 +198,14 @@ static inline void handoff_acquire(Handoff h)
 		/* held by another of ours, or free for a thread waking up: spin */
 		if (handoff_spin_ns == 0 || deadline < 0)
 			break;
+		if (spins == 0) {
+			if (handoff_skip_this_spin()) {
+				atomic_fetch_add_explicit(&handoff_skipped, 1, memory_order_relaxed);
+				deadline = -1;	/* as if spent */
+				continue;
+			}
+			atomic_fetch_add_explicit(&handoff_spun, 1, memory_order_relaxed);
+		}
 		if ((++spins & 31) == 0) {
 			int64_t now = handoff_now_ns();
 
@@ -171,6 +214,7 @@ static inline void handoff_acquire(Handoff h)
 				polite = now + HANDOFF_POLITE_NS;
 			} else if (now >= deadline) {
 				deadline = -1;	/* spent: claim if free, else the usual wait */
+				handoff_spin_futile();
 				continue;
 			}
 			/* past the first microseconds, the thread we wait for may be
@@ -180,6 +224,8 @@ static inline void handoff_acquire(Handoff h)
 		}
 		handoff_pause();
 	}
+	if (spins && deadline >= 0)	/* a spin that got what it waited for */
+		atomic_store_explicit(&handoff_penalty, 0, memory_order_relaxed);
 	PyEval_RestoreThread(h.ts);
 	atomic_store_explicit(&handoff_state, HANDOFF_HELD, memory_order_release);
 }

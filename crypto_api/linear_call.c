@@ -292,7 +292,21 @@ static PyObject *make(PyObject *module, PyObject *args)
 	return fn;
 }
 
+/* handoff_stats() -> {"spun": .., "futile": .., "skipped": ..}: spins for the
+ * GIL started, run out, and skipped after futile ones (gil_handoff.h). */
+static PyObject *handoff_stats(PyObject *module, PyObject *unused)
+{
+	(void)module;
+	(void)unused;
+	return Py_BuildValue("{s:k,s:k,s:k}",
+			     "spun", atomic_load(&handoff_spun),
+			     "futile", atomic_load(&handoff_futile),
+			     "skipped", atomic_load(&handoff_skipped));
+}
+
 static PyMethodDef module_methods[] = {
+	{"handoff_stats", handoff_stats, METH_NOARGS,
+	 "handoff_stats() -> dict: spins for the GIL started, run out, skipped (since load)"},
 	{"make", make, METH_VARARGS,
 	 "make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len, nogil_min, "
 	 "simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn(data, iv, out)"},

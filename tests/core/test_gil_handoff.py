@@ -12,6 +12,7 @@ import os
 import resource
 import sys
 import threading
+import time
 
 import pytest
 
@@ -146,3 +147,38 @@ def test_many_threads_and_a_foreign_gil_user_get_right_results(name):
         stop.append(True)
         t.join()
     assert python_turns and python_turns[0] > 0
+
+
+@pytest.mark.skipif(_cpus() < 2, reason="one CPU: the hand-over never spins")
+def test_threads_that_call_now_and_then_stop_spinning_for_nothing():
+    """Two threads each encrypt and then sleep (the GIL is released by the
+    sleep, not through the entry point): every call follows the other
+    thread's closely, but nobody comes while a thread waits.  A spin that ran
+    out makes the next ones be skipped, twice as many each time, so few of
+    the calls spin; without the back-off every one of them spun until its
+    limit."""
+    from crypto_api import _linear_call
+    key = os.urandom(32)
+    data, iv = os.urandom(4096), os.urandom(32)
+    want = _alloc("xchacha12-simd", key).encrypt(data, iv)
+    calls = 400
+
+    def worker():
+        tfm = _alloc("xchacha12-simd", key)
+
+        def loop():
+            for _ in range(calls):
+                if tfm.encrypt(data, iv) != want:
+                    raise AssertionError("xchacha12-simd: wrong result")
+                time.sleep(0.0002)
+        return loop
+
+    before = _linear_call.handoff_stats()
+    _run([worker(), worker()])
+    after = _linear_call.handoff_stats()
+    futile = after["futile"] - before["futile"]
+    spun = after["spun"] - before["spun"]
+    # back-off doubling up to 1024: about log2(calls) runs-out in 2 * calls calls
+    assert futile <= 2 * calls // 20, f"{futile} futile spins in {2 * calls} calls"
+    assert spun <= 2 * calls // 10, f"{spun} spins in {2 * calls} calls"
+
