@@ -10,9 +10,12 @@
  * it when it lets go.  Around a call of a microsecond (4 KiB of ChaCha) the
  * wake-up takes longer than the call: the thread that released the GIL is
  * done with its C work and takes the GIL back before the sleeper is awake,
- * the sleeper finds it taken and sleeps again, and only the switch interval
- * (5 ms) forces a turn.  The calls of two threads then come in runs of one
- * thread, and two threads get less done than one.
+ * and the sleeper finds it taken and sleeps again.  The switch interval does
+ * not help: the sleeper asks the holder to drop the GIL only when a whole
+ * interval (5 ms) passed without the GIL changing hands, and here it changes
+ * hands, from the holder to itself, at every call.  The calls of two threads
+ * then come in long runs of one thread (the other gets a turn only when it
+ * happens to wake in time), and two threads get less done than one.
  *
  * Between threads that all come through here the GIL is handed over without
  * sleeping.  ``handoff_state`` says what the last of our threads did with
@@ -30,7 +33,8 @@
  * GIL in its next call: it spins until then, for at most HANDOFF_SPIN_NS.
  *
  * Getting there: a thread that is asleep in the usual wait never comes
- * through here to claim, so two threads start in the convoy above.  A
+ * through here to claim, so two threads start in the runs above, until the
+ * other one happens to wake in time once.  A
  * thread whose call follows another thread's call closely (within
  * HANDOFF_RECENT_NS) and that, done with its C work, finds that no thread of
  * ours has released the GIL since its own release and none is in

@@ -51,8 +51,9 @@ RETAKES = 4
 MIN_SAMPLE_NS = 500_000
 #: A sample on several threads lasts at least this many switch intervals
 #: (sys.getswitchinterval(), 5 ms by default): threads that start together
-#: wait for the GIL the usual way until the interpreter forces a first
-#: switch, a start-up cost that a long-running thread pool pays once.
+#: first wait for the GIL the usual way, in runs of one thread, until the
+#: others get a first turn (crypto_api/gil_handoff.h), a start-up cost that a
+#: long-running thread pool pays once.
 THREAD_SAMPLE_SWITCHES = 20
 
 
