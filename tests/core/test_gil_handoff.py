@@ -1,8 +1,8 @@
 """Threads taking turns in the C entry point (crypto_api/gil_handoff.h).
 
 A thread done with its C work takes the GIL when another thread of ours
-releases it for its next call, rather than sleeping until a forced switch
-(observed as calls counted, not as a time).
+releases it for its next call, rather than sleeping in the GIL's wait
+(observed as calls and voluntary context switches counted, not as a time).
 
 Also: any number of threads, a thread that is not ours holding the GIL
 meanwhile, and every result right.
