@@ -6,10 +6,7 @@ nothing is registered).  The block code is chosen at init: AVX-512VL (with
 AVX512BW) 2/4/8-block, else AVX2 2/4/8-block with SSSE3 for the tail, else
 SSSE3 1/4-block.  Beyond v5.0 (which stops at the 8-block ymm code), a CPU
 that also has AVX-512F gets 16-block zmm code for 1024-byte chunks, with the
-AVX-512VL code for short tails: same bytes, about 1.5x the 8-block speed; and
-the AVX2 code takes 576-byte chunks nine blocks at a time (eight in ymm
-registers, the ninth in general-purpose registers between their
-instructions): same bytes, about 1.1x the 8-block speed.
+AVX-512VL code for short tails: same bytes, about 1.5x the 8-block speed.
 
 v5.0 request rules: a request of 64 bytes or less, or one made while
 crypto_simd_usable() is false, runs the generic code for the whole request.

@@ -353,36 +353,6 @@ def test_counter_wraps_without_carry(impl, nrounds):
             assert after[:12] == words[:12] and after[14:] == words[14:]
 
 
-NINE_BLOCK_CHUNK = 9 * 64     # the AVX2 code's 576-byte chunk: eight vector blocks and one scalar
-
-
-@pytest.mark.parametrize("impl", IMPL_PARAMS)
-@pytest.mark.parametrize("nrounds", [8, 12, 20])
-def test_nine_block_chunk_boundaries(impl, nrounds):
-    """Lengths around whole 576-byte chunks of the AVX2 9-block code (eight
-    word-sliced blocks in vector registers, the ninth in general-purpose
-    registers) and every kind of tail after them, with word 12 starting so
-    that its 32-bit wrap falls on each block of the first and second chunk
-    (the scalar block included), against the pure-Python reference and the
-    generic C core, out of place and in place."""
-    rng = random.Random(576 + nrounds)
-    lengths = [k * NINE_BLOCK_CHUNK + r for k in (1, 2, 3)
-               for r in (-1, 0, 1, 63, 64, 65, 128, 129, 256, 257, 511, 512, 513, 575)]
-    for wrap_block in list(range(0, 18)) + [None]:
-        words = [rng.getrandbits(32) for _ in range(16)]
-        if wrap_block is not None:
-            words[12] = (-wrap_block) & M32      # block number wrap_block has counter 0
-        ks = ref_keystream(words, max(lengths), nrounds)
-        for n in lengths:
-            data = rng.randbytes(n)
-            expected = xor(data, ks)
-            assert generic_crypt(words, data, nrounds) == (expected, expect_state(words, n))
-            for in_place in (False, True):
-                out, after = run(impl, words, data, nrounds, in_place)
-                assert out == expected, "length %d, wrap at block %s" % (n, wrap_block)
-                assert after == expect_state(words, n)
-
-
 @pytest.mark.parametrize("impl", IMPL_PARAMS)
 @pytest.mark.parametrize("nrounds", [12, 20])
 def test_stepwise_equals_one_shot(impl, nrounds):
