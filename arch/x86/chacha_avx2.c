@@ -10,18 +10,20 @@
  *   - 8 blocks: register i holding word i of eight consecutive blocks;
  *     quarter-rounds two at a time, with two of the four "c" words kept on
  *     the stack (swapped twice per double round) and the byte-shuffle masks
- *     as memory operands, so that the sixteen registers hold the rest and
- *     the compiler spills nothing across the dependency chains (as
- *     OpenSSL's AVX2 8x code is laid out); 4x4 transposes inside each lane
- *     plus vperm2i128 put the keystream back in block order.
+ *     as memory operands, so that the sixteen registers hold the rest (as
+ *     OpenSSL's AVX2 8x code is laid out), in asm (x86-64 only: it names
+ *     ymm8-15); one call covers every whole 512-byte chunk with the state
+ *     broadcast once; 4x4 transposes inside each lane plus vperm2i128 put
+ *     the keystream back in block order.
  * Rotations by 16 and 8 use vpshufb, 12 and 7 shifts.  Remainders of 64
  * bytes or less go to the SSSE3 one-block code (chacha_ssse3.c, compiled
  * into this extension as SSSE3 code).  The exported entry wipes the stack
- * its worker used (keystream, spilled state) before returning.
+ * its worker used (keystream, spilled state) before returning.  On 32-bit
+ * x86 (eight vector registers) the SSSE3 worker does all of it.
  */
 #include "chacha_x86.h"
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
 
 #include <immintrin.h>
 
@@ -226,8 +228,9 @@ static const uint8_t rot8_mask[32] __attribute__((aligned(32))) = {
  * whole loop, ymm8/ymm9 hold the two "c" words the current pair of
  * quarter-rounds works on, ymm10/ymm11 are the rotation temporaries, and
  * the other two "c" words wait in x[] (x[8..11] are their homes).  The
- * compiler left to itself spills an "a" word across the loop, which puts a
- * store-to-load round trip on the longest dependency chain.
+ * loop reads the state from s[] and leaves the keystream words (rounds +
+ * s, the feed-forward done before the registers are stored) in x[], so s[]
+ * serves every chunk of a call.
  */
 #define R_QR2(a0, b0, c0, d0, a1, b1, c1, d1)                                    \
 	"vpaddd %%ymm" #b0 ", %%ymm" #a0 ", %%ymm" #a0 "\n\t"                     \
@@ -453,6 +456,25 @@ chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t 
 }
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds)
+{
+	chacha_avx2_blocks(state, dst, src, bytes, nrounds);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
+}
+
+#elif defined(__i386__)
+
+/*
+ * 32-bit x86 has eight vector registers, fewer than the asm above names:
+ * there the SSSE3 worker does the work (the same bytes and counter).
+ */
+X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				     size_t bytes, int nrounds)
+{
+	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
+}
+
 void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
