@@ -352,9 +352,60 @@ static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16],
 		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
-/* Keystream y[] (eight blocks, word-sliced, feed-forward added) XORed into
- * len bytes: 4x4 transposes inside each lane, then vperm2i128 pairs the
- * lanes into whole blocks. */
+/*
+ * A whole 512-byte chunk out of x[] (the keystream words, eight blocks
+ * word-sliced), in asm so that nothing is spilled: half the words at a time
+ * (0-7: the first 32 bytes of every block, then 8-15), two in-lane 4x4
+ * transposes (TR4: after it register i holds words w..w+3 of block i in the
+ * low lane and of block i+4 in the high lane), then vperm2i128 pairs the
+ * lanes of two groups into 32 bytes of one block, XORed with src into dst.
+ */
+#define TR4(r0, r1, r2, r3, t0, t1, t2, t3)                                   \
+	"vpunpckldq %%ymm" #r1 ", %%ymm" #r0 ", %%ymm" #t0 "\n\t"             \
+	"vpunpckldq %%ymm" #r3 ", %%ymm" #r2 ", %%ymm" #t1 "\n\t"             \
+	"vpunpckhdq %%ymm" #r1 ", %%ymm" #r0 ", %%ymm" #t2 "\n\t"             \
+	"vpunpckhdq %%ymm" #r3 ", %%ymm" #r2 ", %%ymm" #t3 "\n\t"             \
+	"vpunpcklqdq %%ymm" #t1 ", %%ymm" #t0 ", %%ymm" #r0 "\n\t"            \
+	"vpunpckhqdq %%ymm" #t1 ", %%ymm" #t0 ", %%ymm" #r1 "\n\t"            \
+	"vpunpcklqdq %%ymm" #t3 ", %%ymm" #t2 ", %%ymm" #r2 "\n\t"            \
+	"vpunpckhqdq %%ymm" #t3 ", %%ymm" #t2 ", %%ymm" #r3 "\n\t"
+#define OUT2(a, b, t, u, off)                                                  \
+	"vperm2i128 $0x20, %%ymm" #b ", %%ymm" #a ", %%ymm" #t "\n\t"          \
+	"vperm2i128 $0x31, %%ymm" #b ", %%ymm" #a ", %%ymm" #u "\n\t"          \
+	"vpxor " #off "(%[src]), %%ymm" #t ", %%ymm" #t "\n\t"                 \
+	"vpxor 256+" #off "(%[src]), %%ymm" #u ", %%ymm" #u "\n\t"             \
+	"vmovdqu %%ymm" #t ", " #off "(%[dst])\n\t"                            \
+	"vmovdqu %%ymm" #u ", 256+" #off "(%[dst])\n\t"
+#define OUT_HALF(w, off)                                                       \
+	"vmovdqa 32*" #w "+0x00(%[x]), %%ymm0\n\t"                             \
+	"vmovdqa 32*" #w "+0x20(%[x]), %%ymm1\n\t"                             \
+	"vmovdqa 32*" #w "+0x40(%[x]), %%ymm2\n\t"                             \
+	"vmovdqa 32*" #w "+0x60(%[x]), %%ymm3\n\t"                             \
+	"vmovdqa 32*" #w "+0x80(%[x]), %%ymm4\n\t"                             \
+	"vmovdqa 32*" #w "+0xa0(%[x]), %%ymm5\n\t"                             \
+	"vmovdqa 32*" #w "+0xc0(%[x]), %%ymm6\n\t"                             \
+	"vmovdqa 32*" #w "+0xe0(%[x]), %%ymm7\n\t"                             \
+	TR4(0, 1, 2, 3, 8, 9, 10, 11)                                          \
+	TR4(4, 5, 6, 7, 12, 13, 14, 15)                                        \
+	OUT2(0, 4, 8, 9, off)                                                  \
+	OUT2(1, 5, 10, 11, 64+off)                                             \
+	OUT2(2, 6, 12, 13, 128+off)                                            \
+	OUT2(3, 7, 14, 15, 192+off)
+
+X86_TARGET_AVX2
+static inline void chacha_8block_out512_avx2(const __m256i x[16], uint8_t *dst, const uint8_t *src)
+{
+	__asm__ volatile(
+		OUT_HALF(0, 0)
+		OUT_HALF(8, 32)
+		: : [x] "r"(x), [dst] "r"(dst), [src] "r"(src), "m"(*(const __m256i (*)[16])x)
+		: "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
+/* A last, partial chunk of len < 512 bytes: the keystream in block order
+ * into ks[] (4x4 transposes inside each lane, then vperm2i128), XORed into
+ * len bytes, then wiped. */
 X86_TARGET_AVX2
 static inline void chacha_8block_out_avx2(const __m256i x[16], uint8_t *dst,
 					  const uint8_t *src, size_t len)
@@ -366,31 +417,14 @@ static inline void chacha_8block_out_avx2(const __m256i x[16], uint8_t *dst,
 		y[i] = x[i];
 	for (i = 0; i < 4; i++)
 		transpose4_256(&y[4 * i]);
-	if (len >= 512) {
-		/* whole blocks: each group of four words straight to its two blocks */
-		for (i = 0; i < 4; i++) {
-			uint8_t *o = dst + 64 * i;
-			const uint8_t *in = src + 64 * i;
-
-			store256(o, _mm256_xor_si256(load256(in),
-				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x20)));
-			store256(o + 32, _mm256_xor_si256(load256(in + 32),
-				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20)));
-			store256(o + 256, _mm256_xor_si256(load256(in + 256),
-				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x31)));
-			store256(o + 288, _mm256_xor_si256(load256(in + 288),
-				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31)));
-		}
-	} else {
-		for (i = 0; i < 4; i++) {
-			ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
-			ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
-			ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
-			ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
-		}
-		xor_chunks256(dst, src, len, ks);
-		crypto_memzero(ks, sizeof(ks));
+	for (i = 0; i < 4; i++) {
+		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
+		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
+		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
+		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
 	}
+	xor_chunks256(dst, src, len, ks);
+	crypto_memzero(ks, sizeof(ks));
 }
 
 /*
@@ -412,13 +446,15 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 	s[12] = _mm256_add_epi32(s[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 	for (;;) {
 		chacha_8block_rounds_avx2(x, s, nrounds);
-		if (len <= 8 * CHACHA_BLOCK_SIZE) {
+		if (len < 8 * CHACHA_BLOCK_SIZE) {
 			chacha_8block_out_avx2(x, dst, src, len);
 			break;
 		}
-		chacha_8block_out_avx2(x, dst, src, 8 * CHACHA_BLOCK_SIZE);
-		s[12] = _mm256_add_epi32(s[12], _mm256_set1_epi32(8));
+		chacha_8block_out512_avx2(x, dst, src);
 		len -= 8 * CHACHA_BLOCK_SIZE;
+		if (!len)
+			break;
+		s[12] = _mm256_add_epi32(s[12], _mm256_set1_epi32(8));
 		src += 8 * CHACHA_BLOCK_SIZE;
 		dst += 8 * CHACHA_BLOCK_SIZE;
 	}
