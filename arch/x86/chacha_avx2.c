@@ -10,18 +10,20 @@
  *   - 8 blocks: register i holding word i of eight consecutive blocks;
  *     quarter-rounds two at a time, with two of the four "c" words kept on
  *     the stack (swapped twice per double round) and the byte-shuffle masks
- *     as memory operands, so that the sixteen registers hold the rest and
- *     the compiler spills nothing across the dependency chains (as
- *     OpenSSL's AVX2 8x code is laid out); 4x4 transposes inside each lane
- *     plus vperm2i128 put the keystream back in block order.
+ *     as memory operands, so that the sixteen registers hold the rest (as
+ *     OpenSSL's AVX2 8x code is laid out), in asm (x86-64 only: it names
+ *     ymm8-15); one call covers every whole 512-byte chunk with the state
+ *     broadcast once; 4x4 transposes inside each lane plus vperm2i128 put
+ *     the keystream back in block order.
  * Rotations by 16 and 8 use vpshufb, 12 and 7 shifts.  Remainders of 64
  * bytes or less go to the SSSE3 one-block code (chacha_ssse3.c, compiled
  * into this extension as SSSE3 code).  The exported entry wipes the stack
- * its worker used (keystream, spilled state) before returning.
+ * its worker used (keystream, spilled state) before returning.  On 32-bit
+ * x86 (eight vector registers) the SSSE3 worker does all of it.
  */
 #include "chacha_x86.h"
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
 
 #include <immintrin.h>
 
@@ -209,8 +211,8 @@ static inline void transpose4_256(__m256i *v)
 	v[3] = _mm256_unpackhi_epi64(t2, t3);
 }
 
-/* Byte shuffles by a mask in memory (vpshufb's memory operand): the masks
- * take no register, which the 8-block code has none of to spare. */
+/* Byte-shuffle masks for the rotations by 16 and 8, as memory operands of
+ * vpshufb in the 8-block rounds (no register is free for them there). */
 static const uint8_t rot16_mask[32] __attribute__((aligned(32))) = {
 	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
 	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
@@ -219,104 +221,244 @@ static const uint8_t rot8_mask[32] __attribute__((aligned(32))) = {
 	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
 	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
 };
-#define SHUF_MEM(x, mask) \
-	__asm__("vpshufb %1, %0, %0" : "+x"(x) : "m"(*(const __m256i *)(mask)))
 
 /*
- * Two quarter-rounds on word-sliced registers, interleaved op by op; the
- * rotations by 16 and 8 are byte shuffles, by 12 and 7 shift pairs.
+ * The double rounds of the 8-block code in one asm block with a fixed
+ * register plan: words 0-7 and 12-15 stay in ymm0-7 and ymm12-15 for the
+ * whole loop, ymm8/ymm9 hold the two "c" words the current pair of
+ * quarter-rounds works on, ymm10/ymm11 are the rotation temporaries, and
+ * the other two "c" words wait in x[] (x[8..11] are their homes).  The
+ * loop reads the state from s[] and leaves the keystream words (rounds +
+ * s, the feed-forward done before the registers are stored) in x[], so s[]
+ * serves every chunk of a call.
  */
-#define QR2_256(a0, b0, c0, d0, a1, b1, c1, d1)                                   \
-	do {                                                                      \
-		a0 = _mm256_add_epi32(a0, b0); a1 = _mm256_add_epi32(a1, b1);     \
-		d0 = _mm256_xor_si256(d0, a0); d1 = _mm256_xor_si256(d1, a1);     \
-		SHUF_MEM(d0, rot16_mask); SHUF_MEM(d1, rot16_mask);               \
-		c0 = _mm256_add_epi32(c0, d0); c1 = _mm256_add_epi32(c1, d1);     \
-		b0 = _mm256_xor_si256(b0, c0); b1 = _mm256_xor_si256(b1, c1);     \
-		b0 = ROTL256(b0, 12); b1 = ROTL256(b1, 12);                       \
-		a0 = _mm256_add_epi32(a0, b0); a1 = _mm256_add_epi32(a1, b1);     \
-		d0 = _mm256_xor_si256(d0, a0); d1 = _mm256_xor_si256(d1, a1);     \
-		SHUF_MEM(d0, rot8_mask); SHUF_MEM(d1, rot8_mask);                 \
-		c0 = _mm256_add_epi32(c0, d0); c1 = _mm256_add_epi32(c1, d1);     \
-		b0 = _mm256_xor_si256(b0, c0); b1 = _mm256_xor_si256(b1, c1);     \
-		b0 = ROTL256(b0, 7); b1 = ROTL256(b1, 7);                         \
-	} while (0)
+#define R_QR2(a0, b0, c0, d0, a1, b1, c1, d1)                                    \
+	"vpaddd %%ymm" #b0 ", %%ymm" #a0 ", %%ymm" #a0 "\n\t"                     \
+	"vpaddd %%ymm" #b1 ", %%ymm" #a1 ", %%ymm" #a1 "\n\t"                     \
+	"vpxor %%ymm" #a0 ", %%ymm" #d0 ", %%ymm" #d0 "\n\t"                      \
+	"vpxor %%ymm" #a1 ", %%ymm" #d1 ", %%ymm" #d1 "\n\t"                      \
+	"vpshufb %[r16], %%ymm" #d0 ", %%ymm" #d0 "\n\t"                          \
+	"vpshufb %[r16], %%ymm" #d1 ", %%ymm" #d1 "\n\t"                          \
+	"vpaddd %%ymm" #d0 ", %%ymm" #c0 ", %%ymm" #c0 "\n\t"                     \
+	"vpaddd %%ymm" #d1 ", %%ymm" #c1 ", %%ymm" #c1 "\n\t"                     \
+	"vpxor %%ymm" #c0 ", %%ymm" #b0 ", %%ymm" #b0 "\n\t"                      \
+	"vpxor %%ymm" #c1 ", %%ymm" #b1 ", %%ymm" #b1 "\n\t"                      \
+	"vpslld $12, %%ymm" #b0 ", %%ymm10\n\t"                                   \
+	"vpsrld $20, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                              \
+	"vpslld $12, %%ymm" #b1 ", %%ymm11\n\t"                                   \
+	"vpsrld $20, %%ymm" #b1 ", %%ymm" #b1 "\n\t"                              \
+	"vpor %%ymm10, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                            \
+	"vpor %%ymm11, %%ymm" #b1 ", %%ymm" #b1 "\n\t"                            \
+	"vpaddd %%ymm" #b0 ", %%ymm" #a0 ", %%ymm" #a0 "\n\t"                     \
+	"vpaddd %%ymm" #b1 ", %%ymm" #a1 ", %%ymm" #a1 "\n\t"                     \
+	"vpxor %%ymm" #a0 ", %%ymm" #d0 ", %%ymm" #d0 "\n\t"                      \
+	"vpxor %%ymm" #a1 ", %%ymm" #d1 ", %%ymm" #d1 "\n\t"                      \
+	"vpshufb %[r8], %%ymm" #d0 ", %%ymm" #d0 "\n\t"                           \
+	"vpshufb %[r8], %%ymm" #d1 ", %%ymm" #d1 "\n\t"                           \
+	"vpaddd %%ymm" #d0 ", %%ymm" #c0 ", %%ymm" #c0 "\n\t"                     \
+	"vpaddd %%ymm" #d1 ", %%ymm" #c1 ", %%ymm" #c1 "\n\t"                     \
+	"vpxor %%ymm" #c0 ", %%ymm" #b0 ", %%ymm" #b0 "\n\t"                      \
+	"vpxor %%ymm" #c1 ", %%ymm" #b1 ", %%ymm" #b1 "\n\t"                      \
+	"vpslld $7, %%ymm" #b0 ", %%ymm10\n\t"                                    \
+	"vpsrld $25, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                              \
+	"vpslld $7, %%ymm" #b1 ", %%ymm11\n\t"                                    \
+	"vpsrld $25, %%ymm" #b1 ", %%ymm" #b1 "\n\t"                              \
+	"vpor %%ymm10, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                            \
+	"vpor %%ymm11, %%ymm" #b1 ", %%ymm" #b1 "\n\t"
 
+X86_TARGET_AVX2
+static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16], int nrounds)
+{
+	unsigned long dr = (unsigned long)(nrounds / 2);
+
+	__asm__ volatile(
+		/* x[10], x[11] are the homes of c10, c11 during the rounds */
+		"vmovdqa 0x140(%[s]), %%ymm10\n\t"
+		"vmovdqa 0x160(%[s]), %%ymm11\n\t"
+		"vmovdqa %%ymm10, 0x140(%[x])\n\t"
+		"vmovdqa %%ymm11, 0x160(%[x])\n\t"
+		"vmovdqa 0x000(%[s]), %%ymm0\n\t"
+		"vmovdqa 0x020(%[s]), %%ymm1\n\t"
+		"vmovdqa 0x040(%[s]), %%ymm2\n\t"
+		"vmovdqa 0x060(%[s]), %%ymm3\n\t"
+		"vmovdqa 0x080(%[s]), %%ymm4\n\t"
+		"vmovdqa 0x0a0(%[s]), %%ymm5\n\t"
+		"vmovdqa 0x0c0(%[s]), %%ymm6\n\t"
+		"vmovdqa 0x0e0(%[s]), %%ymm7\n\t"
+		"vmovdqa 0x100(%[s]), %%ymm8\n\t"
+		"vmovdqa 0x120(%[s]), %%ymm9\n\t"
+		"vmovdqa 0x180(%[s]), %%ymm12\n\t"
+		"vmovdqa 0x1a0(%[s]), %%ymm13\n\t"
+		"vmovdqa 0x1c0(%[s]), %%ymm14\n\t"
+		"vmovdqa 0x1e0(%[s]), %%ymm15\n\t"
+		"1:\n\t"
+		/* columns (0,4,8,12) (1,5,9,13); c8, c9 in ymm8/9 */
+		R_QR2(0, 4, 8, 12, 1, 5, 9, 13)
+		"vmovdqa %%ymm8, 0x100(%[x])\n\t"
+		"vmovdqa %%ymm9, 0x120(%[x])\n\t"
+		"vmovdqa 0x140(%[x]), %%ymm8\n\t"
+		"vmovdqa 0x160(%[x]), %%ymm9\n\t"
+		/* columns (2,6,10,14) (3,7,11,15); c10, c11 in ymm8/9 */
+		R_QR2(2, 6, 8, 14, 3, 7, 9, 15)
+		/* diagonals (0,5,10,15) (1,6,11,12) */
+		R_QR2(0, 5, 8, 15, 1, 6, 9, 12)
+		"vmovdqa %%ymm8, 0x140(%[x])\n\t"
+		"vmovdqa %%ymm9, 0x160(%[x])\n\t"
+		"vmovdqa 0x100(%[x]), %%ymm8\n\t"
+		"vmovdqa 0x120(%[x]), %%ymm9\n\t"
+		/* diagonals (2,7,8,13) (3,4,9,14) */
+		R_QR2(2, 7, 8, 13, 3, 4, 9, 14)
+		"dec %[dr]\n\t"
+		"jnz 1b\n\t"
+		/* feed-forward: x = rounds + s */
+		"vpaddd 0x000(%[s]), %%ymm0, %%ymm0\n\t"
+		"vpaddd 0x020(%[s]), %%ymm1, %%ymm1\n\t"
+		"vpaddd 0x040(%[s]), %%ymm2, %%ymm2\n\t"
+		"vpaddd 0x060(%[s]), %%ymm3, %%ymm3\n\t"
+		"vpaddd 0x080(%[s]), %%ymm4, %%ymm4\n\t"
+		"vpaddd 0x0a0(%[s]), %%ymm5, %%ymm5\n\t"
+		"vpaddd 0x0c0(%[s]), %%ymm6, %%ymm6\n\t"
+		"vpaddd 0x0e0(%[s]), %%ymm7, %%ymm7\n\t"
+		"vpaddd 0x100(%[s]), %%ymm8, %%ymm8\n\t"
+		"vpaddd 0x120(%[s]), %%ymm9, %%ymm9\n\t"
+		"vmovdqa 0x140(%[x]), %%ymm10\n\t"
+		"vmovdqa 0x160(%[x]), %%ymm11\n\t"
+		"vpaddd 0x140(%[s]), %%ymm10, %%ymm10\n\t"
+		"vpaddd 0x160(%[s]), %%ymm11, %%ymm11\n\t"
+		"vpaddd 0x180(%[s]), %%ymm12, %%ymm12\n\t"
+		"vpaddd 0x1a0(%[s]), %%ymm13, %%ymm13\n\t"
+		"vpaddd 0x1c0(%[s]), %%ymm14, %%ymm14\n\t"
+		"vpaddd 0x1e0(%[s]), %%ymm15, %%ymm15\n\t"
+		"vmovdqa %%ymm0, 0x000(%[x])\n\t"
+		"vmovdqa %%ymm1, 0x020(%[x])\n\t"
+		"vmovdqa %%ymm2, 0x040(%[x])\n\t"
+		"vmovdqa %%ymm3, 0x060(%[x])\n\t"
+		"vmovdqa %%ymm4, 0x080(%[x])\n\t"
+		"vmovdqa %%ymm5, 0x0a0(%[x])\n\t"
+		"vmovdqa %%ymm6, 0x0c0(%[x])\n\t"
+		"vmovdqa %%ymm7, 0x0e0(%[x])\n\t"
+		"vmovdqa %%ymm8, 0x100(%[x])\n\t"
+		"vmovdqa %%ymm9, 0x120(%[x])\n\t"
+		"vmovdqa %%ymm10, 0x140(%[x])\n\t"
+		"vmovdqa %%ymm11, 0x160(%[x])\n\t"
+		"vmovdqa %%ymm12, 0x180(%[x])\n\t"
+		"vmovdqa %%ymm13, 0x1a0(%[x])\n\t"
+		"vmovdqa %%ymm14, 0x1c0(%[x])\n\t"
+		"vmovdqa %%ymm15, 0x1e0(%[x])\n\t"
+		: [dr] "+r"(dr), "=m"(*(__m256i (*)[16])x)
+		: [x] "r"(x), [s] "r"(s), "m"(*(const __m256i (*)[16])s),
+		  [r16] "m"(*(const __m256i *)rot16_mask), [r8] "m"(*(const __m256i *)rot8_mask)
+		: "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
+/*
+ * A whole 512-byte chunk out of x[] (the keystream words, eight blocks
+ * word-sliced), in asm so that nothing is spilled: half the words at a time
+ * (0-7: the first 32 bytes of every block, then 8-15), two in-lane 4x4
+ * transposes (TR4: after it register i holds words w..w+3 of block i in the
+ * low lane and of block i+4 in the high lane), then vperm2i128 pairs the
+ * lanes of two groups into 32 bytes of one block, XORed with src into dst.
+ */
+#define TR4(r0, r1, r2, r3, t0, t1, t2, t3)                                   \
+	"vpunpckldq %%ymm" #r1 ", %%ymm" #r0 ", %%ymm" #t0 "\n\t"             \
+	"vpunpckldq %%ymm" #r3 ", %%ymm" #r2 ", %%ymm" #t1 "\n\t"             \
+	"vpunpckhdq %%ymm" #r1 ", %%ymm" #r0 ", %%ymm" #t2 "\n\t"             \
+	"vpunpckhdq %%ymm" #r3 ", %%ymm" #r2 ", %%ymm" #t3 "\n\t"             \
+	"vpunpcklqdq %%ymm" #t1 ", %%ymm" #t0 ", %%ymm" #r0 "\n\t"            \
+	"vpunpckhqdq %%ymm" #t1 ", %%ymm" #t0 ", %%ymm" #r1 "\n\t"            \
+	"vpunpcklqdq %%ymm" #t3 ", %%ymm" #t2 ", %%ymm" #r2 "\n\t"            \
+	"vpunpckhqdq %%ymm" #t3 ", %%ymm" #t2 ", %%ymm" #r3 "\n\t"
+#define OUT2(a, b, t, u, off)                                                  \
+	"vperm2i128 $0x20, %%ymm" #b ", %%ymm" #a ", %%ymm" #t "\n\t"          \
+	"vperm2i128 $0x31, %%ymm" #b ", %%ymm" #a ", %%ymm" #u "\n\t"          \
+	"vpxor " #off "(%[src]), %%ymm" #t ", %%ymm" #t "\n\t"                 \
+	"vpxor 256+" #off "(%[src]), %%ymm" #u ", %%ymm" #u "\n\t"             \
+	"vmovdqu %%ymm" #t ", " #off "(%[dst])\n\t"                            \
+	"vmovdqu %%ymm" #u ", 256+" #off "(%[dst])\n\t"
+#define OUT_HALF(w, off)                                                       \
+	"vmovdqa 32*" #w "+0x00(%[x]), %%ymm0\n\t"                             \
+	"vmovdqa 32*" #w "+0x20(%[x]), %%ymm1\n\t"                             \
+	"vmovdqa 32*" #w "+0x40(%[x]), %%ymm2\n\t"                             \
+	"vmovdqa 32*" #w "+0x60(%[x]), %%ymm3\n\t"                             \
+	"vmovdqa 32*" #w "+0x80(%[x]), %%ymm4\n\t"                             \
+	"vmovdqa 32*" #w "+0xa0(%[x]), %%ymm5\n\t"                             \
+	"vmovdqa 32*" #w "+0xc0(%[x]), %%ymm6\n\t"                             \
+	"vmovdqa 32*" #w "+0xe0(%[x]), %%ymm7\n\t"                             \
+	TR4(0, 1, 2, 3, 8, 9, 10, 11)                                          \
+	TR4(4, 5, 6, 7, 12, 13, 14, 15)                                        \
+	OUT2(0, 4, 8, 9, off)                                                  \
+	OUT2(1, 5, 10, 11, 64+off)                                             \
+	OUT2(2, 6, 12, 13, 128+off)                                            \
+	OUT2(3, 7, 14, 15, 192+off)
+
+X86_TARGET_AVX2
+static inline void chacha_8block_out512_avx2(const __m256i x[16], uint8_t *dst, const uint8_t *src)
+{
+	__asm__ volatile(
+		OUT_HALF(0, 0)
+		OUT_HALF(8, 32)
+		: : [x] "r"(x), [dst] "r"(dst), [src] "r"(src), "m"(*(const __m256i (*)[16])x)
+		: "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
+/* A last, partial chunk of len < 512 bytes: the keystream in block order
+ * into ks[] (4x4 transposes inside each lane, then vperm2i128), XORed into
+ * len bytes, then wiped. */
+X86_TARGET_AVX2
+static inline void chacha_8block_out_avx2(const __m256i x[16], uint8_t *dst,
+					  const uint8_t *src, size_t len)
+{
+	__m256i y[16], ks[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		y[i] = x[i];
+	for (i = 0; i < 4; i++)
+		transpose4_256(&y[4 * i]);
+	for (i = 0; i < 4; i++) {
+		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
+		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
+		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
+		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
+	}
+	xor_chunks256(dst, src, len, ks);
+	crypto_memzero(ks, sizeof(ks));
+}
+
+/*
+ * 8-block code over len > 256 bytes: whole 512-byte chunks, the last one
+ * possibly partial.  The state is broadcast once into s[] (word 12 as eight
+ * consecutive counters, each stepped by 8 per chunk with 32-bit wrap-around);
+ * the rounds read s[] and leave the keystream words in x[].  state[12] is
+ * the caller's to advance.
+ */
 X86_TARGET_AVX2
 static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
-	const __m256i ctr = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-	/* two of the four "c" words live on the stack at any time (14 state
-	 * registers + 2 temporaries); the volatile stash keeps the compiler to
-	 * that plan instead of spilling across the dependency chains */
-	volatile __m256i stash[2];
-	__m256i x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15;
-	__m256i y[16], ks[16];
+	__m256i s[16] __attribute__((aligned(32))), x[16] __attribute__((aligned(32)));
 	int i;
 
-	x0 = _mm256_set1_epi32((int)state[0]); x1 = _mm256_set1_epi32((int)state[1]);
-	x2 = _mm256_set1_epi32((int)state[2]); x3 = _mm256_set1_epi32((int)state[3]);
-	x4 = _mm256_set1_epi32((int)state[4]); x5 = _mm256_set1_epi32((int)state[5]);
-	x6 = _mm256_set1_epi32((int)state[6]); x7 = _mm256_set1_epi32((int)state[7]);
-	x8 = _mm256_set1_epi32((int)state[8]); x9 = _mm256_set1_epi32((int)state[9]);
-	stash[0] = _mm256_set1_epi32((int)state[10]);
-	stash[1] = _mm256_set1_epi32((int)state[11]);
-	x12 = _mm256_add_epi32(_mm256_set1_epi32((int)state[12]), ctr);
-	x13 = _mm256_set1_epi32((int)state[13]);
-	x14 = _mm256_set1_epi32((int)state[14]); x15 = _mm256_set1_epi32((int)state[15]);
-
-	for (i = 0; i < nrounds; i += 2) {
-		/* columns 0 and 1 (x8, x9 in registers) */
-		QR2_256(x0, x4, x8, x12, x1, x5, x9, x13);
-		x10 = stash[0]; x11 = stash[1];
-		stash[0] = x8; stash[1] = x9;
-		/* columns 2 and 3 */
-		QR2_256(x2, x6, x10, x14, x3, x7, x11, x15);
-		/* diagonals (0,5,10,15) and (1,6,11,12) */
-		QR2_256(x0, x5, x10, x15, x1, x6, x11, x12);
-		x8 = stash[0]; x9 = stash[1];
-		stash[0] = x10; stash[1] = x11;
-		/* diagonals (2,7,8,13) and (3,4,9,14) */
-		QR2_256(x2, x7, x8, x13, x3, x4, x9, x14);
-	}
-	x10 = stash[0]; x11 = stash[1];
-
-	y[0] = x0; y[1] = x1; y[2] = x2; y[3] = x3; y[4] = x4; y[5] = x5; y[6] = x6; y[7] = x7;
-	y[8] = x8; y[9] = x9; y[10] = x10; y[11] = x11; y[12] = x12; y[13] = x13; y[14] = x14;
-	y[15] = x15;
 	for (i = 0; i < 16; i++)
-		y[i] = _mm256_add_epi32(y[i], _mm256_set1_epi32((int)state[i]));
-	y[12] = _mm256_add_epi32(y[12], ctr);
-
-	for (i = 0; i < 4; i++)
-		transpose4_256(&y[4 * i]);
-	if (len >= 512) {
-		/* whole blocks: each group of four words straight to its two blocks */
-		for (i = 0; i < 4; i++) {
-			uint8_t *o = dst + 64 * i;
-			const uint8_t *in = src + 64 * i;
-
-			store256(o, _mm256_xor_si256(load256(in),
-				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x20)));
-			store256(o + 32, _mm256_xor_si256(load256(in + 32),
-				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20)));
-			store256(o + 256, _mm256_xor_si256(load256(in + 256),
-				 _mm256_permute2x128_si256(y[i], y[4 + i], 0x31)));
-			store256(o + 288, _mm256_xor_si256(load256(in + 288),
-				 _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31)));
+		s[i] = _mm256_set1_epi32((int)state[i]);
+	s[12] = _mm256_add_epi32(s[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+	for (;;) {
+		chacha_8block_rounds_avx2(x, s, nrounds);
+		if (len < 8 * CHACHA_BLOCK_SIZE) {
+			chacha_8block_out_avx2(x, dst, src, len);
+			break;
 		}
-	} else {
-		for (i = 0; i < 4; i++) {
-			ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
-			ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
-			ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
-			ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
-		}
-		xor_chunks256(dst, src, len, ks);
-		crypto_memzero(ks, sizeof(ks));
+		chacha_8block_out512_avx2(x, dst, src);
+		len -= 8 * CHACHA_BLOCK_SIZE;
+		if (!len)
+			break;
+		s[12] = _mm256_add_epi32(s[12], _mm256_set1_epi32(8));
+		src += 8 * CHACHA_BLOCK_SIZE;
+		dst += 8 * CHACHA_BLOCK_SIZE;
 	}
-	/* (the stash is on the stack the entry point wipes) */
+	/* (s[] and x[] are on the stack the entry point wipes) */
 }
 
 X86_TARGET_AVX2
@@ -324,17 +466,16 @@ X86_INTERNAL __attribute__((noinline)) void
 chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
                    int nrounds)
 {
-	while (bytes >= 8 * CHACHA_BLOCK_SIZE) {
-		chacha_8block_xor_avx2(state, dst, src, 8 * CHACHA_BLOCK_SIZE, nrounds);
-		bytes -= 8 * CHACHA_BLOCK_SIZE;
-		src += 8 * CHACHA_BLOCK_SIZE;
-		dst += 8 * CHACHA_BLOCK_SIZE;
-		state[12] += 8;
-	}
 	if (bytes > 4 * CHACHA_BLOCK_SIZE) {
-		chacha_8block_xor_avx2(state, dst, src, bytes, nrounds);
-		state[12] += chacha_blocks_for(bytes);
-		return;
+		/* whole 8-block chunks, and a tail of more than four blocks with them */
+		size_t tail = bytes % (8 * CHACHA_BLOCK_SIZE);
+		size_t n8 = bytes - (tail > 4 * CHACHA_BLOCK_SIZE ? 0 : tail);
+
+		chacha_8block_xor_avx2(state, dst, src, n8, nrounds);
+		state[12] += chacha_blocks_for(n8);
+		bytes -= n8;
+		src += n8;
+		dst += n8;
 	}
 	if (bytes > 2 * CHACHA_BLOCK_SIZE) {
 		chacha_4block_xor_avx2(state, dst, src, bytes, nrounds);
@@ -351,6 +492,25 @@ chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t 
 }
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
+void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t bytes, int nrounds)
+{
+	chacha_avx2_blocks(state, dst, src, bytes, nrounds);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
+}
+
+#elif defined(__i386__)
+
+/*
+ * 32-bit x86 has eight vector registers, fewer than the asm above names:
+ * there the SSSE3 worker does the work (the same bytes and counter).
+ */
+X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				     size_t bytes, int nrounds)
+{
+	chacha_ssse3_blocks(state, dst, src, bytes, nrounds);
+}
+
 void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {

@@ -8,9 +8,11 @@
  * bounced through a block-sized buffer -- over contiguous memory that is the
  * same as processing the 64 bytes in place.  Each non-final step uses up part
  * of a 4096-byte budget; when it is gone the glue releases and retakes the
- * FPU.  This loop makes exactly those steps, and records the bytes processed
+ * FPU.  This loop walks exactly those steps, and records the bytes processed
  * in each FPU section so that the Python side can replay them into the FPU
- * trace.  The SIMD routine is passed in as a function pointer: one of the
+ * trace; the SIMD routine runs once per section (once per request when no
+ * sections are recorded), as the steps of a section are contiguous whole
+ * blocks.  The SIMD routine is passed in as a function pointer: one of the
  * workers of chacha_x86.h, which leave their stack to this loop to wipe, once
  * per request rather than once per step.
  */
@@ -33,7 +35,7 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
 			       size_t max_sections)
 {
 	long budget = FPU_YIELD_BYTES;
-	size_t nsec = 0;
+	size_t nsec = 0, pending = 0;
 	uint32_t cur = 0;
 
 	while (total) {
@@ -47,23 +49,36 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
 			step -= step % CHACHA_BLOCK;
 			budget -= (long)step;
 		}
-		crypt(state, dst, src, step, nrounds);
+		pending += step;
 		cur += (uint32_t)step;
 		if (budget <= 0) {
-			if (sections && nsec < max_sections)
-				sections[nsec] = cur;
+			if (sections) {
+				/* a recorded section ends here: its bytes in one call */
+				crypt(state, dst, src, pending, nrounds);
+				src += pending;
+				dst += pending;
+				pending = 0;
+				if (nsec < max_sections)
+					sections[nsec] = cur;
+			}
 			nsec++;
 			cur = 0;
 			budget = FPU_YIELD_BYTES;
 		}
-		src += step;
-		dst += step;
 		src_off += step;
 		dst_off += step;
 		total -= step;
 	}
 	if (sections && nsec < max_sections)
 		sections[nsec] = cur;
+	/*
+	 * The steps are contiguous and every step but the last is a whole
+	 * number of blocks, so the steps of one section (or, when nothing
+	 * records sections, of the whole request, which the caller then counts
+	 * as one section) in one call give the same bytes and counter.
+	 */
+	if (pending)
+		crypt(state, dst, src, pending, nrounds);
 	/* crypt is a worker that leaves its stack unwiped (chacha_x86.h): once here */
 	memzero_stack(CHACHA_X86_STACK_USE);
 	return nsec + 1;
