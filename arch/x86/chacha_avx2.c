@@ -232,39 +232,29 @@ static const uint8_t rot8_mask[32] __attribute__((aligned(32))) = {
  * s, the feed-forward done before the registers are stored) in x[], so s[]
  * serves every chunk of a call.
  */
-#define R_QR2(a0, b0, c0, d0, a1, b1, c1, d1)                                    \
+/* Half a quarter-round on two columns/diagonals at once: a += b; d ^= a;
+ * d <<<= (byte shuffle rot); c += d; b ^= c; b <<<= shl (shl + shr = 32). */
+#define R_HALF2(a0, b0, c0, d0, a1, b1, c1, d1, rot, shl, shr)                   \
 	"vpaddd %%ymm" #b0 ", %%ymm" #a0 ", %%ymm" #a0 "\n\t"                     \
 	"vpaddd %%ymm" #b1 ", %%ymm" #a1 ", %%ymm" #a1 "\n\t"                     \
 	"vpxor %%ymm" #a0 ", %%ymm" #d0 ", %%ymm" #d0 "\n\t"                      \
 	"vpxor %%ymm" #a1 ", %%ymm" #d1 ", %%ymm" #d1 "\n\t"                      \
-	"vpshufb %[r16], %%ymm" #d0 ", %%ymm" #d0 "\n\t"                          \
-	"vpshufb %[r16], %%ymm" #d1 ", %%ymm" #d1 "\n\t"                          \
+	"vpshufb %[" #rot "], %%ymm" #d0 ", %%ymm" #d0 "\n\t"                     \
+	"vpshufb %[" #rot "], %%ymm" #d1 ", %%ymm" #d1 "\n\t"                     \
 	"vpaddd %%ymm" #d0 ", %%ymm" #c0 ", %%ymm" #c0 "\n\t"                     \
 	"vpaddd %%ymm" #d1 ", %%ymm" #c1 ", %%ymm" #c1 "\n\t"                     \
 	"vpxor %%ymm" #c0 ", %%ymm" #b0 ", %%ymm" #b0 "\n\t"                      \
 	"vpxor %%ymm" #c1 ", %%ymm" #b1 ", %%ymm" #b1 "\n\t"                      \
-	"vpslld $12, %%ymm" #b0 ", %%ymm10\n\t"                                   \
-	"vpsrld $20, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                              \
-	"vpslld $12, %%ymm" #b1 ", %%ymm11\n\t"                                   \
-	"vpsrld $20, %%ymm" #b1 ", %%ymm" #b1 "\n\t"                              \
-	"vpor %%ymm10, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                            \
-	"vpor %%ymm11, %%ymm" #b1 ", %%ymm" #b1 "\n\t"                            \
-	"vpaddd %%ymm" #b0 ", %%ymm" #a0 ", %%ymm" #a0 "\n\t"                     \
-	"vpaddd %%ymm" #b1 ", %%ymm" #a1 ", %%ymm" #a1 "\n\t"                     \
-	"vpxor %%ymm" #a0 ", %%ymm" #d0 ", %%ymm" #d0 "\n\t"                      \
-	"vpxor %%ymm" #a1 ", %%ymm" #d1 ", %%ymm" #d1 "\n\t"                      \
-	"vpshufb %[r8], %%ymm" #d0 ", %%ymm" #d0 "\n\t"                           \
-	"vpshufb %[r8], %%ymm" #d1 ", %%ymm" #d1 "\n\t"                           \
-	"vpaddd %%ymm" #d0 ", %%ymm" #c0 ", %%ymm" #c0 "\n\t"                     \
-	"vpaddd %%ymm" #d1 ", %%ymm" #c1 ", %%ymm" #c1 "\n\t"                     \
-	"vpxor %%ymm" #c0 ", %%ymm" #b0 ", %%ymm" #b0 "\n\t"                      \
-	"vpxor %%ymm" #c1 ", %%ymm" #b1 ", %%ymm" #b1 "\n\t"                      \
-	"vpslld $7, %%ymm" #b0 ", %%ymm10\n\t"                                    \
-	"vpsrld $25, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                              \
-	"vpslld $7, %%ymm" #b1 ", %%ymm11\n\t"                                    \
-	"vpsrld $25, %%ymm" #b1 ", %%ymm" #b1 "\n\t"                              \
+	"vpslld $" #shl ", %%ymm" #b0 ", %%ymm10\n\t"                             \
+	"vpsrld $" #shr ", %%ymm" #b0 ", %%ymm" #b0 "\n\t"                        \
+	"vpslld $" #shl ", %%ymm" #b1 ", %%ymm11\n\t"                             \
+	"vpsrld $" #shr ", %%ymm" #b1 ", %%ymm" #b1 "\n\t"                        \
 	"vpor %%ymm10, %%ymm" #b0 ", %%ymm" #b0 "\n\t"                            \
 	"vpor %%ymm11, %%ymm" #b1 ", %%ymm" #b1 "\n\t"
+
+#define R_QR2(a0, b0, c0, d0, a1, b1, c1, d1)                                    \
+	R_HALF2(a0, b0, c0, d0, a1, b1, c1, d1, r16, 12, 20)                      \
+	R_HALF2(a0, b0, c0, d0, a1, b1, c1, d1, r8, 7, 25)
 
 X86_TARGET_AVX2
 static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16], int nrounds)
