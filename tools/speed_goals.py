@@ -94,17 +94,14 @@ GOALS = (
 )
 
 
-def _samples(report: dict, target: str, size: int, threads: int) -> Optional[List[float]]:
+def _samples(report: dict, target: str, size: int, threads: int,
+             field: str = "samples_ns") -> Optional[List[float]]:
+    """One field of the encrypt result of ``target`` at ``size`` on ``threads``
+    threads: its samples, or (``one_thread_samples_ns``) the one-thread
+    samples taken alternately with a threads result."""
     for r in report["results"]:
         if (r["target"], r["op"], r["size"], r["threads"]) == (target, "encrypt", size, threads):
-            return r.get("samples_ns")
-    return None
-
-
-def _paired_one_thread(report: dict, target: str, size: int, threads: int) -> Optional[List[float]]:
-    for r in report["results"]:
-        if (r["target"], r["op"], r["size"], r["threads"]) == (target, "encrypt", size, threads):
-            return r.get("one_thread_samples_ns")
+            return r.get(field)
     return None
 
 
@@ -154,7 +151,7 @@ def evaluate(report: dict) -> List[dict]:
                 peer = None                 # one figure: no spread
         elif g.peer == "1 thread":
             # the one-thread samples taken alternately with these (else the table's)
-            peer = _paired_one_thread(report, g.alg, g.size, g.threads) or _samples(report, g.alg, g.size, 1)
+            peer = _samples(report, g.alg, g.size, g.threads, "one_thread_samples_ns") or _samples(report, g.alg, g.size, 1)
             peer_best = min(peer) if peer else None
         else:
             peer = _samples(report, g.peer, peer_size, 1)
