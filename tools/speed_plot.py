@@ -16,14 +16,14 @@ the layout follows the throughput-against-size plots of the Adiantum paper.
 from __future__ import annotations
 
 import errno
-import os
-import tempfile
+import io
 from typing import List, Optional, Tuple
 
 import attrs
 
 from crypto_api.errors import CryptoError
 
+from .output_target import open_output
 from .speed_formats import Index, title_of
 
 #: The extra that carries matplotlib (pyproject.toml [project.optional-dependencies]).
@@ -116,9 +116,6 @@ def plot(report: dict, path: str, title: Optional[str] = None) -> None:
     if not lines:
         raise CryptoError(errno.EINVAL, "--plot: the report has no single-thread results to plot "
                                         "(--format slope/csv measure no sizes)")
-    target = os.path.abspath(path)
-    if os.path.isdir(target):
-        raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
     fig = Figure(figsize=FIGSIZE, dpi=DPI)
     FigureCanvasAgg(fig)
     ax = fig.add_axes((0.09, 0.38, 0.88, 0.55))
@@ -140,12 +137,10 @@ def plot(report: dict, path: str, title: Optional[str] = None) -> None:
     ax.set_title(title or "crypto_api speed: throughput against message size", fontsize=10)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=2, fontsize=7, frameon=False)
     fig.text(0.01, 0.01, caption(report), fontsize=6.5, va="bottom", ha="left")
-    fd, tmp = tempfile.mkstemp(suffix=".png.tmp", prefix="." + os.path.basename(target) + ".",
-                               dir=os.path.dirname(target))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format="png")
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    png = io.BytesIO()
+    fig.savefig(png, format="png")
+    # as enc writes its output (tools/output_target.py): a regular file is
+    # replaced atomically, fsynced, keeping its mode and owner
+    with open_output(path) as out:
+        out.write(png.getbuffer())
+        out.commit()
