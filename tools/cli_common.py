@@ -1,4 +1,4 @@
-"""Helpers shared by the ``enc``/``dec`` and ``disk`` commands.
+"""Helpers shared by the ``enc``/``dec``, ``disk`` and ``speed`` commands.
 
 Reading key material (from a file or an inherited file descriptor, never
 from the command line, as libkcapi's kcapi-enc and cryptsetup do) into a
@@ -8,9 +8,12 @@ can process as one message without padding.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import stat
-from typing import Optional
+import threading
+from typing import Iterator, Optional
 
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.sector import WIDE_BLOCK_TEMPLATES
@@ -111,3 +114,24 @@ def parse_iv(text: Optional[str], tfm) -> Optional[bytes]:
         raise CryptoError(EINVAL, f"{name}: --iv gives {len(iv)} byte{'' if len(iv) == 1 else 's'}, "
                                   f"the IV is {tfm.ivsize} bytes")
     return iv
+
+
+@contextlib.contextmanager
+def sigterm_unwinds() -> Iterator[None]:
+    """Within the block, SIGTERM raises SystemExit(143) as Ctrl-C raises
+    KeyboardInterrupt, so ``finally`` clauses (a temporary file's removal)
+    run; by default Python dies at once.  Main thread only (elsewhere, or
+    where SIGTERM is not the default, nothing changes)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def unwind(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, unwind)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

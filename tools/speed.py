@@ -34,6 +34,7 @@ from crypto_api.errors import EINVAL, CryptoError
 
 from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_plot, speed_run,
                speed_targets, speed_tcrypt)
+from .cli_common import sigterm_unwinds
 from .speed_machine import cpu_mhz
 
 MAX_SIZE = 64 << 20
@@ -292,6 +293,7 @@ def _apply_cpu_mask(names: List[str], stack: contextlib.ExitStack) -> dict:
 
 def main(args) -> int:
     with contextlib.ExitStack() as stack:
+        stack.enter_context(sigterm_unwinds())       # a killed run removes its temporary
         if getattr(args, "goals", False):
             _goal_defaults(args)
         mask = None

@@ -8,32 +8,11 @@ reference.
 """
 
 import os
-import subprocess
-
-import pytest
 
 from crypto_api.__main__ import main
 from dmcrypt_ref import journal_done, reference_image
 
 ADIANTUM = "xchacha12,aes-adiantum-plain64"
-
-
-@pytest.fixture
-def small_fs(tmp_path):
-    mnt = tmp_path / "mnt"
-    mnt.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M", "tmpfs", str(mnt)],
-                       capture_output=True, text=True)
-    if r.returncode:
-        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip()}")
-
-    def resize(size):
-        subprocess.run(["mount", "-o", f"remount,size={size}", str(mnt)], check=True)
-
-    yield mnt, resize
-    subprocess.run(["umount", str(mnt)], check=True)
 
 
 def test_the_disk_fills_up_mid_run_and_the_same_command_finishes(small_fs, tmp_path, capsys):
