@@ -175,6 +175,17 @@ def scaling_pair(r: Optional[dict], one_best: Optional[float]) -> Optional[float
     return None if one is None else one / min(r["samples_ns"])
 
 
+def _scaling_head(threads: int) -> str:
+    return f"{'bytes':>9} | {'1 thread':>12} {str(threads) + ' threads':>12} {'scaling':>9}"
+
+
+def _scaling_row(size: int, one: float, many: float) -> str:
+    """A row of the threads tables from best ns per call of one thread and
+    aggregate ns per call of N."""
+    return (f"{size:>9} | {fmt_num(_mbs(size, one)):>12} {fmt_num(_mbs(size, many)):>12} "
+            f"{one / many:>8.2f}x")
+
+
 def threads_table(ix: Index, threads: int) -> List[str]:
     lines = [f"threads: {threads} threads at once, one transform each; aggregate MB/s and "
              "scaling = aggregate / one thread (sampled alternately with it)"]
@@ -187,21 +198,18 @@ def threads_table(ix: Index, threads: int) -> List[str]:
                 scaling = scaling_pair(r, ix.best(t["id"], op, size))
                 if many is None or scaling is None:
                     continue
-                rows.append(f"{size:>9} | {fmt_num(_mbs(size, many * scaling)):>12} "
-                            f"{fmt_num(_mbs(size, many)):>12} {scaling:>8.2f}x")
+                rows.append(_scaling_row(size, many * scaling, many))
             if rows:
                 lines.append(f"{t['name']} {op}: {t['driver']}")
-                lines.append(f"{'bytes':>9} | {'1 thread':>12} {str(threads) + ' threads':>12} {'scaling':>9}")
+                lines.append(_scaling_head(threads))
                 lines += rows
     control = ix.report.get("thread_control") or []
     if control:
         lines.append(f"control, this machine's own scaling meanwhile: {control[0]['name']}, "
                      "one call per message, alternately 1 and N threads")
-        lines.append(f"{'bytes':>9} | {'1 thread':>12} {str(threads) + ' threads':>12} {'scaling':>9}")
-        for c in control:
-            one, many = min(c["one_thread_samples_ns"]), min(c["samples_ns"])
-            lines.append(f"{c['size']:>9} | {fmt_num(_mbs(c['size'], one)):>12} "
-                         f"{fmt_num(_mbs(c['size'], many)):>12} {one / many:>8.2f}x")
+        lines.append(_scaling_head(threads))
+        lines += [_scaling_row(c["size"], min(c["one_thread_samples_ns"]), min(c["samples_ns"]))
+                  for c in control]
     return lines
 
 
