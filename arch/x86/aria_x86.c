@@ -176,20 +176,7 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #define V_X1(x) X1_GFNI(, x)
 #define V_X2(x) X2_GFNI(, x)
 #include "aria_simd.h"
-#undef ARIA_SUFFIX
-#undef ARIA_TARGET
-#undef ARIA_LANES
-#undef vec_t
-#undef V_LOAD
-#undef V_STORE
-#undef V_XOR
-#undef V_BCAST8
-#undef V_UNPLO8
-#undef V_UNPHI8
-#undef V_S1
-#undef V_S2
-#undef V_X1
-#undef V_X2
+#include "aria_simd_undef.h"
 
 /* AVX2 (32 blocks), AES-NI S-boxes */
 #define ARIA_SUFFIX avx2_aesni
@@ -222,20 +209,7 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #define V_X1(x) X1_GFNI(256, x)
 #define V_X2(x) X2_GFNI(256, x)
 #include "aria_simd.h"
-#undef ARIA_SUFFIX
-#undef ARIA_TARGET
-#undef ARIA_LANES
-#undef vec_t
-#undef V_LOAD
-#undef V_STORE
-#undef V_XOR
-#undef V_BCAST8
-#undef V_UNPLO8
-#undef V_UNPHI8
-#undef V_S1
-#undef V_S2
-#undef V_X1
-#undef V_X2
+#include "aria_simd_undef.h"
 
 /* AVX-512 (64 blocks), GFNI S-boxes */
 #define ARIA_SUFFIX avx512_gfni
