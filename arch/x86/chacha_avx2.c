@@ -15,6 +15,8 @@
  *     ymm8-15); one call covers every whole 512-byte chunk with the state
  *     broadcast once; 4x4 transposes inside each lane plus vperm2i128 put
  *     the keystream back in block order.
+ * The 2- and 4-block kernels and the transposes come from chacha_ymm_rows.h
+ * (shared with the AVX-512VL code).
  * Rotations by 16 and 8 use vpshufb, 12 and 7 shifts.  Remainders of 64
  * bytes or less go to the SSSE3 one-block code (chacha_ssse3.c, compiled
  * into this extension as SSSE3 code).  The exported entry wipes the stack
@@ -50,166 +52,26 @@ static inline __m256i rotl8_256(__m256i x)
 #define ROTL256(x, n) \
 	_mm256_or_si256(_mm256_slli_epi32((x), (n)), _mm256_srli_epi32((x), 32 - (n)))
 
-#define QR256(a, b, c, d)                                                        \
-	do {                                                                     \
-		a = _mm256_add_epi32(a, b); d = rotl16_256(_mm256_xor_si256(d, a)); \
-		c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c);             \
-		b = ROTL256(b, 12);                                                 \
-		a = _mm256_add_epi32(a, b); d = rotl8_256(_mm256_xor_si256(d, a));  \
-		c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c);             \
-		b = ROTL256(b, 7);                                                  \
-	} while (0)
-
-#define DIAG256(b, c, d)                      \
-	do {                                  \
-		b = _mm256_shuffle_epi32(b, 0x39); \
-		c = _mm256_shuffle_epi32(c, 0x4e); \
-		d = _mm256_shuffle_epi32(d, 0x93); \
-	} while (0)
-
-#define UNDIAG256(b, c, d)                    \
-	do {                                  \
-		b = _mm256_shuffle_epi32(b, 0x93); \
-		c = _mm256_shuffle_epi32(c, 0x4e); \
-		d = _mm256_shuffle_epi32(d, 0x39); \
-	} while (0)
-
+/* The last partial 32-byte chunk through a bounce buffer (wiped). */
 X86_TARGET_AVX2
-static inline __m256i load256(const uint8_t *p)
+static inline void xor_tail256(uint8_t *dst, const uint8_t *src, size_t n, __m256i ks)
 {
-	return _mm256_loadu_si256((const __m256i *)p);
+	uint8_t buf[32];
+
+	memcpy(buf, src, n);
+	_mm256_storeu_si256((__m256i *)buf,
+			    _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)buf), ks));
+	memcpy(dst, buf, n);
+	crypto_memzero(buf, sizeof(buf));
 }
 
-X86_TARGET_AVX2
-static inline void store256(uint8_t *p, __m256i v)
-{
-	_mm256_storeu_si256((__m256i *)p, v);
-}
-
-/* dst = src ^ ks over len bytes, ks as 32-byte chunks; bounce the tail. */
-X86_TARGET_AVX2
-static inline void xor_chunks256(uint8_t *dst, const uint8_t *src, size_t len,
-				 const __m256i *ks)
-{
-	size_t i;
-
-	for (i = 0; i + 32 <= len; i += 32, ks++)
-		store256(dst + i, _mm256_xor_si256(load256(src + i), *ks));
-	if (i < len) {
-		uint8_t buf[32];
-
-		memcpy(buf, src + i, len - i);
-		store256(buf, _mm256_xor_si256(load256(buf), *ks));
-		memcpy(dst + i, buf, len - i);
-		crypto_memzero(buf, sizeof(buf));
-	}
-}
-
-X86_TARGET_AVX2
-static inline __m256i bcast_row(const uint32_t *row)
-{
-	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)row));
-}
-
-/* Keystream for blocks (ctr+off, ctr+off+1) into ks[0..3] (32-byte chunks). */
-X86_TARGET_AVX2
-static inline void rows_to_ks(__m256i a, __m256i b, __m256i c, __m256i d,
-			      __m256i *ks)
-{
-	ks[0] = _mm256_permute2x128_si256(a, b, 0x20);
-	ks[1] = _mm256_permute2x128_si256(c, d, 0x20);
-	ks[2] = _mm256_permute2x128_si256(a, b, 0x31);
-	ks[3] = _mm256_permute2x128_si256(c, d, 0x31);
-}
-
-X86_TARGET_AVX2
-static void chacha_2block_xor_avx2(const uint32_t state[16], uint8_t *dst,
-				   const uint8_t *src, size_t len, int nrounds)
-{
-	const __m256i s0 = bcast_row(state + 0), s1 = bcast_row(state + 4);
-	const __m256i s2 = bcast_row(state + 8);
-	const __m256i s3 = _mm256_add_epi32(bcast_row(state + 12),
-					    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
-	__m256i a = s0, b = s1, c = s2, d = s3, ks[4];
-	int i;
-
-	for (i = 0; i < nrounds; i += 2) {
-		QR256(a, b, c, d);
-		DIAG256(b, c, d);
-		QR256(a, b, c, d);
-		UNDIAG256(b, c, d);
-	}
-	a = _mm256_add_epi32(a, s0);
-	b = _mm256_add_epi32(b, s1);
-	c = _mm256_add_epi32(c, s2);
-	d = _mm256_add_epi32(d, s3);
-	rows_to_ks(a, b, c, d, ks);
-	if (len >= 128) {
-		for (i = 0; i < 4; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
-	} else {
-		xor_chunks256(dst, src, len, ks);
-		crypto_memzero(ks, sizeof(ks));
-	}
-}
-
-X86_TARGET_AVX2
-static void chacha_4block_xor_avx2(const uint32_t state[16], uint8_t *dst,
-				   const uint8_t *src, size_t len, int nrounds)
-{
-	const __m256i s0 = bcast_row(state + 0), s1 = bcast_row(state + 4);
-	const __m256i s2 = bcast_row(state + 8);
-	const __m256i s3 = _mm256_add_epi32(bcast_row(state + 12),
-					    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
-	const __m256i t3 = _mm256_add_epi32(s3, _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0));
-	__m256i a0 = s0, b0 = s1, c0 = s2, d0 = s3;
-	__m256i a1 = s0, b1 = s1, c1 = s2, d1 = t3;
-	__m256i ks[8];
-	int i;
-
-	for (i = 0; i < nrounds; i += 2) {
-		QR256(a0, b0, c0, d0);
-		QR256(a1, b1, c1, d1);
-		DIAG256(b0, c0, d0);
-		DIAG256(b1, c1, d1);
-		QR256(a0, b0, c0, d0);
-		QR256(a1, b1, c1, d1);
-		UNDIAG256(b0, c0, d0);
-		UNDIAG256(b1, c1, d1);
-	}
-	a0 = _mm256_add_epi32(a0, s0);
-	b0 = _mm256_add_epi32(b0, s1);
-	c0 = _mm256_add_epi32(c0, s2);
-	d0 = _mm256_add_epi32(d0, s3);
-	a1 = _mm256_add_epi32(a1, s0);
-	b1 = _mm256_add_epi32(b1, s1);
-	c1 = _mm256_add_epi32(c1, s2);
-	d1 = _mm256_add_epi32(d1, t3);
-	rows_to_ks(a0, b0, c0, d0, ks);
-	rows_to_ks(a1, b1, c1, d1, ks + 4);
-	if (len >= 256) {
-		for (i = 0; i < 8; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
-	} else {
-		xor_chunks256(dst, src, len, ks);
-		crypto_memzero(ks, sizeof(ks));
-	}
-}
-
-/* In-lane 4x4 word transpose of v[0..3]. */
-X86_TARGET_AVX2
-static inline void transpose4_256(__m256i *v)
-{
-	__m256i t0 = _mm256_unpacklo_epi32(v[0], v[1]);
-	__m256i t1 = _mm256_unpacklo_epi32(v[2], v[3]);
-	__m256i t2 = _mm256_unpackhi_epi32(v[0], v[1]);
-	__m256i t3 = _mm256_unpackhi_epi32(v[2], v[3]);
-
-	v[0] = _mm256_unpacklo_epi64(t0, t1);
-	v[1] = _mm256_unpackhi_epi64(t0, t1);
-	v[2] = _mm256_unpacklo_epi64(t2, t3);
-	v[3] = _mm256_unpackhi_epi64(t2, t3);
-}
+#define YMM_TARGET X86_TARGET_AVX2
+#define YMM_ROT16(x) rotl16_256(x)
+#define YMM_ROT12(x) ROTL256(x, 12)
+#define YMM_ROT8(x) rotl8_256(x)
+#define YMM_ROT7(x) ROTL256(x, 7)
+#define YMM_NAME(f) f##_avx2
+#include "chacha_ymm_rows.h"
 
 /* Byte-shuffle masks for the rotations by 16 and 8, as memory operands of
  * vpshufb in the 8-block rounds (no register is free for them there). */
@@ -405,16 +267,8 @@ static inline void chacha_8block_out_avx2(const __m256i x[16], uint8_t *dst,
 
 	for (i = 0; i < 16; i++)
 		y[i] = x[i];
-	for (i = 0; i < 4; i++)
-		transpose4_256(&y[4 * i]);
-	for (i = 0; i < 4; i++) {
-		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
-		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
-		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
-		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
-	}
-	xor_chunks256(dst, src, len, ks);
-	crypto_memzero(ks, sizeof(ks));
+	words_to_ks(y, ks);
+	xor_ks256(dst, src, len, ks, 16);
 }
 
 /*

@@ -13,6 +13,8 @@
  * Dispatch per call: whole 512-byte chunks with 8 blocks, then a remainder
  * of 257..511 bytes with 8 blocks, 129..256 with 4, 1..128 with 2.  The
  * SSSE3 code (chacha_ssse3.c) is linked in only for hchacha_block_ssse3.
+ * The 2- and 4-block kernels and the transposes are the AVX2 file's, from
+ * chacha_ymm_rows.h with vprold for the rotations.
  */
 #include "chacha_x86.h"
 
@@ -20,170 +22,23 @@
 
 #include <immintrin.h>
 
-#define ROTL256(x, n) _mm256_rol_epi32((x), (n))
-
-#define QR256(a, b, c, d)                                                        \
-	do {                                                                     \
-		a = _mm256_add_epi32(a, b); d = _mm256_xor_si256(d, a);             \
-		d = ROTL256(d, 16);                                                 \
-		c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c);             \
-		b = ROTL256(b, 12);                                                 \
-		a = _mm256_add_epi32(a, b); d = _mm256_xor_si256(d, a);             \
-		d = ROTL256(d, 8);                                                  \
-		c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c);             \
-		b = ROTL256(b, 7);                                                  \
-	} while (0)
-
-#define DIAG256(b, c, d)                      \
-	do {                                  \
-		b = _mm256_shuffle_epi32(b, 0x39); \
-		c = _mm256_shuffle_epi32(c, 0x4e); \
-		d = _mm256_shuffle_epi32(d, 0x93); \
-	} while (0)
-
-#define UNDIAG256(b, c, d)                    \
-	do {                                  \
-		b = _mm256_shuffle_epi32(b, 0x93); \
-		c = _mm256_shuffle_epi32(c, 0x4e); \
-		d = _mm256_shuffle_epi32(d, 0x39); \
-	} while (0)
-
+/* The last partial 32-byte chunk with AVX-512BW byte masks: masked-off
+ * bytes are neither read nor written, so no bounce buffer is needed. */
 X86_TARGET_AVX512
-static inline __m256i load256(const uint8_t *p)
+static inline void xor_tail256(uint8_t *dst, const uint8_t *src, size_t n, __m256i ks)
 {
-	return _mm256_loadu_si256((const __m256i *)p);
+	const __mmask32 k = (__mmask32)((1u << n) - 1);
+
+	_mm256_mask_storeu_epi8(dst, k, _mm256_xor_si256(_mm256_maskz_loadu_epi8(k, src), ks));
 }
 
-X86_TARGET_AVX512
-static inline void store256(uint8_t *p, __m256i v)
-{
-	_mm256_storeu_si256((__m256i *)p, v);
-}
-
-/*
- * dst = src ^ ks over len bytes, ks as 32-byte chunks.  The trailing partial
- * chunk uses byte-masked load/store (AVX-512BW+VL): masked-off bytes are
- * neither read nor written, so no bounce buffer is needed.
- */
-X86_TARGET_AVX512
-static inline void xor_chunks256(uint8_t *dst, const uint8_t *src, size_t len,
-				 const __m256i *ks)
-{
-	size_t i;
-
-	for (i = 0; i + 32 <= len; i += 32, ks++)
-		store256(dst + i, _mm256_xor_si256(load256(src + i), *ks));
-	if (i < len) {
-		const __mmask32 k = (__mmask32)((1u << (len - i)) - 1);
-		__m256i v = _mm256_maskz_loadu_epi8(k, src + i);
-
-		_mm256_mask_storeu_epi8(dst + i, k, _mm256_xor_si256(v, *ks));
-	}
-}
-
-X86_TARGET_AVX512
-static inline __m256i bcast_row(const uint32_t *row)
-{
-	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)row));
-}
-
-/* Keystream for blocks (ctr+off, ctr+off+1) into ks[0..3] (32-byte chunks). */
-X86_TARGET_AVX512
-static inline void rows_to_ks(__m256i a, __m256i b, __m256i c, __m256i d,
-			      __m256i *ks)
-{
-	ks[0] = _mm256_permute2x128_si256(a, b, 0x20);
-	ks[1] = _mm256_permute2x128_si256(c, d, 0x20);
-	ks[2] = _mm256_permute2x128_si256(a, b, 0x31);
-	ks[3] = _mm256_permute2x128_si256(c, d, 0x31);
-}
-
-X86_TARGET_AVX512
-static void chacha_2block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
-				   const uint8_t *src, size_t len, int nrounds)
-{
-	const __m256i s0 = bcast_row(state + 0), s1 = bcast_row(state + 4);
-	const __m256i s2 = bcast_row(state + 8);
-	const __m256i s3 = _mm256_add_epi32(bcast_row(state + 12),
-					    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
-	__m256i a = s0, b = s1, c = s2, d = s3, ks[4];
-	int i;
-
-	for (i = 0; i < nrounds; i += 2) {
-		QR256(a, b, c, d);
-		DIAG256(b, c, d);
-		QR256(a, b, c, d);
-		UNDIAG256(b, c, d);
-	}
-	a = _mm256_add_epi32(a, s0);
-	b = _mm256_add_epi32(b, s1);
-	c = _mm256_add_epi32(c, s2);
-	d = _mm256_add_epi32(d, s3);
-	rows_to_ks(a, b, c, d, ks);
-	if (len >= 128) {
-		for (i = 0; i < 4; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
-	} else {
-		xor_chunks256(dst, src, len, ks);
-	}
-}
-
-X86_TARGET_AVX512
-static void chacha_4block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
-				   const uint8_t *src, size_t len, int nrounds)
-{
-	const __m256i s0 = bcast_row(state + 0), s1 = bcast_row(state + 4);
-	const __m256i s2 = bcast_row(state + 8);
-	const __m256i s3 = _mm256_add_epi32(bcast_row(state + 12),
-					    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
-	const __m256i t3 = _mm256_add_epi32(s3, _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0));
-	__m256i a0 = s0, b0 = s1, c0 = s2, d0 = s3;
-	__m256i a1 = s0, b1 = s1, c1 = s2, d1 = t3;
-	__m256i ks[8];
-	int i;
-
-	for (i = 0; i < nrounds; i += 2) {
-		QR256(a0, b0, c0, d0);
-		QR256(a1, b1, c1, d1);
-		DIAG256(b0, c0, d0);
-		DIAG256(b1, c1, d1);
-		QR256(a0, b0, c0, d0);
-		QR256(a1, b1, c1, d1);
-		UNDIAG256(b0, c0, d0);
-		UNDIAG256(b1, c1, d1);
-	}
-	a0 = _mm256_add_epi32(a0, s0);
-	b0 = _mm256_add_epi32(b0, s1);
-	c0 = _mm256_add_epi32(c0, s2);
-	d0 = _mm256_add_epi32(d0, s3);
-	a1 = _mm256_add_epi32(a1, s0);
-	b1 = _mm256_add_epi32(b1, s1);
-	c1 = _mm256_add_epi32(c1, s2);
-	d1 = _mm256_add_epi32(d1, t3);
-	rows_to_ks(a0, b0, c0, d0, ks);
-	rows_to_ks(a1, b1, c1, d1, ks + 4);
-	if (len >= 256) {
-		for (i = 0; i < 8; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
-	} else {
-		xor_chunks256(dst, src, len, ks);
-	}
-}
-
-/* In-lane 4x4 word transpose of v[0..3]. */
-X86_TARGET_AVX512
-static inline void transpose4_256(__m256i *v)
-{
-	__m256i t0 = _mm256_unpacklo_epi32(v[0], v[1]);
-	__m256i t1 = _mm256_unpacklo_epi32(v[2], v[3]);
-	__m256i t2 = _mm256_unpackhi_epi32(v[0], v[1]);
-	__m256i t3 = _mm256_unpackhi_epi32(v[2], v[3]);
-
-	v[0] = _mm256_unpacklo_epi64(t0, t1);
-	v[1] = _mm256_unpackhi_epi64(t0, t1);
-	v[2] = _mm256_unpacklo_epi64(t2, t3);
-	v[3] = _mm256_unpackhi_epi64(t2, t3);
-}
+#define YMM_TARGET X86_TARGET_AVX512
+#define YMM_ROT16(x) _mm256_rol_epi32((x), 16)
+#define YMM_ROT12(x) _mm256_rol_epi32((x), 12)
+#define YMM_ROT8(x) _mm256_rol_epi32((x), 8)
+#define YMM_ROT7(x) _mm256_rol_epi32((x), 7)
+#define YMM_NAME(f) f##_avx512vl
+#include "chacha_ymm_rows.h"
 
 X86_TARGET_AVX512
 static void chacha_8block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
@@ -214,26 +69,8 @@ static void chacha_8block_xor_avx512vl(const uint32_t state[16], uint8_t *dst,
 		y[i] = _mm256_add_epi32(x[i], _mm256_set1_epi32((int)state[i]));
 	y[12] = _mm256_add_epi32(y[12], ctr);
 
-	/*
-	 * After the in-lane transposes y[4g + k] = [block k | block k+4] words
-	 * 4g..4g+3; block k's first 32 bytes are groups 0,1, the last 32 bytes
-	 * groups 2,3.
-	 */
-	for (i = 0; i < 4; i++)
-		transpose4_256(&y[4 * i]);
-	for (i = 0; i < 4; i++) {
-		ks[2 * i + 0] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x20);
-		ks[2 * i + 1] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x20);
-		ks[2 * i + 8] = _mm256_permute2x128_si256(y[i], y[4 + i], 0x31);
-		ks[2 * i + 9] = _mm256_permute2x128_si256(y[8 + i], y[12 + i], 0x31);
-	}
-
-	if (len >= 512) {
-		for (i = 0; i < 16; i++)
-			store256(dst + 32 * i, _mm256_xor_si256(load256(src + 32 * i), ks[i]));
-	} else {
-		xor_chunks256(dst, src, len, ks);
-	}
+	words_to_ks(y, ks);
+	xor_ks256(dst, src, len, ks, 16);
 }
 
 X86_TARGET_AVX512
