@@ -14,7 +14,15 @@
  *     OpenSSL's AVX2 8x code is laid out), in asm (x86-64 only: it names
  *     ymm8-15); one call covers every whole 512-byte chunk with the state
  *     broadcast once; 4x4 transposes inside each lane plus vperm2i128 put
- *     the keystream back in block order.
+ *     the keystream back in block order;
+ *   - 10 blocks (beyond the kernel): the 8-block layout with its "a" words
+ *     on the stack, plus two blocks in the 2-block layout in the registers
+ *     that frees, one double round as generated asm (chacha_avx2_rounds10.h,
+ *     from gen_chacha_avx2_rounds.py, which says why); used four 640-byte
+ *     chunks at a time, 2560 bytes being five 8-block chunks, so every
+ *     length keeps the tail it had.  Measured on Zen 4 with AVX-512 masked:
+ *     about 7% faster rounds per block than the 8-block code, 2-3% faster
+ *     over 64 KiB and 1 MiB.
  * The 2- and 4-block kernels and the transposes come from chacha_ymm_rows.h
  * (shared with the AVX-512VL code).
  * Rotations by 16 and 8 use vpshufb, 12 and 7 shifts.  Remainders of 64
@@ -305,11 +313,113 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 	/* (s[] and x[] are on the stack the entry point wipes) */
 }
 
+#include "chacha_avx2_rounds10.h"
+
+/* Prologue and epilogue pieces of the ten-block rounds: word w of the
+ * word-sliced state from s[] (w >= 4: into ymm w), its home in x[] (w < 4),
+ * and the feed-forward of a word or row into its place in x[] or xr[]. */
+#define R10_HOME(off, src, home) \
+	"vmovdqa " #off "(%[" #src "]), %%ymm0\n\t" "vmovdqa %%ymm0, " #off "(%[" #home "])\n\t"
+#define R10_LOAD(off, src, r) "vmovdqa " #off "(%[" #src "]), %%ymm" #r "\n\t"
+#define R10_FF_REG(off, src, r, dst) \
+	"vpaddd " #off "(%[" #src "]), %%ymm" #r ", %%ymm" #r "\n\t" \
+	"vmovdqa %%ymm" #r ", " #off "(%[" #dst "])\n\t"
+#define R10_FF_MEM(off, src, dst) \
+	"vmovdqa " #off "(%[" #dst "]), %%ymm0\n\t" R10_FF_REG(off, src, 0, dst)
+
+/*
+ * Ten blocks per pass (chacha_avx2_rounds10.h, generated): blocks 0-7 word-
+ * sliced from s[] (their "a" words kept in x[0..3] during the rounds), blocks
+ * 8 and 9 in the row layout from sr[] (row a kept in xr[0]).  Leaves the
+ * keystream words of blocks 0-7 in x[] and the keystream rows of blocks 8, 9
+ * in xr[] (rounds + initial state).
+ */
+X86_TARGET_AVX2
+static inline void chacha_10block_rounds_avx2(__m256i x[16], __m256i xr[4], const __m256i s[16],
+					      const __m256i sr[4], int nrounds)
+{
+	unsigned long dr = (unsigned long)(nrounds / 2);
+
+	__asm__ volatile(
+		R10_HOME(0x000, s, x) R10_HOME(0x020, s, x) R10_HOME(0x040, s, x) R10_HOME(0x060, s, x)
+		R10_HOME(0x000, sr, xr)
+		R10_LOAD(0x020, sr, 1) R10_LOAD(0x040, sr, 2) R10_LOAD(0x060, sr, 3)
+		R10_LOAD(0x080, s, 4) R10_LOAD(0x0a0, s, 5) R10_LOAD(0x0c0, s, 6) R10_LOAD(0x0e0, s, 7)
+		R10_LOAD(0x100, s, 8) R10_LOAD(0x120, s, 9) R10_LOAD(0x140, s, 10) R10_LOAD(0x160, s, 11)
+		R10_LOAD(0x180, s, 12) R10_LOAD(0x1a0, s, 13) R10_LOAD(0x1c0, s, 14) R10_LOAD(0x1e0, s, 15)
+		"1:\n\t"
+		CHACHA_AVX2_10BLOCK_DOUBLE_ROUND
+		"dec %[dr]\n\t"
+		"jnz 1b\n\t"
+		R10_FF_MEM(0x000, s, x) R10_FF_MEM(0x020, s, x) R10_FF_MEM(0x040, s, x) R10_FF_MEM(0x060, s, x)
+		R10_FF_REG(0x080, s, 4, x) R10_FF_REG(0x0a0, s, 5, x) R10_FF_REG(0x0c0, s, 6, x)
+		R10_FF_REG(0x0e0, s, 7, x) R10_FF_REG(0x100, s, 8, x) R10_FF_REG(0x120, s, 9, x)
+		R10_FF_REG(0x140, s, 10, x) R10_FF_REG(0x160, s, 11, x) R10_FF_REG(0x180, s, 12, x)
+		R10_FF_REG(0x1a0, s, 13, x) R10_FF_REG(0x1c0, s, 14, x) R10_FF_REG(0x1e0, s, 15, x)
+		R10_FF_MEM(0x000, sr, xr)
+		R10_FF_REG(0x020, sr, 1, xr) R10_FF_REG(0x040, sr, 2, xr) R10_FF_REG(0x060, sr, 3, xr)
+		: [dr] "+r"(dr)
+		: [x] "r"(x), [xr] "r"(xr), [s] "r"(s), [sr] "r"(sr),
+		  [r16] "m"(*(const __m256i *)rot16_mask), [r8] "m"(*(const __m256i *)rot8_mask)
+		: "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
+/*
+ * nchunks whole 640-byte chunks of ten blocks each: the first 512 bytes of a
+ * chunk from the word-sliced blocks (the 8-block output step), the last 128
+ * from the row set.  state[12] is the caller's to advance.
+ */
+X86_TARGET_AVX2
+static void chacha_10block_xor_avx2(const uint32_t state[16], uint8_t *dst,
+				    const uint8_t *src, size_t nchunks, int nrounds)
+{
+	__m256i s[16] __attribute__((aligned(32))), x[16] __attribute__((aligned(32)));
+	__m256i sr[4] __attribute__((aligned(32))), xr[4] __attribute__((aligned(32)));
+	__m256i ks[4];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		s[i] = _mm256_set1_epi32((int)state[i]);
+	s[12] = _mm256_add_epi32(s[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+	for (i = 0; i < 4; i++)
+		sr[i] = bcast_row(state + 4 * i);
+	sr[3] = _mm256_add_epi32(sr[3], _mm256_setr_epi32(8, 0, 0, 0, 9, 0, 0, 0));
+	for (;;) {
+		chacha_10block_rounds_avx2(x, xr, s, sr, nrounds);
+		chacha_8block_out512_avx2(x, dst, src);
+		rows_to_ks(xr[0], xr[1], xr[2], xr[3], ks);
+		xor_ks256(dst + 8 * CHACHA_BLOCK_SIZE, src + 8 * CHACHA_BLOCK_SIZE,
+			  2 * CHACHA_BLOCK_SIZE, ks, 4);
+		if (!--nchunks)
+			break;
+		s[12] = _mm256_add_epi32(s[12], _mm256_set1_epi32(10));
+		sr[3] = _mm256_add_epi32(sr[3], _mm256_setr_epi32(10, 0, 0, 0, 10, 0, 0, 0));
+		src += 10 * CHACHA_BLOCK_SIZE;
+		dst += 10 * CHACHA_BLOCK_SIZE;
+	}
+	/* (s[], x[], sr[], xr[] and ks[] are on the stack the entry point wipes) */
+}
+
 X86_TARGET_AVX2
 X86_INTERNAL __attribute__((noinline)) void
 chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
                    int nrounds)
 {
+	if (bytes >= 40 * CHACHA_BLOCK_SIZE) {
+		/*
+		 * 10-block chunks four at a time: 2560 bytes, five 8-block
+		 * chunks' worth, so what is left is what the 8-block code would
+		 * have had left (the same tail code runs for every length).
+		 */
+		size_t n10 = 4 * (bytes / (40 * CHACHA_BLOCK_SIZE));
+
+		chacha_10block_xor_avx2(state, dst, src, n10, nrounds);
+		state[12] += (uint32_t)(10 * n10);
+		bytes -= 10 * CHACHA_BLOCK_SIZE * n10;
+		src += 10 * CHACHA_BLOCK_SIZE * n10;
+		dst += 10 * CHACHA_BLOCK_SIZE * n10;
+	}
 	if (bytes > 4 * CHACHA_BLOCK_SIZE) {
 		/* whole 8-block chunks, and a tail of more than four blocks with them */
 		size_t tail = bytes % (8 * CHACHA_BLOCK_SIZE);

@@ -227,7 +227,7 @@ def test_hchacha_matches_reference(impl, nrounds):
 
 # ---------------------------------------------------------- random inputs
 
-MAX_LEN = 5000
+MAX_LEN = 6000
 LONG_LEN = 70000    # many 1024-byte chunks of the 16-block code, and 4096-byte walk steps
 _KEYSTREAM_CACHE = {}
 
@@ -311,14 +311,16 @@ def test_no_access_past_buffers(impl, nrounds, fences):
     even one byte past either faults (and kills the test run).  Every length
     0..2200 (every tail after zero, one and two 1024-byte chunks), checked
     against the pure-Python reference and the generic C core, out of place
-    and in place, with the state advance."""
+    and in place, with the state advance; then the lengths around one and two
+    2560-byte groups of the AVX2 10-block code."""
     words, ks = reference_stream(nrounds)
     ffi = impl.ffi
-    fsrc, fdst = fences(4096), fences(4096)
+    fsrc, fdst = fences(8192), fences(8192)
     if not (fsrc.fenced and fdst.fenced):
         pytest.skip("mprotect unavailable")
     rng = random.Random(5)
-    for n in list(range(0, 2201)) + [4095, 4096]:
+    # (the AVX2 code takes 2560-byte groups of 10-block chunks: every tail after one group too)
+    for n in list(range(0, 2201)) + list(range(2555, 2700)) + [4095, 4096, 5120, 5121, 5759, 5760]:
         data = rng.randbytes(n)
         expected = xor(data, ks)
         src, dst = fsrc.ptr(ffi, n), fdst.ptr(ffi, n)
@@ -342,7 +344,7 @@ def test_counter_wraps_without_carry(impl, nrounds):
     """Word 12 is a 32-bit counter: it wraps to 0 and never carries into 13."""
     rng = random.Random(9)
     for start in (0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFF9, 0xFFFFFFF0):
-        for n in (1, 64, 65, 200, 256, 300, 512, 600, 1100, 2100):
+        for n in (1, 64, 65, 200, 256, 300, 512, 600, 1100, 2100, 2560, 2600, 5200):
             words = [rng.getrandbits(32) for _ in range(16)]
             words[12] = start
             data = rng.randbytes(n)
