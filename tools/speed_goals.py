@@ -114,8 +114,15 @@ def control_rows(report: dict) -> List[dict]:
             one, many = c["one_thread_samples_ns"], c["samples_ns"]
             rows.append({"what": f"control: {c['name']} {_size_name(c['size'])}, {c['threads']} threads vs 1",
                          "ratio": min(one) / min(many), "ours_spread": _spread(many),
-                         "peer_spread": _spread(one)})
+                         "peer_spread": _spread(one), "ours_mbps": _mbps(c["size"], min(many)),
+                         "peer_mbps": _mbps(c["size"], min(one))})
     return rows
+
+
+def _mbps(size: int, best_ns: Optional[float]) -> Optional[float]:
+    """MB/s (10^6 bytes) of a best sample: ns per call of ``size`` bytes
+    (a threads sample: per call of all threads together, so the aggregate)."""
+    return size / best_ns * 1e3 if best_ns else None
 
 
 def _size_name(n: int) -> str:
@@ -163,8 +170,14 @@ def evaluate(report: dict) -> List[dict]:
             ratio = (g.size / min(ours)) / (peer_size / peer_best)
         rows.append({"row": g.row, "what": g.what, "goal": g.goal, "ratio": ratio,
                      "met": None if ratio is None else ratio >= g.goal,
-                     "ours_spread": _spread(ours), "peer_spread": _spread(peer)})
+                     "ours_spread": _spread(ours), "peer_spread": _spread(peer),
+                     "ours_mbps": _mbps(g.size, min(ours) if ours else None),
+                     "peer_mbps": _mbps(peer_size, peer_best)})
     return rows
+
+
+def _rate(x: Optional[float]) -> str:
+    return "-" if x is None else f"{x:.1f}" if x < 100 else f"{x:.0f}"
 
 
 def _pct(x: Optional[float]) -> str:
@@ -175,19 +188,21 @@ def goal_lines(report: dict) -> List[str]:
     """The goals table of a report made with ``--goals``."""
     mask = report.get("cpu_mask") or {}
     lines = ["speed goals: ratio = our MB/s / the peer's MB/s (or 2 threads' aggregate / 1 thread's), "
-             "best samples of this run; spread = (max - min) / median of each side's samples",
+             "best samples of this run, both MB/s shown; spread = (max - min) / median of each side's samples",
              f"cpu mask: {', '.join(mask.get('masked', [])) or 'none'}"
              + (f"; OPENSSL_ia32cap={mask['openssl_ia32cap']}" if mask.get("openssl_ia32cap") else "")
              + (f"; cryptography: {mask['cryptography']}" if mask.get("cryptography") else "")]
     lines.append(f"{'row':>4} | {'measure':<55} | {'ratio':>7} {'goal':>6} {'met':>4} | "
-                 f"{'ours spread':>11} {'peer spread':>11}")
+                 f"{'ours spread':>11} {'peer spread':>11} | {'ours MB/s':>9} {'peer MB/s':>9}")
     for r in evaluate(report):
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
         met = "-" if r["met"] is None else ("yes" if r["met"] else "no")
         lines.append(f"{r['row']:>4} | {r['what']:<55} | {ratio:>7} {r['goal']:>5.1f}x {met:>4} | "
-                     f"{_pct(r['ours_spread']):>11} {_pct(r['peer_spread']):>11}")
+                     f"{_pct(r['ours_spread']):>11} {_pct(r['peer_spread']):>11} | "
+                     f"{_rate(r['ours_mbps']):>9} {_rate(r['peer_mbps']):>9}")
     for c in control_rows(report):
         lines.append(f"{'ctl':>4} | {c['what']:<55} | {c['ratio']:>6.2f}x {'-':>6} {'-':>4} | "
-                     f"{_pct(c['ours_spread']):>11} {_pct(c['peer_spread']):>11}")
+                     f"{_pct(c['ours_spread']):>11} {_pct(c['peer_spread']):>11} | "
+                     f"{_rate(c['ours_mbps']):>9} {_rate(c['peer_mbps']):>9}")
     lines.append("   6 | disk tool 512-byte vs 4096-byte sectors: measured by the disk tool, not here")
     return lines

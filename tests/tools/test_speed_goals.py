@@ -100,6 +100,19 @@ def test_scaling_rows_use_the_one_thread_samples_taken_with_them():
         "\n".join(speed_goals.goal_lines(report))
 
 
+def test_each_row_shows_both_sides_in_mb_per_s():
+    report = _report()
+    rows = {r["row"]: r for r in speed_goals.evaluate(report)}
+    assert (rows["2"]["ours_mbps"], rows["2"]["peer_mbps"]) == (pytest.approx(2500), pytest.approx(2500))
+    assert (rows["4"]["ours_mbps"], rows["4"]["peer_mbps"]) == (pytest.approx(1000), pytest.approx(125))
+    # a scaling row: two threads' aggregate beside one thread's
+    assert (rows["7"]["ours_mbps"], rows["7"]["peer_mbps"]) == (pytest.approx(1900), pytest.approx(1000))
+    lines = speed_goals.goal_lines(report)
+    assert lines[2].endswith("| ours MB/s peer MB/s")
+    row4 = next(l for l in lines if l.lstrip().startswith("4 |"))
+    assert row4.split("|")[-1].split() == ["1000", "125"]
+
+
 def test_goal_lines_in_the_table():
     report = _report()
     text = "\n".join(speed_goals.goal_lines(report))
