@@ -126,6 +126,19 @@ static const uint8_t rot8_mask[32] __attribute__((aligned(32))) = {
 	R_HALF2(a0, b0, c0, d0, a1, b1, c1, d1, r16, 12, 20)                      \
 	R_HALF2(a0, b0, c0, d0, a1, b1, c1, d1, r8, 7, 25)
 
+/* Prologue and epilogue pieces of the 8- and 10-block rounds (ymm0 is free
+ * where a *_HOME or *_FF_MEM runs): a state word's home in x[] (a word the
+ * rounds keep on the stack) from s[], a word into its register, and the
+ * feed-forward of a word in a register or at its home into x[] (or xr[]). */
+#define W_HOME(off, src, home) \
+	"vmovdqa " #off "(%[" #src "]), %%ymm0\n\t" "vmovdqa %%ymm0, " #off "(%[" #home "])\n\t"
+#define W_LOAD(off, src, r) "vmovdqa " #off "(%[" #src "]), %%ymm" #r "\n\t"
+#define W_FF_REG(off, src, r, dst) \
+	"vpaddd " #off "(%[" #src "]), %%ymm" #r ", %%ymm" #r "\n\t" \
+	"vmovdqa %%ymm" #r ", " #off "(%[" #dst "])\n\t"
+#define W_FF_MEM(off, src, dst) \
+	"vmovdqa " #off "(%[" #dst "]), %%ymm0\n\t" W_FF_REG(off, src, 0, dst)
+
 X86_TARGET_AVX2
 static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16], int nrounds)
 {
@@ -133,24 +146,11 @@ static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16],
 
 	__asm__ volatile(
 		/* x[10], x[11] are the homes of c10, c11 during the rounds */
-		"vmovdqa 0x140(%[s]), %%ymm10\n\t"
-		"vmovdqa 0x160(%[s]), %%ymm11\n\t"
-		"vmovdqa %%ymm10, 0x140(%[x])\n\t"
-		"vmovdqa %%ymm11, 0x160(%[x])\n\t"
-		"vmovdqa 0x000(%[s]), %%ymm0\n\t"
-		"vmovdqa 0x020(%[s]), %%ymm1\n\t"
-		"vmovdqa 0x040(%[s]), %%ymm2\n\t"
-		"vmovdqa 0x060(%[s]), %%ymm3\n\t"
-		"vmovdqa 0x080(%[s]), %%ymm4\n\t"
-		"vmovdqa 0x0a0(%[s]), %%ymm5\n\t"
-		"vmovdqa 0x0c0(%[s]), %%ymm6\n\t"
-		"vmovdqa 0x0e0(%[s]), %%ymm7\n\t"
-		"vmovdqa 0x100(%[s]), %%ymm8\n\t"
-		"vmovdqa 0x120(%[s]), %%ymm9\n\t"
-		"vmovdqa 0x180(%[s]), %%ymm12\n\t"
-		"vmovdqa 0x1a0(%[s]), %%ymm13\n\t"
-		"vmovdqa 0x1c0(%[s]), %%ymm14\n\t"
-		"vmovdqa 0x1e0(%[s]), %%ymm15\n\t"
+		W_HOME(0x140, s, x) W_HOME(0x160, s, x)
+		W_LOAD(0x000, s, 0) W_LOAD(0x020, s, 1) W_LOAD(0x040, s, 2) W_LOAD(0x060, s, 3)
+		W_LOAD(0x080, s, 4) W_LOAD(0x0a0, s, 5) W_LOAD(0x0c0, s, 6) W_LOAD(0x0e0, s, 7)
+		W_LOAD(0x100, s, 8) W_LOAD(0x120, s, 9)
+		W_LOAD(0x180, s, 12) W_LOAD(0x1a0, s, 13) W_LOAD(0x1c0, s, 14) W_LOAD(0x1e0, s, 15)
 		"1:\n\t"
 		/* columns (0,4,8,12) (1,5,9,13); c8, c9 in ymm8/9 */
 		R_QR2(0, 4, 8, 12, 1, 5, 9, 13)
@@ -170,41 +170,13 @@ static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16],
 		R_QR2(2, 7, 8, 13, 3, 4, 9, 14)
 		"dec %[dr]\n\t"
 		"jnz 1b\n\t"
-		/* feed-forward: x = rounds + s */
-		"vpaddd 0x000(%[s]), %%ymm0, %%ymm0\n\t"
-		"vpaddd 0x020(%[s]), %%ymm1, %%ymm1\n\t"
-		"vpaddd 0x040(%[s]), %%ymm2, %%ymm2\n\t"
-		"vpaddd 0x060(%[s]), %%ymm3, %%ymm3\n\t"
-		"vpaddd 0x080(%[s]), %%ymm4, %%ymm4\n\t"
-		"vpaddd 0x0a0(%[s]), %%ymm5, %%ymm5\n\t"
-		"vpaddd 0x0c0(%[s]), %%ymm6, %%ymm6\n\t"
-		"vpaddd 0x0e0(%[s]), %%ymm7, %%ymm7\n\t"
-		"vpaddd 0x100(%[s]), %%ymm8, %%ymm8\n\t"
-		"vpaddd 0x120(%[s]), %%ymm9, %%ymm9\n\t"
-		"vmovdqa 0x140(%[x]), %%ymm10\n\t"
-		"vmovdqa 0x160(%[x]), %%ymm11\n\t"
-		"vpaddd 0x140(%[s]), %%ymm10, %%ymm10\n\t"
-		"vpaddd 0x160(%[s]), %%ymm11, %%ymm11\n\t"
-		"vpaddd 0x180(%[s]), %%ymm12, %%ymm12\n\t"
-		"vpaddd 0x1a0(%[s]), %%ymm13, %%ymm13\n\t"
-		"vpaddd 0x1c0(%[s]), %%ymm14, %%ymm14\n\t"
-		"vpaddd 0x1e0(%[s]), %%ymm15, %%ymm15\n\t"
-		"vmovdqa %%ymm0, 0x000(%[x])\n\t"
-		"vmovdqa %%ymm1, 0x020(%[x])\n\t"
-		"vmovdqa %%ymm2, 0x040(%[x])\n\t"
-		"vmovdqa %%ymm3, 0x060(%[x])\n\t"
-		"vmovdqa %%ymm4, 0x080(%[x])\n\t"
-		"vmovdqa %%ymm5, 0x0a0(%[x])\n\t"
-		"vmovdqa %%ymm6, 0x0c0(%[x])\n\t"
-		"vmovdqa %%ymm7, 0x0e0(%[x])\n\t"
-		"vmovdqa %%ymm8, 0x100(%[x])\n\t"
-		"vmovdqa %%ymm9, 0x120(%[x])\n\t"
-		"vmovdqa %%ymm10, 0x140(%[x])\n\t"
-		"vmovdqa %%ymm11, 0x160(%[x])\n\t"
-		"vmovdqa %%ymm12, 0x180(%[x])\n\t"
-		"vmovdqa %%ymm13, 0x1a0(%[x])\n\t"
-		"vmovdqa %%ymm14, 0x1c0(%[x])\n\t"
-		"vmovdqa %%ymm15, 0x1e0(%[x])\n\t"
+		/* feed-forward: x = rounds + s (word 0 first: c10, c11 go through ymm0) */
+		W_FF_REG(0x000, s, 0, x) W_FF_REG(0x020, s, 1, x) W_FF_REG(0x040, s, 2, x)
+		W_FF_REG(0x060, s, 3, x) W_FF_REG(0x080, s, 4, x) W_FF_REG(0x0a0, s, 5, x)
+		W_FF_REG(0x0c0, s, 6, x) W_FF_REG(0x0e0, s, 7, x) W_FF_REG(0x100, s, 8, x)
+		W_FF_REG(0x120, s, 9, x) W_FF_MEM(0x140, s, x) W_FF_MEM(0x160, s, x)
+		W_FF_REG(0x180, s, 12, x) W_FF_REG(0x1a0, s, 13, x) W_FF_REG(0x1c0, s, 14, x)
+		W_FF_REG(0x1e0, s, 15, x)
 		: [dr] "+r"(dr), "=m"(*(__m256i (*)[16])x)
 		: [x] "r"(x), [s] "r"(s), "m"(*(const __m256i (*)[16])s),
 		  [r16] "m"(*(const __m256i *)rot16_mask), [r8] "m"(*(const __m256i *)rot8_mask)
@@ -291,11 +263,8 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 				   const uint8_t *src, size_t len, int nrounds)
 {
 	__m256i s[16] __attribute__((aligned(32))), x[16] __attribute__((aligned(32)));
-	int i;
 
-	for (i = 0; i < 16; i++)
-		s[i] = _mm256_set1_epi32((int)state[i]);
-	s[12] = _mm256_add_epi32(s[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+	words_bcast(s, state);
 	for (;;) {
 		chacha_8block_rounds_avx2(x, s, nrounds);
 		if (len < 8 * CHACHA_BLOCK_SIZE) {
@@ -315,18 +284,6 @@ static void chacha_8block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 
 #include "chacha_avx2_rounds10.h"
 
-/* Prologue and epilogue pieces of the ten-block rounds: word w of the
- * word-sliced state from s[] (w >= 4: into ymm w), its home in x[] (w < 4),
- * and the feed-forward of a word or row into its place in x[] or xr[]. */
-#define R10_HOME(off, src, home) \
-	"vmovdqa " #off "(%[" #src "]), %%ymm0\n\t" "vmovdqa %%ymm0, " #off "(%[" #home "])\n\t"
-#define R10_LOAD(off, src, r) "vmovdqa " #off "(%[" #src "]), %%ymm" #r "\n\t"
-#define R10_FF_REG(off, src, r, dst) \
-	"vpaddd " #off "(%[" #src "]), %%ymm" #r ", %%ymm" #r "\n\t" \
-	"vmovdqa %%ymm" #r ", " #off "(%[" #dst "])\n\t"
-#define R10_FF_MEM(off, src, dst) \
-	"vmovdqa " #off "(%[" #dst "]), %%ymm0\n\t" R10_FF_REG(off, src, 0, dst)
-
 /*
  * Ten blocks per pass (chacha_avx2_rounds10.h, generated): blocks 0-7 word-
  * sliced from s[] (their "a" words kept in x[0..3] during the rounds), blocks
@@ -341,23 +298,23 @@ static inline void chacha_10block_rounds_avx2(__m256i x[16], __m256i xr[4], cons
 	unsigned long dr = (unsigned long)(nrounds / 2);
 
 	__asm__ volatile(
-		R10_HOME(0x000, s, x) R10_HOME(0x020, s, x) R10_HOME(0x040, s, x) R10_HOME(0x060, s, x)
-		R10_HOME(0x000, sr, xr)
-		R10_LOAD(0x020, sr, 1) R10_LOAD(0x040, sr, 2) R10_LOAD(0x060, sr, 3)
-		R10_LOAD(0x080, s, 4) R10_LOAD(0x0a0, s, 5) R10_LOAD(0x0c0, s, 6) R10_LOAD(0x0e0, s, 7)
-		R10_LOAD(0x100, s, 8) R10_LOAD(0x120, s, 9) R10_LOAD(0x140, s, 10) R10_LOAD(0x160, s, 11)
-		R10_LOAD(0x180, s, 12) R10_LOAD(0x1a0, s, 13) R10_LOAD(0x1c0, s, 14) R10_LOAD(0x1e0, s, 15)
+		W_HOME(0x000, s, x) W_HOME(0x020, s, x) W_HOME(0x040, s, x) W_HOME(0x060, s, x)
+		W_HOME(0x000, sr, xr)
+		W_LOAD(0x020, sr, 1) W_LOAD(0x040, sr, 2) W_LOAD(0x060, sr, 3)
+		W_LOAD(0x080, s, 4) W_LOAD(0x0a0, s, 5) W_LOAD(0x0c0, s, 6) W_LOAD(0x0e0, s, 7)
+		W_LOAD(0x100, s, 8) W_LOAD(0x120, s, 9) W_LOAD(0x140, s, 10) W_LOAD(0x160, s, 11)
+		W_LOAD(0x180, s, 12) W_LOAD(0x1a0, s, 13) W_LOAD(0x1c0, s, 14) W_LOAD(0x1e0, s, 15)
 		"1:\n\t"
 		CHACHA_AVX2_10BLOCK_DOUBLE_ROUND
 		"dec %[dr]\n\t"
 		"jnz 1b\n\t"
-		R10_FF_MEM(0x000, s, x) R10_FF_MEM(0x020, s, x) R10_FF_MEM(0x040, s, x) R10_FF_MEM(0x060, s, x)
-		R10_FF_REG(0x080, s, 4, x) R10_FF_REG(0x0a0, s, 5, x) R10_FF_REG(0x0c0, s, 6, x)
-		R10_FF_REG(0x0e0, s, 7, x) R10_FF_REG(0x100, s, 8, x) R10_FF_REG(0x120, s, 9, x)
-		R10_FF_REG(0x140, s, 10, x) R10_FF_REG(0x160, s, 11, x) R10_FF_REG(0x180, s, 12, x)
-		R10_FF_REG(0x1a0, s, 13, x) R10_FF_REG(0x1c0, s, 14, x) R10_FF_REG(0x1e0, s, 15, x)
-		R10_FF_MEM(0x000, sr, xr)
-		R10_FF_REG(0x020, sr, 1, xr) R10_FF_REG(0x040, sr, 2, xr) R10_FF_REG(0x060, sr, 3, xr)
+		W_FF_MEM(0x000, s, x) W_FF_MEM(0x020, s, x) W_FF_MEM(0x040, s, x) W_FF_MEM(0x060, s, x)
+		W_FF_REG(0x080, s, 4, x) W_FF_REG(0x0a0, s, 5, x) W_FF_REG(0x0c0, s, 6, x)
+		W_FF_REG(0x0e0, s, 7, x) W_FF_REG(0x100, s, 8, x) W_FF_REG(0x120, s, 9, x)
+		W_FF_REG(0x140, s, 10, x) W_FF_REG(0x160, s, 11, x) W_FF_REG(0x180, s, 12, x)
+		W_FF_REG(0x1a0, s, 13, x) W_FF_REG(0x1c0, s, 14, x) W_FF_REG(0x1e0, s, 15, x)
+		W_FF_MEM(0x000, sr, xr)
+		W_FF_REG(0x020, sr, 1, xr) W_FF_REG(0x040, sr, 2, xr) W_FF_REG(0x060, sr, 3, xr)
 		: [dr] "+r"(dr)
 		: [x] "r"(x), [xr] "r"(xr), [s] "r"(s), [sr] "r"(sr),
 		  [r16] "m"(*(const __m256i *)rot16_mask), [r8] "m"(*(const __m256i *)rot8_mask)
@@ -379,9 +336,7 @@ static void chacha_10block_xor_avx2(const uint32_t state[16], uint8_t *dst,
 	__m256i ks[4];
 	int i;
 
-	for (i = 0; i < 16; i++)
-		s[i] = _mm256_set1_epi32((int)state[i]);
-	s[12] = _mm256_add_epi32(s[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+	words_bcast(s, state);
 	for (i = 0; i < 4; i++)
 		sr[i] = bcast_row(state + 4 * i);
 	sr[3] = _mm256_add_epi32(sr[3], _mm256_setr_epi32(8, 0, 0, 0, 9, 0, 0, 0));

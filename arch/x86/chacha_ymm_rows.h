@@ -5,6 +5,8 @@
  * (one state row of two blocks per register, diagonals by vpshufd), and the
  * in-lane transposes that put eight word-sliced blocks back in block order.
  *
+ * Also the word-sliced state of eight blocks (words_bcast).
+ *
  * A template: the including file defines, before including it,
  *   YMM_TARGET            the function attribute of its instruction set;
  *   YMM_ROT16/12/8/7(x)   the four rotations of a 32-bit lane;
@@ -139,6 +141,18 @@ static void YMM_NAME(chacha_4block_xor)(const uint32_t state[16], uint8_t *dst,
 	rows_to_ks(_mm256_add_epi32(a1, s0), _mm256_add_epi32(b1, s1),
 		   _mm256_add_epi32(c1, s2), _mm256_add_epi32(d1, t3), ks + 4);
 	xor_ks256(dst, src, len, ks, 8);
+}
+
+/* Eight consecutive blocks' state, word-sliced: s[w] holds word w in every
+ * lane, word 12 (the counter) plus 0..7 with 32-bit wrap-around. */
+YMM_TARGET
+static inline void words_bcast(__m256i s[16], const uint32_t state[16])
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		s[i] = _mm256_set1_epi32((int)state[i]);
+	s[12] = _mm256_add_epi32(s[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
 /* In-lane 4x4 word transpose of v[0..3]. */
