@@ -71,7 +71,7 @@ enum { HANDOFF_FREE = 1, HANDOFF_HELD = 2 };
 #define HANDOFF_SPIN_NS 30000
 /* A call that follows another thread's release by less than this is taken
  * as contended (longer than a wake-up from the usual wait).  Read from the
- * coarse clock (handoff_coarse_ns): where its step is a scheduler tick,
+ * coarse clock (HANDOFF_COARSE_CLOCK): where its step is a scheduler tick,
  * "recent" is "within the same tick", a few ms at most. */
 #define HANDOFF_RECENT_NS 1000000
 /* Spinning past this offers the CPU (sched_yield) between checks. */
@@ -123,28 +123,22 @@ static inline void handoff_pause(void)
 #endif
 }
 
-static inline int64_t handoff_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The clock of the "recent" test, read at every release: the coarse
  * monotonic clock where there is one (on this project's 2-vCPU VM about 7 ns
  * a read against 26 ns for CLOCK_MONOTONIC, whose resolution only the spin
  * deadlines need). */
-static inline int64_t handoff_coarse_ns(void)
-{
 #ifdef CLOCK_MONOTONIC_COARSE
+#define HANDOFF_COARSE_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define HANDOFF_COARSE_CLOCK CLOCK_MONOTONIC
+#endif
+
+static inline int64_t handoff_clock_ns(clockid_t clock)
+{
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	clock_gettime(clock, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-#else
-	return handoff_now_ns();
-#endif
 }
 
 /* Py_BEGIN_ALLOW_THREADS: release the GIL and say it is free. */
@@ -152,7 +146,7 @@ static inline Handoff handoff_release(void)
 {
 	Handoff h;
 	unsigned long me = PyThread_get_thread_ident();
-	int64_t now = handoff_coarse_ns();
+	int64_t now = handoff_clock_ns(HANDOFF_COARSE_CLOCK);
 	unsigned long last = atomic_exchange_explicit(&handoff_last_thread, me,
 						      memory_order_relaxed);
 	int64_t then = atomic_exchange_explicit(&handoff_last_ns, now, memory_order_relaxed);
@@ -229,7 +223,7 @@ static inline void handoff_acquire(Handoff h)
 			atomic_fetch_add_explicit(&handoff_spun, 1, memory_order_relaxed);
 		}
 		if ((++spins & 31) == 0) {
-			int64_t now = handoff_now_ns();
+			int64_t now = handoff_clock_ns(CLOCK_MONOTONIC);
 
 			if (deadline == 0) {
 				deadline = now + handoff_spin_ns;
