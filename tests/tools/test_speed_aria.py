@@ -36,6 +36,8 @@ def test_sbox_names():
 
 
 def test_openssl_gets_the_aria_evp(tmp_path):
+    """The command line the tool gives openssl (a fake that records it): the
+    ARIA EVP name and the run length it asks for.  Nothing is timed here."""
     from crypto_api.tools.speed_peers import openssl_speed
     log = tmp_path / "args"
     fake = tmp_path / "openssl"
@@ -47,7 +49,8 @@ echo "+F:25:ARIA:64000"
 """)
     fake.chmod(0o755)
     out = openssl_speed([64], binary=str(fake), **openssl_choice(["ctr(aria)"]))
-    assert log.read_text().split() == ["speed", "-mr", "-evp", "aria-256-ctr", "-bytes", "64", "-seconds", "1"]
+    argv = log.read_text().split()
+    assert argv == ["speed", "-mr", "-evp", "aria-256-ctr", "-bytes", "64", "-seconds", "1"]
     assert out["relates"] == {"ctr(aria)": "same"} and out["command"].startswith(
         "openssl speed -mr -evp aria-256-ctr")
 
