@@ -8,21 +8,28 @@ from setuptools.command.build import build
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "algs"))
 from build_common import CFLAGS  # noqa: E402
 
-# The one C entry point that is a CPython extension rather than a cffi one
-# (crypto_api/linear_call.c): the limited API (abi3) from 3.11 on, where
-# Py_buffer belongs to it; build flags as algs/build_common.py's.
+# The C entry points that are CPython extensions rather than cffi ones
+# (crypto_api/linear_call.c, crypto_api/fast_method.c): the limited API
+# (abi3) from 3.11 on, where Py_buffer belongs to it; build flags as
+# algs/build_common.py's.
 _LIMITED = sys.version_info >= (3, 11)
-LINEAR_CALL = Extension(
-    "crypto_api._linear_call", ["crypto_api/linear_call.c"],
-    depends=["crypto_api/gil_handoff.h"],
-    extra_compile_args=list(CFLAGS),
-    # it may call nothing in libc but clock_gettime (vDSO), and the linker
-    # would drop libc from its DT_NEEDED; auditwheel reads the libc
-    # (glibc/musl) from that entry
-    extra_link_args=["-Wl,--no-as-needed", "-lc"],
-    define_macros=[("Py_LIMITED_API", "0x030B0000")] if _LIMITED else [],
-    py_limited_api=_LIMITED)
 
+
+def _cpython_extension(name, sources, depends=()):
+    return Extension(
+        name, sources, depends=list(depends),
+        extra_compile_args=list(CFLAGS),
+        # it may call nothing in libc but clock_gettime (vDSO), and the linker
+        # would drop libc from its DT_NEEDED; auditwheel reads the libc
+        # (glibc/musl) from that entry
+        extra_link_args=["-Wl,--no-as-needed", "-lc"],
+        define_macros=[("Py_LIMITED_API", "0x030B0000")] if _LIMITED else [],
+        py_limited_api=_LIMITED)
+
+
+LINEAR_CALL = _cpython_extension("crypto_api._linear_call", ["crypto_api/linear_call.c"],
+                                 depends=["crypto_api/gil_handoff.h"])
+FAST_METHOD = _cpython_extension("crypto_api._fast_method", ["crypto_api/fast_method.c"])
 
 class build_helpers(Command):
     """Prebuild the emulated machines' static helpers into the wheel
@@ -54,7 +61,7 @@ build.sub_commands.append(("build_helpers", None))
 
 setup(
     cmdclass={"build_helpers": build_helpers},
-    ext_modules=[LINEAR_CALL],
+    ext_modules=[LINEAR_CALL, FAST_METHOD],
     # every extension uses the limited API there (cffi's too): one wheel,
     # tagged cp311-abi3, for CPython 3.11 and every later version
     options={"bdist_wheel": {"py_limited_api": "cp311"}} if _LIMITED else {},

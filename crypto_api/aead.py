@@ -37,7 +37,7 @@ from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
-from .tfm import Frontend, OneshotTfm, call_setkey, crypto_alloc_tfm
+from .tfm import Frontend, OneshotTfm, call_setkey, crypto_alloc_tfm, enter_in_c
 
 MAX_CRYPTLEN = 1 << 40
 
@@ -232,6 +232,9 @@ def _async_error(name: str, encrypt: bool, err: int) -> CryptoError:
                                     "no plaintext released")
     op = "encryption" if encrypt else "decryption"
     return CryptoError(code, f"{name}: {op} failed (error {err})")
+
+
+enter_in_c(CryptoAead, encrypt="_fenc", decrypt="_fdec")
 
 
 class AeadRequest:

@@ -13,7 +13,7 @@ from .errors import EINVAL, CryptoError
 from .scatterlist import as_byte_view
 from .crypto_type import crypto_register_type
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
+from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm, enter_in_c
 
 
 class CryptoCipher(BoundedKeyTfm):
@@ -59,6 +59,9 @@ class CryptoCipher(BoundedKeyTfm):
             if res is not None:
                 return res
         return self._one_new(self.alg.decrypt, block)
+
+
+enter_in_c(CryptoCipher, encrypt_one="_fenc", decrypt_one="_fdec")
 
 
 CIPHER_FRONTEND = Frontend(CryptoCipher, A.CRYPTO_ALG_TYPE_CIPHER, A.CRYPTO_ALG_TYPE_MASK, "cipher")

@@ -16,7 +16,7 @@ from .errors import EINVAL, ENOSYS, CryptoError
 from .scatterlist import as_byte_view
 from .crypto_type import crypto_register_type
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm
+from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm, enter_in_c
 
 
 class CryptoShash(CryptoTfm):
@@ -101,6 +101,9 @@ class CryptoShash(CryptoTfm):
         self._check_key()
         d = ShashDesc(self)
         return d._digest(as_byte_view(data, f"{self.alg.cra_driver_name}: data"))
+
+
+enter_in_c(CryptoShash, digest="_fdigest")
 
 
 class ShashDesc:

@@ -21,7 +21,7 @@ from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sg
 from .crypto_type import crypto_register_type
 from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm
+from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm, enter_in_c
 
 
 class CryptoSkcipher(BoundedKeyTfm):
@@ -138,6 +138,9 @@ class CryptoSkcipher(BoundedKeyTfm):
             if res is not None:
                 return res
         return self._crypt(data, iv, False, out)
+
+
+enter_in_c(CryptoSkcipher, encrypt="_fenc", decrypt="_fdec")
 
 
 def _call_and_wait(req: "SkcipherRequest", op) -> None:

@@ -18,6 +18,7 @@ kfree_sensitive), and by the frontends when a setkey fails.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from types import SimpleNamespace
 
@@ -28,6 +29,12 @@ from . import registry
 from .oneshot import OutputScratch
 from .scatterlist import as_byte_view
 from .errors import EAGAIN, EINVAL, ENOKEY, CryptoError
+
+try:
+    # method(cls, func, member, doc): a one-call method entered in C (crypto_api/fast_method.c)
+    from ._fast_method import method as _c_method
+except ImportError:                 # not built (a pure-Python install): the functions as written
+    _c_method = None
 
 _ffi = cffi.FFI()
 _OWNING_CDATA = (type(_ffi.new("char[1]")),)
@@ -245,6 +252,44 @@ class BoundedKeyTfm(OneshotTfm):
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
         self._install_oneshot()
+
+
+#: (class, method name) -> the Python function enter_in_c replaced on that class
+PYTHON_METHODS = {}
+
+
+def _text_signature(func) -> str:
+    """``name($self, a, b=None)``: the first line of a C method's docstring,
+    from which inspect.signature reads its parameters."""
+    sig = inspect.signature(func)
+    params = [p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()]
+    text = str(sig.replace(parameters=params, return_annotation=inspect.Signature.empty))
+    return func.__name__ + text.replace("(self", "($self", 1)
+
+
+def enter_in_c(cls, **slots: str) -> None:
+    """Have the one-call methods of ``cls`` named by ``slots`` (method name:
+    its fast-path slot, e.g. ``encrypt="_fenc"``) entered in C where
+    crypto_api._fast_method is built.
+
+    Each such method must be the pattern ``fast = self.<slot>; if fast is
+    not None: res = fast(<every parameter, in order>); if res is not None:
+    return res`` followed by the full path.  C then runs that pattern without
+    a Python frame and calls the function for everything else (see
+    crypto_api/fast_method.c).  The class attribute becomes a C method
+    descriptor with the function's signature and docstring; the function
+    itself is kept in PYTHON_METHODS.
+    """
+    if _c_method is None:
+        return
+    for name, slot in slots.items():
+        func = cls.__dict__[name]
+        member = next(k.__dict__[slot] for k in cls.__mro__ if slot in k.__dict__)
+        doc = f"{_text_signature(func)}\n--\n\n{inspect.getdoc(func) or ''}"
+        descr = _c_method(cls, func, member, doc)
+        if descr is not None:
+            PYTHON_METHODS[cls, name] = func
+            setattr(cls, name, descr)
 
 
 class Frontend:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import crypto_api as capi
+from crypto_api.tfm import PYTHON_METHODS as tfm_methods
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPING_HELPERS = {"annotations", "Any", "Callable", "Optional", "Union", "Callback", "Ctx"}
@@ -58,6 +59,8 @@ def _functions():
                     member = member.__func__
                 if isinstance(member, property):
                     member = member.fget
+                # a method entered in C (crypto_api/fast_method.c): its Python function
+                member = tfm_methods.get((obj, attr), member)
                 if inspect.isfunction(member):
                     out.append((f"{name}.{attr}", member))
         elif inspect.isfunction(obj):

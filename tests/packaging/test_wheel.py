@@ -112,12 +112,13 @@ def test_extensions_carry_no_debug_symbols(wheel):
 
 def _extension_names():
     """The extension modules setup.py declares: its ``cffi_modules`` list and
-    its plain ``Extension(...)`` ones (the CPython entry point)."""
+    its plain CPython extensions (``_cpython_extension("crypto_api._...", ...)``)."""
     import ast
     tree = ast.parse(open(os.path.join(REPO, "setup.py")).read())
     (kw,) = [k for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "cffi_modules"]
     plain = [c.args[0].value for c in ast.walk(tree)
-             if isinstance(c, ast.Call) and getattr(c.func, "id", None) == "Extension"]
+             if isinstance(c, ast.Call) and getattr(c.func, "id", None) == "_cpython_extension"]
+    assert plain, "setup.py declares its CPython extensions through _cpython_extension"
     return [e.value for e in kw.value.elts] + plain
 
 
