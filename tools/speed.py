@@ -252,7 +252,7 @@ def _measure(args, mhz, mhz_source) -> dict:
             sizes=args.sizes, repeat=args.repeat, sample_ms=args.time_budget, threads=args.threads,
             table=table, slope=slope, slope_sizes=args.slope_sizes, openssl=args.openssl,
             mhz=mhz, mhz_source=mhz_source, command=_command_line(),
-            openssl_rounds=speed_goals.OPENSSL_ROUNDS if getattr(args, "goals", False) else 1)
+            openssl_rounds=args.repeat if getattr(args, "goals", False) else 1)
         return speed_run.run(targets, peers, settings)
     finally:
         for t in targets:

@@ -10,8 +10,9 @@ two sampled alternately (speed_measure.measure_scaling); beside those rows,
 the control: the same ratio for hashlib.sha256 measured with them, what this
 machine gave two threads at that time (speed_control).  Each
 side's spread is shown beside the ratio ((max - min) / median of its samples;
-``openssl speed`` runs :data:`OPENSSL_ROUNDS` times per size under ``--goals``,
-round after round, its best rate taken as our best sample is).
+under ``--goals`` ``openssl speed`` runs as many rounds as we take samples,
+one after each of our sampling rounds (speed_run), its best rate taken as
+our best sample is).
 
 The goals are stated for an AVX2 machine without AVX-512; ``--goals``
 therefore masks AVX-512 (``--cpu-mask``) where the CPU has it, for our
@@ -31,8 +32,6 @@ from .speed_stats import median
 GOAL_ALGS = ("xchacha20", "xchacha12", "adiantum(xchacha12,aes)")
 GOAL_SIZES = (16, 512, 4096, 65536, 1 << 20)
 GOAL_MASK = ("avx512f", "avx512vl", "avx512bw")
-#: ``openssl speed`` runs this many times per size (best kept, all for the spread).
-OPENSSL_ROUNDS = 3
 
 # CPUID bits of OPENSSL_ia32cap (OpenSSL's x86 capability vector, see its
 # OPENSSL_ia32cap(3) manual): the first 64-bit word is CPUID.1 EDX (low) and

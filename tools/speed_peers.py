@@ -270,52 +270,83 @@ def parse_openssl_mr(text: str) -> Dict[int, float]:
     return dict(zip(sizes, rates))
 
 
-def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = None,
-                  evp: str = "chacha20", relates: Optional[Dict[str, str]] = None,
-                  rounds: int = 1) -> dict:
-    """Run ``openssl speed -mr -evp <evp> -bytes N -seconds S`` for each size
-    (``relates``: the crypto_api algorithms it is shown beside); ``rounds`` > 1:
-    every size again, round after round, the best rate kept (``bytes_per_s``)
-    and every round's in ``rounds_bytes_per_s``."""
-    exe = binary or shutil.which("openssl")
-    if not exe:
-        return {"available": False, "reason": "no openssl binary on PATH"}
-    try:
-        version = subprocess.run([exe, "version"], capture_output=True, text=True,
-                                 timeout=10).stdout.strip().split(" (Library:")[0]
-    except (OSError, subprocess.SubprocessError) as e:
-        return {"available": False, "reason": f"{exe}: {e}"}
-    out = {"available": True, "binary": exe, "version": version, "evp": evp,
-           "seconds": seconds, "relates": dict(OPENSSL_RELATES if relates is None else relates),
-           "note": "native, one EVP context reused for every call", "results": []}
-    rates: Dict[int, List[float]] = {size: [] for size in sizes}
-    errors: Dict[int, str] = {}
-    for _ in range(rounds):
-        for size in sizes:
-            if size in errors:
+class OpensslSpeed:
+    """``openssl speed -mr -evp <evp> -bytes N -seconds S`` at each size, one
+    round (every size once) per :meth:`round` call, so that a speed run can
+    spread its rounds among its own (``relates``: the crypto_api algorithms
+    it is shown beside)."""
+
+    def __init__(self, sizes: List[int], seconds: int = 1, binary: Optional[str] = None,
+                 evp: str = "chacha20", relates: Optional[Dict[str, str]] = None) -> None:
+        self.sizes, self.seconds, self.evp = list(sizes), seconds, evp
+        self.rates: Dict[int, List[float]] = {size: [] for size in self.sizes}
+        self.errors: Dict[int, str] = {}
+        self.rounds = 0
+        self.exe = binary or shutil.which("openssl")
+        if not self.exe:
+            self.unavailable = "no openssl binary on PATH"
+            return
+        try:
+            version = subprocess.run([self.exe, "version"], capture_output=True, text=True,
+                                     timeout=10).stdout.strip().split(" (Library:")[0]
+        except (OSError, subprocess.SubprocessError) as e:
+            self.unavailable = f"{self.exe}: {e}"
+            return
+        self.unavailable = None
+        self.head = {"available": True, "binary": self.exe, "version": version, "evp": evp,
+                     "seconds": seconds,
+                     "relates": dict(OPENSSL_RELATES if relates is None else relates),
+                     "note": "native, one EVP context reused for every call"}
+
+    def round(self) -> None:
+        """Every size once (a size that failed before is not run again)."""
+        if self.unavailable:
+            return
+        self.rounds += 1
+        for size in self.sizes:
+            if size in self.errors:
                 continue
-            cmd = [exe, "speed", "-mr", "-evp", evp, "-bytes", str(size), "-seconds", str(seconds)]
+            cmd = [self.exe, "speed", "-mr", "-evp", self.evp, "-bytes", str(size),
+                   "-seconds", str(self.seconds)]
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60 + 4 * seconds,
+                proc = subprocess.run(cmd, capture_output=True, text=True,
+                                      timeout=60 + 4 * self.seconds,
                                       env=dict(os.environ, LC_ALL="C"))
                 rate = parse_openssl_mr(proc.stdout).get(size)
             except (OSError, subprocess.SubprocessError, ValueError) as e:
-                errors[size] = str(e)
+                self.errors[size] = str(e)
                 continue
             if rate is None:
-                errors[size] = "size not in the output"
+                self.errors[size] = "size not in the output"
             else:
-                rates[size].append(rate)
-    for size in sizes:
-        if size in errors:
-            out["results"].append({"size": size, "error": errors[size]})
-            continue
-        r = {"size": size, "bytes_per_s": max(rates[size])}
-        if rounds > 1:
-            r["rounds_bytes_per_s"] = rates[size]
-        out["results"].append(r)
-    if rounds > 1:
-        out["rounds"] = rounds
-    out["command"] = "openssl speed -mr -evp %s -bytes N -seconds %d" % (evp, seconds)
-    return out
+                self.rates[size].append(rate)
+
+    def report(self) -> dict:
+        """The best rate of each size (``bytes_per_s``) and, after more than one
+        round, every round's (``rounds_bytes_per_s``)."""
+        if self.unavailable:
+            return {"available": False, "reason": self.unavailable}
+        out = dict(self.head, results=[])
+        for size in self.sizes:
+            if size in self.errors or not self.rates[size]:
+                out["results"].append({"size": size, "error": self.errors.get(size, "not run")})
+                continue
+            r = {"size": size, "bytes_per_s": max(self.rates[size])}
+            if self.rounds > 1:
+                r["rounds_bytes_per_s"] = self.rates[size]
+            out["results"].append(r)
+        if self.rounds > 1:
+            out["rounds"] = self.rounds
+        out["command"] = "openssl speed -mr -evp %s -bytes N -seconds %d" % (self.evp, self.seconds)
+        return out
+
+
+def openssl_speed(sizes: List[int], seconds: int = 1, binary: Optional[str] = None,
+                  evp: str = "chacha20", relates: Optional[Dict[str, str]] = None,
+                  rounds: int = 1) -> dict:
+    """:class:`OpensslSpeed` run ``rounds`` times in a row; its report."""
+    o = OpensslSpeed(sizes, seconds, binary, evp, relates)
+    for _ in range(rounds):
+        o.round()
+    return o.report()
 

@@ -11,7 +11,10 @@ least 20 switch intervals long, with the machine's own scaling at each size
 beside it, speed_control),
 libgcrypt bench-slope's sweep and ``openssl speed``.  Within a phase every
 point is set up (calibrated, warmed up) first, then sampled in rounds, so a
-slow spell of the machine touches one sample of many points.
+slow spell of the machine touches one sample of many points.  ``openssl
+speed``'s rounds (every size once each) run between the table's rounds,
+spread evenly, so that its best rates and ours come from the same stretches
+of a machine whose speed changes from minute to minute.
 
 The sweep fits a least-squares line to the best of 3 short samples per
 buffer size: slope = ns/byte, intercept = per-call overhead.  bench-slope
@@ -28,7 +31,7 @@ from __future__ import annotations
 import datetime
 import math
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
 
@@ -38,7 +41,7 @@ from . import speed_measure as M
 from .speed_machine import clock_info, loadavg, machine_info
 from .speed_aria import openssl_choice
 from .speed_control import thread_control
-from .speed_peers import openssl_speed
+from .speed_peers import OpensslSpeed
 from .speed_stats import linear_fit
 from .speed_targets import Skip
 
@@ -143,12 +146,21 @@ class _Points:
             self.cells.append((key, M.Cell(fn, sample_ns, repeat)))
         self.bar.update()
 
-    def rounds(self, repeat: int) -> Dict[tuple, M.Measurement]:
-        for _ in range(repeat):
+    def rounds(self, repeat: int, between: Callable[[int], None] = lambda i: None
+               ) -> Dict[tuple, M.Measurement]:
+        """``repeat`` rounds of one sample of every cell; ``between(i)`` after round i."""
+        for i in range(repeat):
             for _key, cell in self.cells:
                 cell.sample()
                 self.bar.update()
+            between(i)
         return {key: cell.result() for key, cell in self.cells}
+
+
+def _spread(n: int, repeat: int) -> List[int]:
+    """After which of ``repeat`` rounds to run ``n`` others, evenly spread (at
+    most one after each; what does not fit runs after them all)."""
+    return [i for i in range(repeat) if (i + 1) * n // repeat > i * n // repeat]
 
 
 def run(targets: List, peers: List, settings: Settings,
@@ -183,13 +195,19 @@ def run(targets: List, peers: List, settings: Settings,
         "openssl": None,
         "thread_control": [],
     }
+    # openssl speed's rounds run among the table's, so that both sides' best
+    # samples come from the same stretches of the machine's time
+    ossl = OpensslSpeed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)),
+                        **openssl_choice([t.cra_name for t in targets])) if settings.openssl else None
+    ossl_after = _spread(settings.openssl_rounds, settings.repeat) if ossl and table else []
     with tqdm(total=total, desc="speed", unit="sample", disable=not progress, leave=False,
               file=sys.stderr) as bar:
         if table:
             points = _Points(bar)
             for t, op, size in table:
                 points.add((t.id, op, size), t, op, size, sample_ns, settings.repeat)
-            measured = points.rounds(settings.repeat)
+            measured = points.rounds(settings.repeat,
+                                     between=lambda i: ossl.round() if i in ossl_after else None)
             for t, op, size in table:
                 key = (t.id, op, size)
                 report["results"].append(_result(t, op, size, m=measured.get(key),
@@ -224,8 +242,10 @@ def run(targets: List, peers: List, settings: Settings,
                     reason = points.skipped[(t.id, op, skipped[0])] if skipped else ""
                     report["slope"].append(_slope_line(t, op, got, skipped, reason))
     report["load"]["end"] = loadavg()
-    if settings.openssl:
-        report["openssl"] = openssl_speed(settings.sizes, seconds=max(1, round(settings.sample_ms / 20)),
-                                          rounds=settings.openssl_rounds,
-                                          **openssl_choice([t.cra_name for t in targets]))
+    if ossl is not None:
+        for _ in range(settings.openssl_rounds - ossl.rounds):
+            ossl.round()
+        report["openssl"] = ossl.report()
+        if ossl_after:
+            report["openssl"]["between_rounds"] = [i + 1 for i in ossl_after]
     return report

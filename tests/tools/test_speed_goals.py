@@ -205,3 +205,64 @@ echo "+F:25:ChaCha20:$((size * 1000 * n))"
     row = {r["row"]: r for r in speed_goals.evaluate(report)}["1"]
     assert row["ratio"] == pytest.approx(4.096 / (4096000.0 * 6 / 1e9))
     assert row["peer_spread"] == pytest.approx((1 / 2 - 1 / 6) / (1 / 4))     # on ns per call, as ours
+
+
+def test_spread_places_rounds_evenly_at_most_one_after_each():
+    from crypto_api.tools.speed_run import _spread
+    assert _spread(2, 4) == [1, 3]
+    assert _spread(5, 5) == [0, 1, 2, 3, 4]
+    assert _spread(1, 5) == [4]
+    assert _spread(7, 5) == [0, 1, 2, 3, 4]         # the other two run after them all
+    assert _spread(0, 5) == []
+
+
+@pytest.mark.parametrize("rounds, after", [(4, [1, 2, 3, 4]), (2, [2, 4]), (6, [1, 2, 3, 4])])
+def test_openssl_rounds_run_between_the_tables_rounds(monkeypatch, rounds, after):
+    """Each openssl round sees how many samples our cell had taken by then:
+    one after each of the table's rounds it was spread to, the rest at the end."""
+    from crypto_api.tools import speed_run
+
+    class Target:
+        id = name = "fake"
+        cra_name = "xchacha20"
+        ops = ("encrypt",)
+
+        def __init__(self):
+            self.calls = 0
+
+        def sizes(self, sizes):
+            return sizes
+
+        def describe(self):
+            return {"id": self.id}
+
+        def op(self, opname, size):
+            def one():
+                self.calls += 1
+            return one
+
+    target = Target()
+    seen = []
+
+    class FakeOpenssl:
+        def __init__(self, sizes, seconds=1, **kwargs):
+            self.rounds = 0
+
+        def round(self):
+            self.rounds += 1
+            seen.append(target.calls)
+
+        def report(self):
+            return {"available": True, "rounds": self.rounds}
+
+    monkeypatch.setattr(speed_run, "OpensslSpeed", FakeOpenssl)
+    settings = speed_run.Settings(sizes=[64], repeat=4, sample_ms=0.05, slope=False, openssl=True,
+                                  openssl_rounds=rounds, mhz=1000.0)
+    report = speed_run.run([target], [], settings, progress=False)
+    assert report["openssl"]["rounds"] == rounds
+    assert report["openssl"]["between_rounds"] == after
+    assert len(seen) == rounds
+    between = seen[:len(after)]
+    assert between == sorted(set(between)) and 0 < between[0]     # after samples, each later
+    assert seen[len(after):] == [target.calls] * (rounds - len(after))   # the rest at the end
+    assert len(report["results"][0]["samples_ns"]) == 4
