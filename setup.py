@@ -31,6 +31,7 @@ LINEAR_CALL = _cpython_extension("crypto_api._linear_call", ["crypto_api/linear_
                                  depends=["crypto_api/gil_handoff.h"])
 FAST_METHOD = _cpython_extension("crypto_api._fast_method", ["crypto_api/fast_method.c"])
 
+
 class build_helpers(Command):
     """Prebuild the emulated machines' static helpers into the wheel
     (crypto_api/machine/prebuilt/), for each cross compiler present; skipped in

@@ -284,7 +284,7 @@ def enter_in_c(cls, **slots: str) -> None:
         return
     for name, slot in slots.items():
         func = cls.__dict__[name]
-        member = next(k.__dict__[slot] for k in cls.__mro__ if slot in k.__dict__)
+        member = getattr(cls, slot)          # on the class: the slot's member descriptor
         doc = f"{_text_signature(func)}\n--\n\n{inspect.getdoc(func) or ''}"
         descr = _c_method(cls, func, member, doc)
         if descr is not None:
