@@ -17,7 +17,7 @@ from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "nhpoly1305"
@@ -124,7 +124,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         return bytes(ffi.buffer(out))
 
     def oneshot(tfm):
-        """tfm.digest in one C call for bytes/bytearray, with the request
+        """tfm.digest in one C call for any C-contiguous buffer, with the request
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
         SIMD; it declines such a digest while an fpu_trace() records."""
         key = tfm.ctx.key
@@ -132,14 +132,14 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
             _from_buffer, _simd_choice
 
         def fn(data):
-            t = type(data)
-            if t is bytes:
+            if type(data) is bytes:
                 src, n = data, len(data)
-            elif t is bytearray:
-                src = fb(data)              # exported before its length is read
-                n = len(src)
             else:
-                return None
+                try:
+                    src = fb(data)          # exported before its length is read
+                except NOT_A_BUFFER:
+                    return None
+                n = len(src)
             nh = NH_GENERIC
             if nh_simd is not None and n >= 64:
                 choice = choice_now()

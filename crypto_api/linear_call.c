@@ -15,9 +15,9 @@
  * calls it is handed over without a sleep (gil_handoff.h).
  *
  * The contract is linear_oneshot's, decision by decision: it answers None
- * (the caller takes the full path) for anything it does not take; a
- * mutable buffer is exported (PyObject_GetBuffer) before its length is read
- * and the export is held until the C routine has returned, so no other
+ * (the caller takes the full path) for anything it does not take; every
+ * buffer but bytes is exported (PyObject_GetBuffer) before its length is
+ * read and the export is held until the C routine has returned, so no other
  * thread, signal handler or trace function can resize it meanwhile.
  *
  * Built with the limited API of CPython 3.11 (abi3) where the build runs on
@@ -71,6 +71,12 @@ static void run(const LinearCall *self, const void *handle, char *dst, const cha
 	}
 }
 
+/* Two n-byte ranges that share memory without being the same bytes. */
+static int partly_overlapping(uintptr_t a, uintptr_t b, size_t n)
+{
+	return n && a != b && a < b + n && b < a + n;
+}
+
 /* fn(data, iv, out) -> result, or None where the full path must run. */
 static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -79,7 +85,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	Py_buffer sv, dv;
 	int have_s = 0, have_d = 0;
 	const char *src;
-	char *dst;
+	char *dst = NULL;
 	const void *handle;
 	const char *ivp;
 	Py_ssize_t n;
@@ -100,23 +106,28 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	if (PyBytes_CheckExact(data)) {
 		src = PyBytes_AsString(data);
 		n = PyBytes_Size(data);
-	} else if (PyByteArray_CheckExact(data) || (PyMemoryView_Check(data) && out == data)) {
-		/* the export first: its length cannot change while it is held; a
-		 * memoryview must be writable and C-contiguous (else the export fails) */
-		int flags = PyByteArray_CheckExact(data) ? PyBUF_SIMPLE : PyBUF_WRITABLE;
-
-		if (PyObject_GetBuffer(data, &sv, flags) < 0) {
-			PyErr_Clear();
-			Py_RETURN_NONE;
-		}
+	} else {
+		/* any C-contiguous exporter; the export first: its length cannot
+		 * change while it is held */
+		if (PyObject_GetBuffer(data, &sv, PyBUF_SIMPLE) < 0)
+			goto unexportable;
 		have_s = 1;
 		src = (const char *)sv.buf;
 		n = sv.len;
-	} else {
-		Py_RETURN_NONE;
 	}
 	if (n < self->min_len || n % self->align)
 		goto decline;
+	if (out != Py_None) {
+		/* a writable C-contiguous exporter of the same length (bytes is
+		 * refused here: the full path says why); the same bytes as data
+		 * (in place) or none of them */
+		if (PyObject_GetBuffer(out, &dv, PyBUF_WRITABLE) < 0)
+			goto unexportable;
+		have_d = 1;
+		dst = (char *)dv.buf;
+		if (dv.len != n || partly_overlapping((uintptr_t)src, (uintptr_t)dst, (size_t)n))
+			goto decline;
+	}
 	handle = self->generic;
 	if (self->simd_only || (self->simd != self->generic && n > self->simd_above)) {
 		PyObject *c = PyObject_CallNoArgs(self->choice);
@@ -144,25 +155,17 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 		run(self, handle, dst, src, n, ivp);
 		goto done;
 	}
-	if (out == data) {
-		if (!have_s)
-			goto decline;		/* bytes: not writable; the full path says so */
-		dst = (char *)sv.buf;
-	} else if (PyByteArray_CheckExact(out)) {
-		if (PyObject_GetBuffer(out, &dv, PyBUF_WRITABLE) < 0)
-			goto fail;
-		have_d = 1;
-		if (dv.len != n)
-			goto decline;
-		dst = (char *)dv.buf;
-	} else {
-		goto decline;
-	}
 	run(self, handle, dst, src, n, ivp);
 	Py_INCREF(out);
 	res = out;
 	goto done;
 
+unexportable:
+	/* not a buffer, not contiguous, not writable: the full path says which */
+	if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_BufferError)
+	    && !PyErr_ExceptionMatches(PyExc_ValueError))
+		goto fail;
+	PyErr_Clear();
 decline:
 	Py_INCREF(Py_None);
 	res = Py_None;

@@ -31,6 +31,11 @@ from . import fpu
 _ffi = cffi.FFI()
 _from_buffer = _ffi.from_buffer
 
+#: What ``ffi.from_buffer`` raises for an object the one-call paths do not
+#: take (not a buffer, not C-contiguous, read-only where ``out`` must be
+#: written): they decline it, and the full path gives its refusal.
+NOT_A_BUFFER = (TypeError, BufferError, ValueError)
+
 #: ``alloc_uninit("char[]", n)``: a buffer C fills completely (no zeroing).
 alloc_uninit = _ffi.new_allocator(should_clear_after_alloc=False)
 #: ``unpack(buf, n)``: the first n bytes of a ``char[]`` as new bytes.
@@ -220,6 +225,12 @@ def _address(ptr) -> int:
     return int(_ffi.cast("uintptr_t", ptr))
 
 
+def _partly_overlapping(src, dst, n: int) -> bool:
+    """Two n-byte cffi buffers that share memory without being the same bytes."""
+    a, b = _address(src), _address(dst)
+    return n > 0 and a != b and a < b + n and b < a + n
+
+
 def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int = 0,
                      min_len: int = 0, returns_int: bool = False, nogil_min: int = None,
                      align: int = 1, simd_only: bool = False, keep=()):
@@ -248,17 +259,19 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
     for a driver without SIMD code); DECLINE (a trace records) declines, so
     that the modelled path makes the real sections.  ``simd_only``: a driver
     with SIMD code only (pass the handle twice): anything but SIMD declines,
-    at every length.  It accepts bytes or
-    bytearray data with no ``out`` (new bytes back) or a bytearray ``out`` of
-    the same length, in place on the same bytearray or writable contiguous
-    memoryview, and a bytes IV of ``ivsize`` bytes (or None where ``ivsize``
-    is 0); messages shorter than ``min_len`` or not a multiple of ``align``
-    and everything else are declined (None).
+    at every length.  It accepts data in any
+    C-contiguous buffer (bytes, bytearray, memoryview, array, mmap...) with
+    no ``out`` (new bytes back) or a writable C-contiguous ``out`` of the same
+    length that is either the same bytes as data (in place) or shares none
+    of them, and a bytes IV of ``ivsize`` bytes (or None where ``ivsize`` is
+    0); messages shorter than ``min_len`` or not a multiple of ``align``,
+    partly overlapping buffers and everything else are declined (None): the
+    full path gives the refusal.
 
-    Mutable buffers are exported (``ffi.from_buffer``) before their length is
-    read, and the exports are held until C returns: a bytearray cannot be
-    resized meanwhile (by another thread, a signal handler or a trace
-    function: the resize raises BufferError), so C never sees a length
+    Buffers other than bytes are exported (``ffi.from_buffer``) before their
+    length is read, and the exports are held until C returns: a bytearray
+    cannot be resized meanwhile (by another thread, a signal handler or a
+    trace function: the resize raises BufferError), so C never sees a length
     larger than the memory.
     """
     choice_now, simd_ok, decline = fpu.simd_choice, fpu.SIMD, fpu.DECLINE
@@ -273,17 +286,24 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
             iv = b""
         elif type(iv) is not bytes or len(iv) != ivsize:
             return None
-        t = type(data)
-        if t is bytes:
+        if type(data) is bytes:
             n, src = len(data), data
-        elif t is bytearray or (t is memoryview and out is data and data.c_contiguous
-                                and not data.readonly):
-            src = fb(data)                  # the export first: its length cannot change
-            n = len(src)
         else:
-            return None
+            try:
+                src = fb(data)              # the export first: its length cannot change
+            except NOT_A_BUFFER:
+                return None
+            n = len(src)
         if n < min_len or n % align:
             return None
+        if out is not None:
+            try:
+                dst = fb(out, require_writable=True)
+            except NOT_A_BUFFER:
+                return None
+            if len(dst) != n or (type(data) is not bytes and type(out) is not bytearray
+                                 and _partly_overlapping(src, dst, n)):
+                return None         # (bytes and a bytearray own their memory alone)
         handle = generic
         if has_simd and (simd_only or n > simd_above):
             choice = choice_now()
@@ -314,16 +334,6 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
             dst = alloc(chars, n)
             crypt(handle, dst, src, n, iv)
             return unpack_(dst, n)
-        if out is data:
-            if t is bytes:
-                return None                 # not writable: the full path says so
-            dst = src
-        elif type(out) is bytearray:
-            dst = fb(out)                   # exported before its length is compared
-            if len(dst) != n:
-                return None
-        else:
-            return None
         crypt(handle, dst, src, n, iv)
         return out
 

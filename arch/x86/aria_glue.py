@@ -140,15 +140,9 @@ def _oneshot(impl: AriaImpl, tfm: Any, mode: int, ivsize: int) -> Optional[Calla
     def crypt(level, dst, src, n, iv):
         crypt_bytes(ctx.aria, level, impl.gfni, mode, dst, src, n, iv)
 
-    fn = linear_oneshot(crypt, 0, impl.level, ivsize, output_scratch(ctx))
-    if ivsize:
-        return fn
-
-    def ecb(data, iv, out):
-        if iv is not None or type(data) not in (bytes, bytearray) or not data or len(data) % BLOCK:
-            return None
-        return fn(data, b"", out)
-    return ecb
+    # ECB: whole blocks, at least one (the full path refuses the rest)
+    return linear_oneshot(crypt, 0, impl.level, ivsize, output_scratch(ctx),
+                          min_len=0 if ivsize else BLOCK, align=1 if ivsize else BLOCK)
 
 
 def internal_algs(impl: AriaImpl) -> List[capi.SkcipherAlg]:

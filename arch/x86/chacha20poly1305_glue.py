@@ -38,7 +38,7 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
 from crypto_api.fpu import SIMD, simd_choice
-from crypto_api.oneshot import DIRECT_MIN, new_uninit_bytes, output_scratch
+from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, new_uninit_bytes, output_scratch
 
 MODULE_NAME = "chacha20poly1305_avx2"
 MODULE_ARCH = "x86_64"
@@ -63,18 +63,24 @@ def make_core() -> OnePassCore:
         return open_(fb("uint8_t[]", key), nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
                      tag, fb("uint8_t[]", out, require_writable=True))
 
+    def sharing(a, b) -> bool:
+        """Two cffi buffers with a byte in common."""
+        if not len(a) or not len(b):
+            return False
+        pa, pb = int(ffi.cast("uintptr_t", a)), int(ffi.cast("uintptr_t", b))
+        return pa < pb + len(b) and pb < pa + len(a)
+
     def oneshot_hook(driver: str, saltlen: int):
         alloc = ffi.new_allocator(should_clear_after_alloc=False)
         new_bytes = new_uninit_bytes
         direct_min = DIRECT_MIN if new_bytes is not None else float("inf")
         choice_now = simd_choice
-        plain = (bytes, bytearray)
 
         def oneshot(tfm, encrypt: bool):
-            """tfm.encrypt/decrypt in one C call for bytes/bytearray arguments
-            and no ``out`` or a bytearray one (neither the data nor the AD),
-            when SIMD is usable and no FPU trace records; anything else
-            declines to the request path."""
+            """tfm.encrypt/decrypt in one C call for data, AD and IV in any
+            C-contiguous buffers and no ``out`` or a writable one that shares
+            no memory with the data or the AD, when SIMD is usable and no FPU
+            trace records; anything else declines to the request path."""
             if tfm.authsize != TAG_SIZE:
                 return None
             key = fb("uint8_t[]", tfm.ctx.key)
@@ -83,31 +89,34 @@ def make_core() -> OnePassCore:
             scratch = output_scratch(tfm.ctx)
 
             def fn(data, iv, assoc, out):
-                if (type(data) not in plain or type(assoc) not in plain or type(iv) not in plain
-                        or choice_now() != SIMD):
-                    return None
-                if out is not None and (type(out) is not bytearray or out is assoc or out is data):
+                if choice_now() != SIMD:
                     return None
                 # export first, then take the lengths: an exported bytearray cannot shrink under C
-                src, ad = fb("uint8_t[]", data), fb("uint8_t[]", assoc)
+                try:
+                    src, ad, ivb = fb("uint8_t[]", data), fb("uint8_t[]", assoc), fb("uint8_t[]", iv)
+                except NOT_A_BUFFER:
+                    return None                 # the full path says what is wrong
                 alen = len(ad) - esp_copy
                 n = len(src) - (0 if encrypt else TAG_SIZE)
-                nonce = salt + bytes(iv)
+                nonce = salt + ffi.buffer(ivb)[:]
                 if alen < 0 or n < 0 or len(nonce) != NONCE_SIZE:
                     return None
                 outlen = n + TAG_SIZE if encrypt else n
                 if out is not None:
-                    dst = fb("uint8_t[]", out, require_writable=True)
-                    if len(dst) != outlen:
-                        return None             # the full path says why
-                    return into(key, nonce, ad, alen, src, n, dst, data) and out
+                    try:
+                        dst = fb("uint8_t[]", out, require_writable=True)
+                    except NOT_A_BUFFER:
+                        return None
+                    if len(dst) != outlen or sharing(dst, src) or sharing(dst, ad):
+                        return None             # the full path says why, or goes through a copy
+                    return into(key, nonce, ad, alen, src, n, dst) and out
                 # long results: C writes straight into the new bytes (crypto_api.oneshot)
                 direct = outlen >= direct_min
                 buf = new_bytes(None, outlen) if direct else alloc("uint8_t[]", max(outlen, 1))
                 if encrypt:
                     seal(key, nonce, ad, alen, src, n, buf)
                     return buf if direct else bytes(ffi.buffer(buf, outlen))
-                if open_(key, nonce, ad, alen, src, n, bytes(data[n:]), buf):
+                if open_(key, nonce, ad, alen, src, n, ffi.buffer(src)[n:], buf):
                     raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
                                                "no plaintext released")
                 if direct:
@@ -116,7 +125,7 @@ def make_core() -> OnePassCore:
                 ffi.memmove(buf, bytes(n), n)
                 return res
 
-            def into(key, nonce, ad, alen, src, n, dst, data):
+            def into(key, nonce, ad, alen, src, n, dst):
                 """``out=``: sealed straight into it; opened into the tfm's
                 private scratch, copied to it only once the tag is right
                 (a wrong tag leaves it untouched), the scratch then wiped."""
@@ -124,7 +133,7 @@ def make_core() -> OnePassCore:
                     seal(key, nonce, ad, alen, src, n, dst)
                     return True
                 with scratch.borrowed(n, wipe=True) as (buf, _):
-                    bad = open_(key, nonce, ad, alen, src, n, bytes(data[n:]),
+                    bad = open_(key, nonce, ad, alen, src, n, ffi.buffer(src)[n:],
                                 ffi.cast("uint8_t *", buf))
                     if not bad:
                         ffi.memmove(dst, buf, n)

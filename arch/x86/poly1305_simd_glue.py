@@ -23,7 +23,7 @@ import crypto_api as capi
 from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
 from crypto_api.fpu import DECLINE, SIMD, simd_choice
-from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
 from crypto_api.oneshot import unpack as unpack_bytes
 
 DRIVER = "poly1305-simd"
@@ -78,7 +78,7 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         return final(desc)
 
     def oneshot(tfm):
-        """tfm.digest in one C call for bytes/bytearray, with update's rule
+        """tfm.digest in one C call for any C-contiguous buffer, with update's rule
         (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
         digest while an fpu_trace() records, and too short an input (the
         full path raises ENOKEY)."""
@@ -86,14 +86,14 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
             simd_choice
 
         def fn(data):
-            t = type(data)
-            if t is bytes:
+            if type(data) is bytes:
                 src, n = data, len(data)
-            elif t is bytearray:
-                src = _fb(data)         # exported first: it cannot shrink under C
-                n = len(src)
             else:
-                return None
+                try:
+                    src = _fb(data)     # exported first: it cannot shrink under C
+                except NOT_A_BUFFER:
+                    return None
+                n = len(src)
             use = 0
             if n >= SIMD_MIN_BYTES:
                 choice = choice_now()

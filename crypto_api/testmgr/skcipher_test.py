@@ -86,13 +86,15 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
 
 LINEAR_CFG = "linear buffer (tfm.encrypt)"
 LINEAR_VIEW_CFG = "linear buffer, memoryview (tfm.encrypt)"
+LINEAR_FULL_CFG = "linear buffer, one-call path declined (tfm.encrypt)"
 
 
 def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
                          set_key: bool = True) -> None:
-    """The vector through ``tfm.encrypt``/``tfm.decrypt`` twice: on bytes (the
-    driver's ``oneshot`` fast path when it has one) and on a memoryview (which
-    a oneshot declines: ``encrypt_linear``, else the request path)."""
+    """The vector through ``tfm.encrypt``/``tfm.decrypt`` three times: on bytes
+    and on a memoryview (the driver's ``oneshot`` fast path when it has one),
+    and as the method goes on when that path declines (``encrypt_linear``,
+    else the request path)."""
     if vec.setkey_error:
         return                      # covered by test_skcipher_vec_cfg
     driver = tfm.alg.cra_driver_name
@@ -105,8 +107,14 @@ def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False
                  f"expected_error=0, actual_error={e.errno}", e.errno)
     inp, expected = (vec.ptext, vec.ctext) if encrypt else (vec.ctext, vec.ptext)
     iv = (vec.iv or bytes(tfm.ivsize)) if tfm.ivsize else None
-    crypt = tfm.encrypt if encrypt else tfm.decrypt
-    for cfg, data in ((LINEAR_CFG, bytes(inp)), (LINEAR_VIEW_CFG, memoryview(bytearray(inp)))):
+    public = tfm.encrypt if encrypt else tfm.decrypt
+
+    def declined(data, iv):
+        return tfm._crypt(data, iv, encrypt, None)
+
+    for cfg, crypt, data in ((LINEAR_CFG, public, bytes(inp)),
+                             (LINEAR_VIEW_CFG, public, memoryview(bytearray(inp))),
+                             (LINEAR_FULL_CFG, declined, bytes(inp))):
         name = cfg + (", nosimd" if nosimd else "")
         where = f'on test vector {vec_name}, cfg="{name}"'
         with simd_disabled() if nosimd else contextlib.nullcontext():

@@ -6,6 +6,7 @@ its key.  The tests call the installed fast path directly too, so that they
 fail if it silently declines instead of running.
 """
 
+import array
 import contextlib
 import os
 
@@ -81,6 +82,11 @@ def test_fast_path_is_installed_by_setkey_and_taken(name, entry):
     assert tfm._fdec(out, iv, None) == data
 
 
+#: The buffer shapes the fast path takes (``_run`` builds each).
+HOW = ["bytes", "bytearray", "out", "in place", "in place view", "view to view", "two views in place",
+       "array", "read-only view"]
+
+
 @pytest.mark.parametrize("name", CHACHA_DRIVERS)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.one_of(st.integers(0, 300), st.integers(0, 9000), st.integers(16380, 40000)), data=st.data())
@@ -115,7 +121,18 @@ def test_adiantum_fast_path_matches_request_path(name, entry, n, data):
     assert _run(tfm, want, iv, how, where, encrypt=False) == msg
 
 
-HOW = ["bytes", "bytearray", "out", "in place", "in place view"]
+@pytest.mark.parametrize("name", ["xchacha12-simd", "chacha20-generic", ADIANTUM[0]])
+@pytest.mark.parametrize("how", HOW)
+def test_every_buffer_shape_takes_the_fast_path(name, how, entry):
+    """Each shape is called on the fast path directly (``_run`` asserts it
+    returned the result, not None) and through tfm.encrypt/decrypt."""
+    tfm = _alloc(name)
+    iv = bytes(range(tfm.ivsize))
+    for n in (16, 100, 4096):
+        msg = os.urandom(n)
+        want = _request(tfm, msg, iv)
+        assert _run(tfm, msg, iv, how, "simd") == want
+        assert _run(tfm, want, iv, how, "nosimd", encrypt=False) == msg
 
 
 def _run(tfm, msg, iv, how, where, encrypt=True):
@@ -140,7 +157,24 @@ def _run(tfm, msg, iv, how, where, encrypt=True):
             assert fn(view, iv, view) is view
             assert buf[:7] == b"\xa5" * 7 and buf[7 + len(msg):] == b"\x5a" * 9
             return bytes(view)
-        res = fn(data, iv, None)
+        if how == "view to view":       # one sector of a buffer into another sector of it
+            n = len(msg)
+            buf = bytearray(b"\xa5" * 5 + msg + b"\x5a" * 3 + bytes(n) + b"\xc3" * 4)
+            src, dst = memoryview(buf)[5:5 + n], memoryview(buf)[8 + n:8 + 2 * n]
+            assert fn(src, iv, dst) is dst
+            assert buf[:5 + n] == b"\xa5" * 5 + msg and buf[5 + n:8 + n] == b"\x5a" * 3
+            assert buf[8 + 2 * n:] == b"\xc3" * 4
+            return bytes(dst)
+        if how == "two views in place":  # distinct view objects over the same bytes
+            buf = bytearray(msg)
+            out = memoryview(buf)
+            assert fn(memoryview(buf), iv, out) is out
+            return bytes(buf)
+        if how == "array":              # another exporter: array.array in, array.array out
+            out = array.array("B", bytes(len(msg)))
+            assert fn(array.array("B", msg), iv, out) is out
+            return out.tobytes()
+        res = fn(memoryview(msg) if how == "read-only view" else data, iv, None)
         assert type(res) is bytes
         return res
 
@@ -194,18 +228,29 @@ def test_fast_path_declines_what_it_does_not_check(name, entry):
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(100)
     fast = tfm._fenc
-    assert fast(memoryview(data), iv, None) is None
-    assert fast(memoryview(bytearray(data)), iv, bytearray(100)) is None
     view = memoryview(bytearray(200))[::2]                  # not contiguous
     assert fast(view, iv, view) is None
+    assert fast(data, iv, view) is None
     assert fast(data, iv, data) is None                     # bytes cannot be written in place
     with pytest.raises(CryptoError) as e:
         tfm.encrypt(data, iv, out=data)
     assert e.value.errno == EINVAL and "writable" in str(e.value)
+    assert fast(data, iv, memoryview(bytes(100))) is None   # read-only
+    assert fast("x" * 100, iv, None) is None                # not a buffer
     assert fast(data, bytearray(iv), None) is None
     assert fast(data, iv[:-1], None) is None
     assert fast(data, iv, bytearray(99)) is None
-    assert fast(data, iv, memoryview(bytearray(100))) is None
+    assert fast(data, iv, memoryview(bytearray(101))) is None
+    buf = bytearray(data + bytes(100))
+    src = memoryview(buf)[:100]
+    for shift in (1, 50, 99):                               # the same memory, shifted
+        before = bytes(buf)
+        assert fast(src, iv, memoryview(buf)[shift:shift + 100]) is None
+        assert fast(memoryview(buf)[shift:shift + 100], iv, src) is None
+        with pytest.raises(CryptoError) as e:
+            tfm.encrypt(src, iv, out=memoryview(buf)[shift:shift + 100])
+        assert e.value.errno == EINVAL and "overlaps" in str(e.value)
+        assert bytes(buf) == before
     # ...and the full path then gives the refusals and results
     with pytest.raises(CryptoError) as e:
         tfm.encrypt(data, iv[:-1])
@@ -267,6 +312,9 @@ def test_plugin_without_c_entry_points_has_no_fast_path(register):
 # -- shash: tfm.digest -------------------------------------------------------
 
 POLY_DRIVERS = ["poly1305-generic", "poly1305-x86_64"]
+#: The buffers a digest takes on its fast path, built from the message's bytes.
+SHAPES = {"bytes": bytes, "bytearray": bytearray, "memoryview": lambda b: memoryview(bytearray(b)),
+          "array": lambda b: array.array("B", b)}
 NHPOLY_DRIVERS = ["nhpoly1305-generic", "nhpoly1305-sse2", "nhpoly1305-avx2"]
 
 
@@ -291,11 +339,11 @@ def _streamed(tfm, data):
 @pytest.mark.parametrize("name", POLY_DRIVERS)
 @settings(max_examples=40, deadline=None)
 @given(data=st.one_of(st.integers(32, 200), st.integers(32, 70000)).flatmap(exactly),
-       as_bytearray=st.booleans())
-def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, data, as_bytearray):
+       shape=st.sampled_from(sorted(SHAPES)))
+def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, data, shape):
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     tfm = _shash(name)
-    arg = bytearray(data) if as_bytearray else data
+    arg = SHAPES[shape](data)
     direct = tfm._fdigest(arg)
     assert direct == tfm.digest(arg) == _streamed(tfm, data)
     assert direct == Poly1305.generate_tag(data[:32], data[32:])
@@ -305,7 +353,8 @@ def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, data, as_by
 def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name):
     tfm = _shash(name)
     assert tfm._fdigest(b"x" * 31) is None
-    assert tfm._fdigest(memoryview(b"x" * 40)) is None
+    assert tfm._fdigest(memoryview(b"x" * 80)[::2]) is None     # not contiguous
+    assert tfm._fdigest("x" * 40) is None
     with pytest.raises(CryptoError) as e:
         tfm.digest(b"x" * 31)
     assert e.value.errno == ENOKEY and name in str(e.value)
@@ -323,7 +372,7 @@ def test_nhpoly1305_digest_fast_path_matches_descriptor(name, n, data):
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section"]))
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        direct = tfm._fdigest(bytearray(msg) if data.draw(st.booleans()) else msg)
+        direct = tfm._fdigest(SHAPES[data.draw(st.sampled_from(sorted(SHAPES)))](msg))
         public = tfm.digest(msg)
     assert direct == public == want
 
@@ -425,8 +474,10 @@ def test_aes_block_fast_path_matches_full_path_and_peer(name, key, block, where)
     want = peer.encryptor().update(block)
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        assert c._fenc(block) == c.encrypt_one(block) == c.encrypt_one(memoryview(block)) == want
-        assert c._fdec(want) == c.decrypt_one(want) == c.decrypt_one(bytearray(want)) == block
+        assert c._fenc(block) == c._fenc(memoryview(block)) == c.encrypt_one(block) \
+            == c.encrypt_one(memoryview(block)) == want
+        assert c._fdec(want) == c._fdec(bytearray(want)) == c.decrypt_one(want) \
+            == c.decrypt_one(bytearray(want)) == block
 
 
 def test_aesni_block_fast_path_declines_while_tracing():
@@ -443,7 +494,8 @@ def test_aesni_block_fast_path_declines_while_tracing():
 def test_aes_block_fast_path_declines_and_follows_the_key(name):
     k1, k2 = os.urandom(32), os.urandom(16)
     c = _aes(name, k1)
-    assert c._fenc(b"x" * 15) is None and c._fenc(bytearray(16)) is None
+    assert c._fenc(b"x" * 15) is None and c._fenc(bytearray(17)) is None
+    assert c._fenc(memoryview(bytearray(32))[::2]) is None and c._fenc("x" * 16) is None
     with pytest.raises(CryptoError) as e:
         c.encrypt_one(b"x" * 15)
     assert e.value.errno == EINVAL and "block is 15 bytes" in str(e.value)

@@ -1,6 +1,6 @@
 """Planted bugs: each caught at the level that can catch it, never handed to a user.
 
-Four plug-in xchacha12 drivers (tests/core/test_testmgr_drivers/planted_*.py,
+Five plug-in xchacha12 drivers (tests/core/test_testmgr_drivers/planted_*.py,
 priority 500, above every real one) are loaded with ``insmod``; each has one
 bug that only one kind of test can see:
 
@@ -9,7 +9,9 @@ bug that only one kind of test can see:
   configurations, not the contiguous ones;
 * wrong only for lengths no vector has: only fuzzing against the generic
   (level full), with the seed in the message;
-* wrong only when SIMD is not usable: only a nosimd configuration (full).
+* wrong only when SIMD is not usable: only a nosimd configuration (full);
+* wrong only in the linear entry point (``encrypt_linear``): only the
+  configuration of ``tfm.encrypt`` that declines the one-call path.
 
 After a failure the driver stays registered but untested: ``selftest :
 unknown`` in /proc/crypto, ELIBBAD by driver name, and a lookup by cra_name
@@ -137,6 +139,23 @@ def test_a_bug_without_simd_is_caught_only_by_nosimd(planted, proc_records):
     assert m, lines[0]
     assert " nosimd " in m.group(2) and "may_sleep" not in m.group(2)
     assert_guarded("xchacha12-planted-nosimd", proc_records)
+
+
+def test_a_bug_in_the_linear_entry_point_is_caught_by_the_declined_config(planted, proc_records):
+    """tfm.encrypt on bytes and on a memoryview both take the one-call path;
+    only the configuration that declines it runs ``encrypt_linear``."""
+    lines = planted("planted_linear")
+    assert lines[0] == ('alg: skcipher: xchacha12-planted-linear encryption test failed (wrong result) '
+                        f'on test vector 0, cfg="{skcipher_test.LINEAR_FULL_CFG}"')
+    assert_guarded("xchacha12-planted-linear", proc_records)
+    with untested_tfm("xchacha12-planted-linear") as tfm, \
+            capi.crypto_alloc_skcipher("xchacha12-generic") as ref:
+        tfm.setkey(KEY)
+        ref.setkey(KEY)
+        data = bytes(range(200))
+        want = ref.encrypt(data, IV)
+        assert tfm.encrypt(data, IV) == tfm.encrypt(memoryview(data), IV) == want
+        assert tfm.encrypt(data, bytearray(IV)) != want     # declined: the linear entry point
 
 
 def test_the_planted_drivers_are_plain_plugins(planted, proc_records):
