@@ -8,6 +8,7 @@ fail if it silently declines instead of running.
 
 import array
 import contextlib
+import mmap
 import os
 
 import pytest
@@ -80,6 +81,19 @@ def test_fast_path_is_installed_by_setkey_and_taken(name, entry):
     out = tfm._fenc(data, iv, None)
     assert type(out) is bytes and out == _request(tfm, data, iv)
     assert tfm._fdec(out, iv, None) == data
+
+
+@pytest.mark.parametrize("name", ["xchacha12-simd", ADIANTUM[0]])
+def test_an_mmap_is_read_and_written_on_the_fast_path(name, entry):
+    tfm = _alloc(name)
+    iv = bytes(range(tfm.ivsize))
+    msg = os.urandom(5000)
+    want = _request(tfm, msg, iv)
+    with mmap.mmap(-1, len(msg)) as src, mmap.mmap(-1, len(msg)) as dst:
+        src[:] = msg
+        assert tfm._fenc(src, iv, dst) is dst and dst[:] == want
+        assert tfm._fdec(dst, iv, dst) is dst and dst[:] == msg        # in place
+        assert tfm._fenc(src, iv, None) == want
 
 
 #: The buffer shapes the fast path takes (``_run`` builds each).
