@@ -104,3 +104,16 @@ void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha2
 		put_be32(out + 4 * i, s->state[i]);
 	memset(s, 0, sizeof(*s));
 }
+
+void sha256_digest_bytes(const uint8_t *data, size_t len, uint8_t *out, size_t digest_size,
+			 sha256_blocks_fn blocks)
+{
+	struct sha256_state s;
+
+	if (digest_size == SHA224_DIGEST_SIZE)
+		sha224_init(&s);
+	else
+		sha256_init(&s);
+	sha256_update(&s, data, len, blocks);
+	sha256_final(&s, out, digest_size, blocks);	/* wipes s */
+}

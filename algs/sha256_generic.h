@@ -40,6 +40,10 @@ void sha256_blocks_generic(uint32_t *state, const uint8_t *data, size_t nblocks)
 void sha256_update(struct sha256_state *s, const uint8_t *data, size_t len, sha256_blocks_fn blocks);
 /* Pads, writes digest_size bytes and wipes the state. */
 void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha256_blocks_fn blocks);
+/* init (SHA-224 where digest_size is 28), update and final in one call, the
+ * state on the stack and wiped: the one-call tfm.digest. */
+void sha256_digest_bytes(const uint8_t *data, size_t len, uint8_t *out, size_t digest_size,
+			 sha256_blocks_fn blocks);
 /* cdef: end */
 
 #endif

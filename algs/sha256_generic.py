@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
+from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
+from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "sha256_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("sha224", "sha224-generic", "sha256", "sha256-generic")
@@ -58,22 +60,31 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         return bytes(ffi.buffer(out, digestsize))
 
     def oneshot(tfm):
-        """tfm.digest for bytes/bytearray without SIMD in one C call pair."""
-        if simd:
-            return None
-        fb, new, buffer = _from_buffer, ffi.new, ffi.buffer
+        """tfm.digest of any C-contiguous buffer in one C call, with the
+        request path's rule: the SIMD block function when the FPU model
+        allows, else the generic one; it declines while an fpu_trace()
+        records (the full path then makes the real sections)."""
+        fb, alloc, unpack, digest = _from_buffer, alloc_uninit, unpack_bytes, lib.sha256_digest_bytes
+        choice_now, simd_ok, decline = capi.simd_choice, capi.SIMD, capi.DECLINE
 
         def fn(data):
-            t = type(data)
-            if t is not bytes and t is not bytearray:
-                return None
-            src = data if t is bytes else fb(data)
-            st = new("struct sha256_state *")
-            init_fn(st)
-            lib.sha256_update(st, src, len(src), blocks)
-            out = new("uint8_t[32]")
-            lib.sha256_final(st, out, digestsize, blocks)
-            return bytes(buffer(out, digestsize))
+            if type(data) is bytes:
+                src = data
+            else:
+                try:
+                    src = fb(data)          # exported before its length is read
+                except NOT_A_BUFFER:
+                    return None
+            fn_blocks = GENERIC_BLOCKS
+            if simd:
+                choice = choice_now()
+                if choice == simd_ok:
+                    fn_blocks = blocks
+                elif choice == decline:
+                    return None
+            out = alloc("char[]", SHA256_DIGEST_SIZE)
+            digest(src, len(src), out, digestsize, fn_blocks)
+            return unpack(out, digestsize)
         return fn
 
     return capi.ShashAlg(

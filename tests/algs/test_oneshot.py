@@ -350,6 +350,39 @@ def _streamed(tfm, data):
     return d.final()
 
 
+SHA256_DRIVERS = [f"{name}-{impl}" for impl in ("generic", "ssse3", "avx", "avx2", "ni")
+                  for name in ("sha256", "sha224")]
+
+
+@pytest.mark.parametrize("name", SHA256_DRIVERS)
+@settings(max_examples=30, deadline=None)
+@given(data=st.one_of(st.integers(0, 200), st.integers(0, 9000)).flatmap(exactly),
+       shape=st.sampled_from(sorted(SHAPES)),
+       where=st.sampled_from(["simd", "nosimd", "inside fpu section"]))
+def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, data, shape, where):
+    import hashlib
+    tfm = _shash(name)
+    ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
+    with ctx():
+        direct = tfm._fdigest(SHAPES[shape](data))
+        assert direct == tfm.digest(data) == _streamed(tfm, data)
+    assert direct == hashlib.new(name.split("-")[0], data).digest()
+
+
+@pytest.mark.parametrize("name", SHA256_DRIVERS)
+def test_sha256_fast_path_declines_simd_while_tracing(name):
+    import hashlib
+    tfm = _shash(name)
+    with capi.fpu_trace() as tr:
+        got = tfm._fdigest(b"abc")
+        assert tfm.digest(b"abc") == hashlib.new(name.split("-")[0], b"abc").digest()
+    if name.endswith("-generic"):
+        assert got is not None and tr.sections == []
+    else:
+        assert got is None and tr.sections          # the full path made the real sections
+    assert tfm._fdigest("abc") is None and tfm._fdigest(memoryview(b"abcd")[::2]) is None
+
+
 @pytest.mark.parametrize("name", POLY_DRIVERS)
 @settings(max_examples=40, deadline=None)
 @given(data=st.one_of(st.integers(32, 200), st.integers(32, 70000)).flatmap(exactly),
