@@ -20,6 +20,9 @@
  * read and the export is held until the C routine has returned, so no other
  * thread, signal handler or trace function can resize it meanwhile.
  *
+ * The module also holds the AEAD counterpart (aead_call.h, make_aead),
+ * which shares the buffer helpers and the GIL hand-over state.
+ *
  * Built with the limited API of CPython 3.11 (abi3) where the build runs on
  * 3.11 or later (Py_buffer is part of it from 3.11), else the full API.
  */
@@ -77,18 +80,58 @@ static int partly_overlapping(uintptr_t a, uintptr_t b, size_t n)
 	return n && a != b && a < b + n && b < a + n;
 }
 
+enum { BUFFER_TAKEN, BUFFER_DECLINED, BUFFER_FAILED };
+
+/*
+ * The bytes of ``o`` for C: a bytes object's own (read-only use), or those
+ * of any other C-contiguous exporter (writable ones where ``writable``)
+ * through an export into *view that the caller releases (*held set).  An
+ * object that is no such buffer is BUFFER_DECLINED (the full path says what
+ * is wrong with it); any other error is BUFFER_FAILED, with the exception set.
+ */
+static int take_buffer(PyObject *o, int writable, Py_buffer *view, int *held, char **p,
+		       Py_ssize_t *n)
+{
+	if (!writable && PyBytes_CheckExact(o)) {
+		*p = PyBytes_AsString(o);
+		*n = PyBytes_Size(o);
+		return BUFFER_TAKEN;
+	}
+	if (PyObject_GetBuffer(o, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
+		if (!PyErr_ExceptionMatches(PyExc_TypeError) &&
+		    !PyErr_ExceptionMatches(PyExc_BufferError) &&
+		    !PyErr_ExceptionMatches(PyExc_ValueError))
+			return BUFFER_FAILED;
+		PyErr_Clear();
+		return BUFFER_DECLINED;
+	}
+	*held = 1;
+	*p = (char *)view->buf;
+	*n = view->len;
+	return BUFFER_TAKEN;
+}
+
+/* What an entry point returns where take_buffer did not take a buffer:
+ * None (the full path runs), or NULL with the exception set. */
+static PyObject *not_taken(int how)
+{
+	if (how == BUFFER_FAILED)
+		return NULL;
+	Py_INCREF(Py_None);
+	return Py_None;
+}
+
 /* fn(data, iv, out) -> result, or None where the full path must run. */
 static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t nargs)
 {
 	const LinearCall *self = (const LinearCall *)self_obj;
 	PyObject *data, *iv, *out, *res = NULL;
 	Py_buffer sv, dv;
-	int have_s = 0, have_d = 0;
-	const char *src;
-	char *dst = NULL;
+	int have_s = 0, have_d = 0, how;
+	char *src, *dst = NULL;
 	const void *handle;
 	const char *ivp;
-	Py_ssize_t n;
+	Py_ssize_t n, dn;
 
 	if (nargs != 3) {
 		PyErr_SetString(PyExc_TypeError, "linear_call: expected (data, iv, out)");
@@ -103,29 +146,21 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 		ivp = PyBytes_AsString(iv);
 	else
 		Py_RETURN_NONE;
-	if (PyBytes_CheckExact(data)) {
-		src = PyBytes_AsString(data);
-		n = PyBytes_Size(data);
-	} else {
-		/* any C-contiguous exporter; the export first: its length cannot
-		 * change while it is held */
-		if (PyObject_GetBuffer(data, &sv, PyBUF_SIMPLE) < 0)
-			goto unexportable;
-		have_s = 1;
-		src = (const char *)sv.buf;
-		n = sv.len;
-	}
+	/* any C-contiguous exporter; the export first: its length cannot
+	 * change while it is held */
+	how = take_buffer(data, 0, &sv, &have_s, &src, &n);
+	if (how != BUFFER_TAKEN)
+		goto not_taken;
 	if (n < self->min_len || n % self->align)
 		goto decline;
 	if (out != Py_None) {
 		/* a writable C-contiguous exporter of the same length (bytes is
 		 * refused here: the full path says why); the same bytes as data
 		 * (in place) or none of them */
-		if (PyObject_GetBuffer(out, &dv, PyBUF_WRITABLE) < 0)
-			goto unexportable;
-		have_d = 1;
-		dst = (char *)dv.buf;
-		if (dv.len != n || partly_overlapping((uintptr_t)src, (uintptr_t)dst, (size_t)n))
+		how = take_buffer(out, 1, &dv, &have_d, &dst, &dn);
+		if (how != BUFFER_TAKEN)
+			goto not_taken;
+		if (dn != n || partly_overlapping((uintptr_t)src, (uintptr_t)dst, (size_t)n))
 			goto decline;
 	}
 	handle = self->generic;
@@ -160,12 +195,10 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	res = out;
 	goto done;
 
-unexportable:
+not_taken:
 	/* not a buffer, not contiguous, not writable: the full path says which */
-	if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_BufferError)
-	    && !PyErr_ExceptionMatches(PyExc_ValueError))
-		goto fail;
-	PyErr_Clear();
+	res = not_taken(how);
+	goto done;
 decline:
 	Py_INCREF(Py_None);
 	res = Py_None;
@@ -295,6 +328,8 @@ static PyObject *make(PyObject *module, PyObject *args)
 	return fn;
 }
 
+#include "aead_call.h"
+
 /* handoff_stats() -> {"spun": .., "futile": .., "skipped": ..}: spins for the
  * GIL started, run out, and skipped after futile ones (gil_handoff.h). */
 static PyObject *handoff_stats(PyObject *module, PyObject *unused)
@@ -313,6 +348,9 @@ static PyMethodDef module_methods[] = {
 	{"make", make, METH_VARARGS,
 	 "make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len, nogil_min, "
 	 "simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn(data, iv, out)"},
+	{"make_aead", make_aead, METH_VARARGS,
+	 "make_aead(core, key, keep, choice, bad_tag, salt, noncelen, taglen, ad_tail, nogil_min, "
+	 "scratch_max, simd_value, encrypt) -> fn(data, iv, assoc, out)"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -328,6 +366,13 @@ static int module_exec(PyObject *module)
 		Py_DECREF(tp);
 		return -1;
 	}
+	tp = PyType_FromSpec(&aead_state_spec);
+	if (tp == NULL)
+		return -1;
+	if (PyModule_AddObject(module, "AeadCallState", tp) < 0) {
+		Py_DECREF(tp);
+		return -1;
+	}
 	return 0;
 }
 
@@ -338,7 +383,7 @@ static PyModuleDef_Slot module_slots[] = {
 
 static struct PyModuleDef module_def = {
 	PyModuleDef_HEAD_INIT, "crypto_api._linear_call",
-	"The one-call skcipher fast path in C (see crypto_api/linear_call.c).",
+	"The one-call skcipher and AEAD fast paths in C (see crypto_api/linear_call.c).",
 	0, module_methods, module_slots, NULL, NULL, NULL,
 };
 

@@ -23,6 +23,7 @@ import contextlib
 import ctypes
 import os
 import sys
+from typing import Callable
 
 import cffi
 
@@ -106,9 +107,9 @@ new_uninit_bytes = _uninit_bytes_maker()
 
 try:
     # make(...) -> fn: the C entry point's constructor (crypto_api/linear_call.c)
-    from ._linear_call import make as _linear_call
+    from ._linear_call import make as _linear_call, make_aead as _aead_call
 except ImportError:                 # not built (a pure-Python install): cffi calls
-    _linear_call = None
+    _linear_call = _aead_call = None
 
 #: The C entry point releases the GIL for messages of at least this many
 #: bytes (hashlib's threshold too).  Below it, handing the GIL over costs
@@ -247,6 +248,27 @@ def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int =
         _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd, keep),
         fpu.simd_choice, ivsize, simd_above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
         fpu.SIMD, fpu.DECLINE, returns_int, align, simd_only)
+
+
+def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int, ad_tail: int,
+                   encrypt: bool, bad_tag: Callable[[], None], nogil_min: int = None):
+    """An AEAD ``oneshot`` function ``fn(data, iv, assoc, out)`` in C
+    (crypto_api/aead_call.h), or None where the C entry points are not built
+    (or switched off: ``_linear_call`` None) and the driver's Python function
+    must serve.
+
+    ``core_ptr``: the one-pass core's seal routine where ``encrypt``, else
+    its open routine (cffi function pointers, aead_call.h's types); ``key``:
+    a cffi pointer to the key, kept alive with ``keep``; ``salt`` goes
+    before the IV to make a ``noncelen``-byte nonce; the last ``ad_tail``
+    bytes of the AD are not authenticated; ``bad_tag()`` raises the
+    driver's EBADMSG error.  Taken and declined as the driver's Python
+    function does: only when fpu.simd_choice() says SIMD."""
+    if _linear_call is None or _aead_call is None:
+        return None
+    return _aead_call(_address(core_ptr), _address(key), (core_ptr, key, keep), fpu.simd_choice,
+                      bad_tag, bytes(salt), noncelen, taglen, ad_tail,
+                      NOGIL_MIN if nogil_min is None else nogil_min, SCRATCH_MAX, fpu.SIMD, encrypt)
 
 
 def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,

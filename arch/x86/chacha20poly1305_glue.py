@@ -25,9 +25,10 @@ dst when the tag is wrong (EBADMSG).  The AD part of dst is never written.
 The request path is shared with the arm64 NEON one-pass driver
 (arch/chacha20poly1305_onepass.py); this module supplies the core and its
 FPU section.
-``tfm.encrypt``/``decrypt`` on bytes take a one-call path (``oneshot``): the
-same core in one C call, declining (to the request path) whenever SIMD is
-unusable or an FPU trace records.
+``tfm.encrypt``/``decrypt`` take a one-call path (``oneshot``): the same core
+in one C call, declining (to the request path) whenever SIMD is unusable or
+an FPU trace records.  Where crypto_api._linear_call is built that path is
+its AEAD entry point (crypto_api/aead_call.h), else the Python function here.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
 from crypto_api.fpu import SIMD, simd_choice
-from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, new_uninit_bytes, output_scratch
+from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, c_aead_oneshot, new_uninit_bytes, output_scratch
 
 MODULE_NAME = "chacha20poly1305_avx2"
 MODULE_ARCH = "x86_64"
@@ -54,6 +55,8 @@ def make_core() -> OnePassCore:
     """The AVX2 core (an in-process cffi extension) behind the shared request path."""
     from crypto_api.arch.x86._chacha20poly1305_avx2 import ffi, lib
     seal, open_, fb = lib.chacha20poly1305_seal_avx2, lib.chacha20poly1305_open_avx2, ffi.from_buffer
+    seal_ptr = ffi.addressof(lib, "chacha20poly1305_seal_avx2")
+    open_ptr = ffi.addressof(lib, "chacha20poly1305_open_avx2")
 
     def seal_buffers(key, nonce, ad, alen, src, n, out):
         seal(fb("uint8_t[]", key), nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
@@ -76,6 +79,10 @@ def make_core() -> OnePassCore:
         direct_min = DIRECT_MIN if new_bytes is not None else float("inf")
         choice_now = simd_choice
 
+        def bad_tag():
+            raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
+                                       "no plaintext released")
+
         def oneshot(tfm, encrypt: bool):
             """tfm.encrypt/decrypt in one C call for data, AD and IV in any
             C-contiguous buffers and no ``out`` or a writable one that shares
@@ -86,6 +93,10 @@ def make_core() -> OnePassCore:
             key = fb("uint8_t[]", tfm.ctx.key)
             salt = bytes(tfm.ctx.key[KEY_SIZE:])
             esp_copy = ESP_IV_COPY if saltlen else 0
+            in_c = c_aead_oneshot(seal_ptr if encrypt else open_ptr, key, tfm.ctx.key, salt, NONCE_SIZE,
+                                  TAG_SIZE, esp_copy, encrypt, bad_tag)
+            if in_c is not None:
+                return in_c
             scratch = output_scratch(tfm.ctx)
 
             def fn(data, iv, assoc, out):
@@ -117,8 +128,7 @@ def make_core() -> OnePassCore:
                     seal(key, nonce, ad, alen, src, n, buf)
                     return buf if direct else bytes(ffi.buffer(buf, outlen))
                 if open_(key, nonce, ad, alen, src, n, ffi.buffer(src)[n:], buf):
-                    raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
-                                               "no plaintext released")
+                    bad_tag()
                 if direct:
                     return buf
                 res = bytes(ffi.buffer(buf, n))
@@ -138,8 +148,7 @@ def make_core() -> OnePassCore:
                     if not bad:
                         ffi.memmove(dst, buf, n)
                 if bad:
-                    raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
-                                               "no plaintext released")
+                    bad_tag()
                 return True
             return fn
         return oneshot

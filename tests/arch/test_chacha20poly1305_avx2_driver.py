@@ -185,7 +185,20 @@ def test_one_fpu_section_per_request_and_none_without_simd(tfms):
         assert tr.sections == []
 
 
-def test_the_one_call_fast_path(tfms):
+@pytest.fixture(params=["c", "python"])
+def entry(request, monkeypatch):
+    """The fast path as the C entry point (crypto_api/aead_call.h, where
+    built) or as the driver's Python function: same contract.  Chosen at
+    setkey, which the tests below call."""
+    from crypto_api import oneshot
+    if request.param == "python":
+        monkeypatch.setattr(oneshot, "_linear_call", None)
+    elif oneshot._aead_call is None:
+        pytest.skip("crypto_api._linear_call is not built")
+    return request.param
+
+
+def test_the_one_call_fast_path(tfms, entry):
     """Built at setkey, taken for any C-contiguous buffers when SIMD is
     usable and untraced, declined otherwise; a bad tag raises EBADMSG from
     it too."""
@@ -194,6 +207,7 @@ def test_the_one_call_fast_path(tfms):
         key, iv, ad, pt = os.urandom(36 if name == ESP else 32), os.urandom(tfm.ivsize), os.urandom(24), \
             os.urandom(1000)
         tfm.setkey(key)
+        assert (type(tfm._fenc).__name__ == "builtin_function_or_method") == (entry == "c")
         nonce = key[32:] + iv
         ref = ChaCha20Poly1305(key[:32]).encrypt(nonce, pt, ad[:-8] if name == ESP else ad)
         assert tfm._fenc(pt, iv, ad, None) == ref
