@@ -13,7 +13,7 @@ from crypto_api.algs._aes_generic import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
+from crypto_api.oneshot import alloc_uninit, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "aes_generic"
@@ -91,14 +91,12 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         core when fpu.simd_choice() says SIMD (declining while a trace
         records, so the real section shows), else the generic one."""
         fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
-        call, alloc, unpack, choice_now, fb = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice, \
-            _gffi.from_buffer
+        call, alloc, unpack, choice_now = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice
 
         def f(block):
             if type(block) is not bytes:
-                try:
-                    block = fb(block)
-                except NOT_A_BUFFER:
+                block = readable(block)
+                if block is None:
                     return None
             if len(block) != AES_BLOCK_SIZE:
                 return None

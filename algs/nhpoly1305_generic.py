@@ -17,7 +17,7 @@ from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
+from crypto_api.oneshot import alloc_uninit, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "nhpoly1305"
@@ -128,18 +128,14 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
         SIMD; it declines such a digest while an fpu_trace() records."""
         key = tfm.ctx.key
-        crypt, alloc, unpack, fb, choice_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
-            _from_buffer, _simd_choice
+        crypt, alloc, unpack, choice_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
+            _simd_choice
 
         def fn(data):
-            if type(data) is bytes:
-                src, n = data, len(data)
-            else:
-                try:
-                    src = fb(data)          # exported before its length is read
-                except NOT_A_BUFFER:
-                    return None
-                n = len(src)
+            src = data if type(data) is bytes else readable(data)   # exported before its length is read
+            if src is None:
+                return None
+            n = len(src)
             nh = NH_GENERIC
             if nh_simd is not None and n >= 64:
                 choice = choice_now()

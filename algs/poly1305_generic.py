@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
+from crypto_api.oneshot import alloc_uninit, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "poly1305_generic"
@@ -55,16 +55,12 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
     def oneshot(tfm):
         """tfm.digest in one C call for any C-contiguous buffer (None: too
         short, so the full path raises ENOKEY)."""
-        crypt, alloc, unpack, fb = lib.poly1305_digest_bytes, alloc_uninit, unpack_bytes, _from_buffer
+        crypt, alloc, unpack = lib.poly1305_digest_bytes, alloc_uninit, unpack_bytes
 
         def fn(data):
-            if type(data) is bytes:
-                src = data
-            else:
-                try:
-                    src = fb(data)          # exported before its length is read
-                except NOT_A_BUFFER:
-                    return None
+            src = data if type(data) is bytes else readable(data)   # exported before its length is read
+            if src is None:
+                return None
             out = alloc("char[]", POLY1305_DIGEST_SIZE)
             if crypt(src, len(src), out, ops):
                 return None

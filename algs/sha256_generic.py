@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
-from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
+from crypto_api.oneshot import alloc_uninit, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "sha256_generic"
@@ -64,17 +64,13 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         request path's rule: the SIMD block function when the FPU model
         allows, else the generic one; it declines while an fpu_trace()
         records (the full path then makes the real sections)."""
-        fb, alloc, unpack, digest = _from_buffer, alloc_uninit, unpack_bytes, lib.sha256_digest_bytes
+        alloc, unpack, digest = alloc_uninit, unpack_bytes, lib.sha256_digest_bytes
         choice_now, simd_ok, decline = capi.simd_choice, capi.SIMD, capi.DECLINE
 
         def fn(data):
-            if type(data) is bytes:
-                src = data
-            else:
-                try:
-                    src = fb(data)          # exported before its length is read
-                except NOT_A_BUFFER:
-                    return None
+            src = data if type(data) is bytes else readable(data)   # exported before its length is read
+            if src is None:
+                return None
             fn_blocks = GENERIC_BLOCKS
             if simd:
                 choice = choice_now()

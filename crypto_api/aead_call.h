@@ -1,7 +1,8 @@
 /*
  * aead_call.h: the one-call AEAD fast path as a CPython C entry point, part
- * of crypto_api._linear_call (included by linear_call.c after its buffer
- * helpers, so that both entry points share one GIL hand-over state).
+ * of crypto_api._linear_call (included by linear_call.c, after
+ * entry_point.h and gil_handoff.h, so that both entry points share one GIL
+ * hand-over state).
  *
  * No kernel counterpart: it is the userspace glue between
  * ``tfm.encrypt(data, iv, assoc, out)`` / ``tfm.decrypt`` of a one-pass
@@ -46,12 +47,9 @@ typedef int (*aead_open_fn)(const uint8_t *key, const uint8_t *nonce, const uint
 #define AEAD_NONCE_MAX 32
 
 typedef struct {
-	PyObject_HEAD
+	CallState base;			/* keep: what owns the core and the key */
 	void *core;			/* aead_seal_fn (encrypt) or aead_open_fn */
 	const uint8_t *key;
-	PyObject *keep;			/* what owns the core and the key */
-	PyObject *choice;		/* fpu.simd_choice */
-	PyObject *bad_tag;		/* () -> raises the EBADMSG CryptoError */
 	uint8_t salt[AEAD_NONCE_MAX];
 	Py_ssize_t saltlen, noncelen, taglen, ad_tail, nogil_min, scratch_max;
 	long simd_value;
@@ -167,12 +165,7 @@ static PyObject *aead_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t
 		return NULL;
 	}
 	out = args[3];
-	c = PyObject_CallNoArgs(self->choice);
-	if (c == NULL)
-		return NULL;
-	v = PyLong_AsLong(c);
-	Py_DECREF(c);
-	if (v == -1 && PyErr_Occurred())
+	if (call_state_choice(&self->base, &v) < 0)
 		return NULL;
 	if (v != self->simd_value)
 		Py_RETURN_NONE;
@@ -191,12 +184,9 @@ static PyObject *aead_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t
 	if (out == Py_None) {
 		/* nothing else has seen the new object: fill it, then hand it out
 		 * (a wrong tag leaves it zeroed, and it is dropped) */
-		char empty[1];
-
-		res = PyBytes_FromStringAndSize(NULL, outlen);
+		res = new_bytes(outlen, &dst);
 		if (res == NULL)
 			goto done;
-		dst = outlen ? PyBytes_AsString(res) : empty;
 		bad = aead_run(self, nonce, ad, alen, src, n, dst);
 	} else {
 		how = take_buffer(out, 1, &views[3], &held[3], &dst, &dn);
@@ -216,7 +206,7 @@ static PyObject *aead_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t
 	}
 	if (bad) {
 		Py_CLEAR(res);
-		c = PyObject_CallNoArgs(self->bad_tag);		/* raises */
+		c = PyObject_CallNoArgs(self->base.bad_tag);		/* raises */
 		if (c != NULL) {
 			Py_DECREF(c);
 			PyErr_SetString(PyExc_SystemError, "aead_call: bad_tag returned");
@@ -243,51 +233,19 @@ static PyMethodDef aead_call_def = {
 	"fn(data, iv, assoc, out): the one-call AEAD fast path (crypto_api.oneshot.c_aead_oneshot)",
 };
 
-static int aead_state_traverse(PyObject *self_obj, visitproc visit, void *arg)
+/* What goes with the state: the salt wiped, the private buffer (wiped
+ * after each use) freed. */
+static void aead_finalize(CallState *base)
 {
-	AeadCall *self = (AeadCall *)self_obj;
+	AeadCall *self = (AeadCall *)base;
 
-	Py_VISIT(self->keep);
-	Py_VISIT(self->choice);
-	Py_VISIT(self->bad_tag);
-	return 0;
-}
-
-static int aead_state_clear(PyObject *self_obj)
-{
-	AeadCall *self = (AeadCall *)self_obj;
-
-	Py_CLEAR(self->keep);
-	Py_CLEAR(self->choice);
-	Py_CLEAR(self->bad_tag);
-	return 0;
-}
-
-static void aead_state_dealloc(PyObject *self_obj)
-{
-	PyTypeObject *tp = Py_TYPE(self_obj);
-	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-	AeadCall *self = (AeadCall *)self_obj;
-
-	PyObject_GC_UnTrack(self_obj);
-	aead_state_clear(self_obj);
 	aead_wipe(self->salt, 0, sizeof(self->salt));
-	PyMem_Free(self->scratch);		/* wiped after each use */
-	tp_free(self_obj);
-	Py_DECREF(tp);
+	PyMem_Free(self->scratch);
 }
-
-static PyType_Slot aead_state_slots[] = {
-	{Py_tp_traverse, (void *)aead_state_traverse},
-	{Py_tp_clear, (void *)aead_state_clear},
-	{Py_tp_dealloc, (void *)aead_state_dealloc},
-	{Py_tp_doc, (void *)"The fixed arguments of one aead_call function."},
-	{0, NULL},
-};
 
 static PyType_Spec aead_state_spec = {
 	"crypto_api._linear_call.AeadCallState", sizeof(AeadCall), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, aead_state_slots,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, call_state_slots,
 };
 
 /*
@@ -298,8 +256,7 @@ static PyType_Spec aead_state_spec = {
  */
 static PyObject *make_aead(PyObject *module, PyObject *args)
 {
-	PyObject *core, *key, *keep, *choice, *bad_tag, *fn;
-	PyTypeObject *tp;
+	PyObject *core, *key, *keep, *choice, *bad_tag;
 	AeadCall *self;
 	const char *salt;
 	Py_ssize_t saltlen, noncelen, taglen, ad_tail, nogil_min, scratch_max;
@@ -323,21 +280,12 @@ static PyObject *make_aead(PyObject *module, PyObject *args)
 				"the nonce, a nonce over 32 bytes or a negative length");
 		return NULL;
 	}
-	tp = (PyTypeObject *)PyObject_GetAttrString(module, "AeadCallState");
-	if (tp == NULL)
-		return NULL;
-	self = (AeadCall *)PyType_GenericAlloc(tp, 0);
-	Py_DECREF(tp);
+	self = (AeadCall *)call_state_new(module, "AeadCallState", keep, choice, bad_tag);
 	if (self == NULL)
 		return NULL;
+	self->base.finalize = aead_finalize;
 	self->core = p_core;
 	self->key = p_key;
-	Py_INCREF(keep);
-	self->keep = keep;
-	Py_INCREF(choice);
-	self->choice = choice;
-	Py_INCREF(bad_tag);
-	self->bad_tag = bad_tag;
 	memcpy(self->salt, salt, (size_t)saltlen);
 	self->saltlen = saltlen;
 	self->noncelen = noncelen;
@@ -347,9 +295,7 @@ static PyObject *make_aead(PyObject *module, PyObject *args)
 	self->scratch_max = scratch_max;
 	self->simd_value = simd_value;
 	self->encrypt = encrypt;
-	fn = PyCFunction_NewEx(&aead_call_def, (PyObject *)self, NULL);
-	Py_DECREF(self);
-	return fn;
+	return call_state_function(&self->base, &aead_call_def);
 }
 
 #endif

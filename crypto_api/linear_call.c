@@ -30,7 +30,9 @@
 #include <Python.h>
 
 #include <stdint.h>
+#include <string.h>
 
+#include "entry_point.h"
 #include "gil_handoff.h"
 
 typedef void (*crypt_void_fn)(const void *handle, char *dst, const char *src, size_t n,
@@ -39,12 +41,10 @@ typedef int (*crypt_int_fn)(const void *handle, char *dst, const char *src, size
 			    const char *iv);
 
 typedef struct {
-	PyObject_HEAD
+	CallState base;			/* keep: what owns the routine and the handles */
 	void *crypt;			/* crypt_void_fn or crypt_int_fn (returns_int) */
 	const void *generic;		/* handle for the generic code */
 	const void *simd;		/* handle for the SIMD code (== generic: none) */
-	PyObject *keep;			/* what owns the routine and the handles */
-	PyObject *choice;		/* fpu.simd_choice: () -> SIMD | GENERIC | DECLINE */
 	Py_ssize_t ivsize;
 	Py_ssize_t simd_above;		/* SIMD only for messages longer than this */
 	Py_ssize_t min_len;		/* shorter messages: None */
@@ -72,53 +72,6 @@ static void run(const LinearCall *self, const void *handle, char *dst, const cha
 	} else {
 		((crypt_void_fn)self->crypt)(handle, dst, src, (size_t)n, iv);
 	}
-}
-
-/* Two n-byte ranges that share memory without being the same bytes. */
-static int partly_overlapping(uintptr_t a, uintptr_t b, size_t n)
-{
-	return n && a != b && a < b + n && b < a + n;
-}
-
-enum { BUFFER_TAKEN, BUFFER_DECLINED, BUFFER_FAILED };
-
-/*
- * The bytes of ``o`` for C: a bytes object's own (read-only use), or those
- * of any other C-contiguous exporter (writable ones where ``writable``)
- * through an export into *view that the caller releases (*held set).  An
- * object that is no such buffer is BUFFER_DECLINED (the full path says what
- * is wrong with it); any other error is BUFFER_FAILED, with the exception set.
- */
-static int take_buffer(PyObject *o, int writable, Py_buffer *view, int *held, char **p,
-		       Py_ssize_t *n)
-{
-	if (!writable && PyBytes_CheckExact(o)) {
-		*p = PyBytes_AsString(o);
-		*n = PyBytes_Size(o);
-		return BUFFER_TAKEN;
-	}
-	if (PyObject_GetBuffer(o, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
-		if (!PyErr_ExceptionMatches(PyExc_TypeError) &&
-		    !PyErr_ExceptionMatches(PyExc_BufferError) &&
-		    !PyErr_ExceptionMatches(PyExc_ValueError))
-			return BUFFER_FAILED;
-		PyErr_Clear();
-		return BUFFER_DECLINED;
-	}
-	*held = 1;
-	*p = (char *)view->buf;
-	*n = view->len;
-	return BUFFER_TAKEN;
-}
-
-/* What an entry point returns where take_buffer did not take a buffer:
- * None (the full path runs), or NULL with the exception set. */
-static PyObject *not_taken(int how)
-{
-	if (how == BUFFER_FAILED)
-		return NULL;
-	Py_INCREF(Py_None);
-	return Py_None;
 }
 
 /* fn(data, iv, out) -> result, or None where the full path must run. */
@@ -165,14 +118,9 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	}
 	handle = self->generic;
 	if (self->simd_only || (self->simd != self->generic && n > self->simd_above)) {
-		PyObject *c = PyObject_CallNoArgs(self->choice);
 		long v;
 
-		if (c == NULL)
-			goto fail;
-		v = PyLong_AsLong(c);
-		Py_DECREF(c);
-		if (v == -1 && PyErr_Occurred())
+		if (call_state_choice(&self->base, &v) < 0)
 			goto fail;
 		if (v == self->simd_value)
 			handle = self->simd;
@@ -180,14 +128,10 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 			goto decline;
 	}
 	if (out == Py_None) {
-		char empty[1];
-
-		res = PyBytes_FromStringAndSize(NULL, n);
-		if (res == NULL)
-			goto fail;
 		/* nothing else has seen the new object: fill it, then hand it out */
-		dst = n ? PyBytes_AsString(res) : empty;
-		run(self, handle, dst, src, n, ivp);
+		res = new_bytes(n, &dst);
+		if (res != NULL)
+			run(self, handle, dst, src, n, ivp);
 		goto done;
 	}
 	run(self, handle, dst, src, n, ivp);
@@ -218,54 +162,6 @@ static PyMethodDef linear_call_def = {
 	"fn(data, iv, out): the one-call fast path (crypto_api.oneshot.linear_oneshot)",
 };
 
-static int state_traverse(PyObject *self_obj, visitproc visit, void *arg)
-{
-	LinearCall *self = (LinearCall *)self_obj;
-
-	Py_VISIT(self->keep);
-	Py_VISIT(self->choice);
-	return 0;
-}
-
-static int state_clear(PyObject *self_obj)
-{
-	LinearCall *self = (LinearCall *)self_obj;
-
-	Py_CLEAR(self->keep);
-	Py_CLEAR(self->choice);
-	return 0;
-}
-
-static void state_dealloc(PyObject *self_obj)
-{
-	PyTypeObject *tp = Py_TYPE(self_obj);
-	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-
-	PyObject_GC_UnTrack(self_obj);
-	state_clear(self_obj);
-	tp_free(self_obj);
-	Py_DECREF(tp);
-}
-
-static PyType_Slot state_slots[] = {
-	{Py_tp_traverse, (void *)state_traverse},
-	{Py_tp_clear, (void *)state_clear},
-	{Py_tp_dealloc, (void *)state_dealloc},
-	{Py_tp_doc, (void *)"The fixed arguments of one linear_call function."},
-	{0, NULL},
-};
-
-static PyType_Spec state_spec = {
-	"crypto_api._linear_call.LinearCallState", sizeof(LinearCall), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, state_slots,
-};
-
-static int as_pointer(PyObject *o, void **p)
-{
-	*p = PyLong_AsVoidPtr(o);
-	return !(*p == NULL && PyErr_Occurred());
-}
-
 /*
  * make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len,
  *      nogil_min, simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn
@@ -276,8 +172,7 @@ static int as_pointer(PyObject *o, void **p)
  */
 static PyObject *make(PyObject *module, PyObject *args)
 {
-	PyObject *crypt, *generic, *simd, *keep, *choice, *fn;
-	PyTypeObject *tp;
+	PyObject *crypt, *generic, *simd, *keep, *choice;
 	LinearCall *self;
 	Py_ssize_t ivsize, simd_above, min_len, nogil_min, align = 1;
 	long simd_value, decline_value;
@@ -300,20 +195,12 @@ static PyObject *make(PyObject *module, PyObject *args)
 		PyErr_SetString(PyExc_ValueError, "make: NULL routine or handle, a negative length or align < 1");
 		return NULL;
 	}
-	tp = (PyTypeObject *)PyObject_GetAttrString(module, "LinearCallState");
-	if (tp == NULL)
-		return NULL;
-	self = (LinearCall *)PyType_GenericAlloc(tp, 0);
-	Py_DECREF(tp);
+	self = (LinearCall *)call_state_new(module, "LinearCallState", keep, choice, NULL);
 	if (self == NULL)
 		return NULL;
 	self->crypt = p_crypt;
 	self->generic = p_generic;
 	self->simd = p_simd;
-	Py_INCREF(keep);
-	self->keep = keep;
-	Py_INCREF(choice);
-	self->choice = choice;
 	self->ivsize = ivsize;
 	self->simd_above = simd_above;
 	self->min_len = min_len;
@@ -323,9 +210,7 @@ static PyObject *make(PyObject *module, PyObject *args)
 	self->returns_int = returns_int;
 	self->align = align;
 	self->simd_only = simd_only;
-	fn = PyCFunction_NewEx(&linear_call_def, (PyObject *)self, NULL);
-	Py_DECREF(self);
-	return fn;
+	return call_state_function(&self->base, &linear_call_def);
 }
 
 #include "aead_call.h"
@@ -354,24 +239,26 @@ static PyMethodDef module_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
+static PyType_Spec linear_state_spec = {
+	"crypto_api._linear_call.LinearCallState", sizeof(LinearCall), 0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, call_state_slots,
+};
+
 static int module_exec(PyObject *module)
 {
-	PyObject *tp;
+	PyType_Spec *specs[] = {&linear_state_spec, &aead_state_spec};
 
 	handoff_init();
-	tp = PyType_FromSpec(&state_spec);
-	if (tp == NULL)
-		return -1;
-	if (PyModule_AddObject(module, "LinearCallState", tp) < 0) {
-		Py_DECREF(tp);
-		return -1;
-	}
-	tp = PyType_FromSpec(&aead_state_spec);
-	if (tp == NULL)
-		return -1;
-	if (PyModule_AddObject(module, "AeadCallState", tp) < 0) {
-		Py_DECREF(tp);
-		return -1;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		PyObject *tp = PyType_FromSpec(specs[i]);
+
+		if (tp == NULL)
+			return -1;
+		/* the type's own name, after the module's */
+		if (PyModule_AddObject(module, strrchr(specs[i]->name, '.') + 1, tp) < 0) {
+			Py_DECREF(tp);
+			return -1;
+		}
 	}
 	return 0;
 }

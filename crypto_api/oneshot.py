@@ -37,6 +37,18 @@ _from_buffer = _ffi.from_buffer
 #: written): they decline it, and the full path gives its refusal.
 NOT_A_BUFFER = (TypeError, BufferError, ValueError)
 
+
+def readable(data):
+    """``data`` as a one-call path hands it to C: any C-contiguous buffer
+    through an export (``ffi.from_buffer``) held while the result lives, so
+    that it cannot be resized under C; None where it is no such buffer (the
+    path declines, and the full path says what is wrong).  The paths pass a
+    bytes object as it is without calling this."""
+    try:
+        return _from_buffer(data)
+    except NOT_A_BUFFER:
+        return None
+
 #: ``alloc_uninit("char[]", n)``: a buffer C fills completely (no zeroing).
 alloc_uninit = _ffi.new_allocator(should_clear_after_alloc=False)
 #: ``unpack(buf, n)``: the first n bytes of a ``char[]`` as new bytes.
@@ -308,14 +320,10 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
             iv = b""
         elif type(iv) is not bytes or len(iv) != ivsize:
             return None
-        if type(data) is bytes:
-            n, src = len(data), data
-        else:
-            try:
-                src = fb(data)              # the export first: its length cannot change
-            except NOT_A_BUFFER:
-                return None
-            n = len(src)
+        src = data if type(data) is bytes else readable(data)   # the export first: then the length
+        if src is None:
+            return None
+        n = len(src)
         if n < min_len or n % align:
             return None
         if out is not None:

@@ -23,7 +23,7 @@ import crypto_api as capi
 from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
 from crypto_api.fpu import DECLINE, SIMD, simd_choice
-from crypto_api.oneshot import NOT_A_BUFFER, alloc_uninit
+from crypto_api.oneshot import alloc_uninit, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 DRIVER = "poly1305-simd"
@@ -86,14 +86,10 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
             simd_choice
 
         def fn(data):
-            if type(data) is bytes:
-                src, n = data, len(data)
-            else:
-                try:
-                    src = _fb(data)     # exported first: it cannot shrink under C
-                except NOT_A_BUFFER:
-                    return None
-                n = len(src)
+            src = data if type(data) is bytes else readable(data)   # exported first: it cannot shrink
+            if src is None:
+                return None
+            n = len(src)
             use = 0
             if n >= SIMD_MIN_BYTES:
                 choice = choice_now()

@@ -14,7 +14,6 @@ import array
 import os
 import sys
 import threading
-import time
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -23,6 +22,7 @@ from hypothesis import given, settings, strategies as st
 import crypto_api as capi
 from crypto_api import oneshot
 from crypto_api.errors import EBADMSG
+from buffer_shrinker import shrinking
 from drawn_bytes import exactly
 
 pytestmark = pytest.mark.skipif(oneshot._aead_call is None, reason="crypto_api._linear_call is not built")
@@ -81,29 +81,6 @@ def test_a_wrong_tag_raises_and_releases_nothing():
     tfm.free()
 
 
-class _Shrinker:
-    """Another thread that, while ``go``, counts its turns and tries to
-    shrink ``buf`` (it must get BufferError every time)."""
-
-    def __init__(self, buf):
-        self.buf, self.go, self.stop = buf, False, False
-        self.turns = self.refused = self.shrunk = 0
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self):
-        while not self.stop:
-            if self.go:
-                self.turns += 1
-                try:
-                    del self.buf[-1:]
-                except BufferError:
-                    self.refused += 1
-                else:
-                    self.shrunk += 1
-            time.sleep(0)
-
-
 def _turns_during_calls(tfm, n, tries):
     """Seal n bytes of a bytearray ``tries`` times with a 10 s switch
     interval: the other thread's turns during the calls, its refused and
@@ -111,10 +88,7 @@ def _turns_during_calls(tfm, n, tries):
     iv, pt = os.urandom(12), os.urandom(n)
     want = tfm.encrypt(pt, iv, b"")
     buf = bytearray(pt)
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(10)
-    other = _Shrinker(buf)
-    try:
+    with shrinking(buf) as other:
         for _ in range(tries):
             other.go = True
             got = tfm.encrypt(buf, iv, b"")
@@ -122,10 +96,6 @@ def _turns_during_calls(tfm, n, tries):
             assert got == want
             if n >= oneshot.NOGIL_MIN and other.turns:
                 break
-    finally:
-        other.stop = True
-        sys.setswitchinterval(old)
-        other.thread.join()
     return other.turns, other.refused, other.shrunk
 
 

@@ -15,13 +15,12 @@ GIL itself, and between ``go`` and ``done`` this thread only makes the call.
 
 import os
 import sys
-import threading
-import time
 
 import pytest
 
 import crypto_api as capi
 from crypto_api import oneshot
+from buffer_shrinker import shrinking
 
 pytestmark = pytest.mark.skipif(oneshot._linear_call is None, reason="crypto_api._linear_call is not built")
 
@@ -48,57 +47,23 @@ def test_setkey_installs_the_c_entry_point(name):
     assert tfm._fdec(tfm._fenc(data, iv, None), iv, None) == data
 
 
-class _Other:
-    """Another thread that, between ``go`` and ``done``, counts its turns and
-    tries to shrink ``buf`` (it must get BufferError every time)."""
-
-    def __init__(self, buf):
-        self.buf = buf
-        self.go = self.done = self.stop = False
-        self.turns = self.refused = self.shrunk = 0
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self):
-        while not self.stop:
-            if self.go and not self.done:
-                self.turns += 1
-                try:
-                    del self.buf[-1:]
-                except BufferError:
-                    self.refused += 1
-                else:
-                    self.shrunk += 1
-            time.sleep(0)                  # releases the GIL: the main thread goes on
-
-
 def _calls_seen_by_another_thread(tfm, n, tries):
     """Encrypt n bytes in place ``tries`` times; the other thread's turns
     during the calls, and its refused / successful shrinks."""
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(n)
     want = tfm.encrypt(data, iv)
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(10)
     buf = bytearray(data)
-    other = _Other(buf)
-    other.thread.start()
-    turns = 0
-    try:
+    with shrinking(buf) as other:
         for _ in range(tries):
             buf[:] = data
-            other.turns = 0
-            other.go, other.done = True, False
+            other.go = True
             assert tfm.encrypt(buf, iv, out=buf) is buf
-            other.done = True
+            other.go = False
             assert bytes(buf) == want
-            turns += other.turns
-            if n >= oneshot.NOGIL_MIN and turns:
+            if n >= oneshot.NOGIL_MIN and other.turns:
                 break
-    finally:
-        other.stop = True
-        sys.setswitchinterval(old)
-        other.thread.join()
-    return turns, other.refused, other.shrunk
+    return other.turns, other.refused, other.shrunk
 
 
 @pytest.mark.parametrize("name", NAMES)
