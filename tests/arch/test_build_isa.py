@@ -101,10 +101,11 @@ def residue_harness(tmp_path_factory):
         common = importlib.import_module("build_common")
     finally:
         sys.path.remove(str(ROOT / "algs"))
-    for builder in ("arch/x86/build_chacha.py", "arch/x86/build_chacha_glue.py"):
+    for builder in ("arch/x86/build_chacha.py", "arch/x86/build_chacha_glue.py",
+                    "arch/x86/build_chacha20poly1305.py"):
         common.load_builder(builder)           # SPECS holds only what was loaded
-    sources = sorted({s for m, spec in common.SPECS.items() if m.startswith("crypto_api.arch.x86._chacha_")
-                      for s in spec.sources})          # the four ISA extensions and the glue loop
+    sources = sorted({s for m, spec in common.SPECS.items() if m.startswith("crypto_api.arch.x86._chacha")
+                      for s in spec.sources})  # the four ISA extensions, the glue loop, the AEAD core
     spec = common.SPECS["crypto_api.arch.x86._chacha_avx512"]
     exe = tmp_path_factory.mktemp("residue") / "stack_residue"
     cmd = [CC, *common.CFLAGS, *["-I" + str(ROOT / d) for d in spec.include_dirs],
@@ -134,6 +135,13 @@ def test_glue_loop_leaves_no_keystream_on_the_stack(residue_harness, isa, length
     """XChaCha20 through chacha_glue_crypt_linear over a worker (no wipe of
     its own): the loop wipes once, after the last step."""
     assert _residue(residue_harness, "glue-" + isa, length) == 0
+
+
+@pytest.mark.parametrize("length", [0, 1, 64, 300, 512, 1000, 4096, 8192])
+def test_aead_core_leaves_no_keystream_on_the_stack(residue_harness, length):
+    """The one-pass ChaCha20-Poly1305 sweep calls the worker chunk by chunk
+    and wipes what it left once, after the last chunk."""
+    assert _residue(residue_harness, "aead", length) == 0
 
 
 def test_hchacha_entry_leaves_no_subkey_on_the_stack(residue_harness):

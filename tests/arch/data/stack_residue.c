@@ -5,10 +5,12 @@
  * below main's frame, where the entry's frames were, and prints how many
  * 16-byte pieces of that output it finds there.  "glue-<isa>" runs XChaCha20
  * through the C glue loop (chacha_glue_walk.c) over the worker of <isa>,
- * which leaves the wipe to the loop.  "leak" is the positive control: a
+ * which leaves the wipe to the loop.  "aead" seals zeros with the
+ * one-pass AVX2 ChaCha20-Poly1305 (chacha20poly1305_avx2.c), whose sweep
+ * calls the worker chunk by chunk and wipes once.  "leak" is the positive control: a
  * function that leaves keystream on its stack unwiped.
  *
- * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|leak|glue-<isa>> <bytes>
+ * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|aead|leak|glue-<isa>> <bytes>
  * Exit 77: the CPU lacks the instruction set.
  */
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chacha20poly1305_avx2.h"
 #include "chacha_glue_walk.h"
 #include "chacha_x86.h"
 
@@ -23,7 +26,7 @@
 
 typedef void (*crypt_fn)(uint32_t *, uint8_t *, const uint8_t *, size_t, int);
 
-static uint8_t out[8192];
+static uint8_t out[8192 + 16];		/* (room for an AEAD tag) */
 
 static void set_state(uint32_t state[16], uint32_t seed)
 {
@@ -61,6 +64,17 @@ static __attribute__((noinline)) void run_glue(crypt_fn worker, size_t len, uint
 	memset(out, 0, sizeof(out));
 	chacha_glue_crypt_linear(worker, hchacha_block_ssse3, key, iv, out, out, len,
 				 (size_t)seed * 64, (size_t)seed * 128, 20, NULL, 0);
+	memzero_explicit(key, sizeof(key));
+}
+
+static __attribute__((noinline)) void run_aead(size_t len, uint32_t seed)
+{
+	uint8_t key[32], nonce[12];
+
+	memset(key, (int)seed, sizeof(key));
+	memset(nonce, (int)seed + 1, sizeof(nonce));
+	memset(out, 0, sizeof(out));
+	chacha20poly1305_seal_avx2(key, nonce, out, 13, out, len, out);
 	memzero_explicit(key, sizeof(key));
 }
 
@@ -104,14 +118,14 @@ int main(int argc, char **argv)
 		return 2;
 	isa = argv[1];
 	len = strtoul(argv[2], NULL, 0);
-	if (len > sizeof(out))
+	if (len > sizeof(out) - 16)
 		return 2;
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("ssse3"))
 		return 77;
 	if (!strncmp(isa, "glue-", 5))
 		isa += 5;
-	if (!strcmp(isa, "avx2")) {
+	if (!strcmp(isa, "avx2") || !strcmp(isa, "aead")) {
 		if (!__builtin_cpu_supports("avx2"))
 			return 77;
 		f = chacha_dosimd_avx2;
@@ -129,6 +143,9 @@ int main(int argc, char **argv)
 	if (!strncmp(argv[1], "glue-", 5)) {
 		run_glue(worker, len, 7);
 		run_glue(worker, len, 1);
+	} else if (!strcmp(isa, "aead")) {
+		run_aead(len, 7);
+		run_aead(len, 1);
 	} else if (!strcmp(isa, "hchacha")) {
 		run_hchacha(7);
 		run_hchacha(1);
