@@ -5,7 +5,7 @@ ChaCha20-Poly1305 under arch/x86; ``rfc7539(chacha20,poly1305)`` there is
 always the template instance ``rfc7539(chacha20-simd,poly1305-simd)``,
 priority (300 + 300) / 2 = 300, which makes one pass over the data for
 ChaCha20 and another for Poly1305.  This module registers, where the CPU has
-AVX2 and the OS saves YMM state (else ENODEV):
+AVX2 and BMI2 and the OS saves YMM state (else ENODEV):
 
 * ``rfc7539-chacha20poly1305-avx2``    cra_name ``rfc7539(chacha20,poly1305)``,
   key 32 bytes, IV 12;
@@ -163,8 +163,10 @@ def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:
 
 
 def module_init() -> None:
-    capi.require_cpu(boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm"),
-                     "rfc7539-chacha20poly1305-avx2", "the CPU lacks AVX2 or the OS does not save YMM state")
+    capi.require_cpu(boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("bmi2")
+                     and boot_cpu_has("xsave_ymm"), "rfc7539-chacha20poly1305-avx2",
+                     "the CPU lacks AVX2 or BMI2 (the stitched Poly1305's mulx), or the OS does not "
+                     "save YMM state")
     core = make_core()
     ALGS[:] = [make_onepass_aead("rfc7539", 12, core), make_onepass_aead("rfc7539esp", 8, core)]
     capi.crypto_register_aeads(ALGS)

@@ -42,6 +42,11 @@ X86_INTERNAL void chacha_ssse3_blocks(uint32_t state[16], uint8_t *dst, const ui
 				      size_t bytes, int nrounds);
 X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 				     size_t bytes, int nrounds);
+/* x86-64 only: whole 512-byte chunks of ChaCha20 with Poly1305 (radix 2^64,
+ * accumulator h[3], rk = r0, r1, s1, s0) stitched in; chacha_avx2.c. */
+X86_INTERNAL void chacha_poly_8block_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+					  size_t nchunks, uint64_t h[3], const uint64_t rk[4],
+					  int sealing);
 X86_INTERNAL void chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 					 size_t bytes, int nrounds);
 X86_INTERNAL void chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,

@@ -101,6 +101,27 @@ def test_any_flipped_bit_is_ebadmsg_and_wipes(key, nonce, ad, pt, where, bit):
     assert open_(key, nonce, bad_ad, bad_sealed) == (-EBADMSG, bytes(len(pt)))
 
 
+@settings(max_examples=60, deadline=None)
+@given(key=st.binary(min_size=32, max_size=32), nonce=st.binary(min_size=12, max_size=12),
+       fill=st.sampled_from([0x00, 0xff, 0x80, 0x01]), chunks=st.integers(1, 9),
+       extra=st.sampled_from([0, 1, 15, 16, 64, 511]))
+def test_stitched_chunks_with_extreme_texts(key, nonce, fill, chunks, extra):
+    """Whole 512-byte chunks take the stitched rounds (Poly1305 in
+    general-purpose registers between the ChaCha quarter-rounds).  Texts of
+    one repeated byte (all ones carries through every limb; zeros leave only
+    the 2^128 bits): as the plaintext sealed, and as the ciphertext opened
+    (the open path hashes the ciphertext)."""
+    n = 512 * chunks + extra
+    same = bytes([fill]) * n
+    want = peer_seal(key, nonce, b"", same)
+    assert seal(key, nonce, b"", same) == want
+    assert open_(key, nonce, b"", want) == (0, same)
+    pt = want[:n]                   # ChaCha20 is its own inverse: this encrypts to `same`
+    sealed = peer_seal(key, nonce, b"", pt)
+    assert sealed[:n] == same
+    assert open_(key, nonce, b"", sealed) == (0, pt)
+
+
 def test_in_place():
     rng = random.Random(11)
     for n in (0, 100, 512, 3000):
