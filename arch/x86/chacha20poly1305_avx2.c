@@ -27,8 +27,6 @@
 
 #if defined(__x86_64__)
 
-#define CHUNK (8 * CHACHA_BLOCK_SIZE)
-
 struct cp_mac {
 	poly1305_core_key r;		/* w[0..2] = r0, r1, s1 */
 	poly1305_core_state h;		/* w[0..2] = h0, h1, h2 */
@@ -90,55 +88,73 @@ static void cp_tag(struct cp_mac *mac, size_t adlen, size_t len, uint8_t tag[16]
 	memzero_explicit(h, sizeof(h));
 }
 
+/* What differs between the AVX2 and the AVX-512 forms: the chunk and its
+ * stitched sweep, and the ChaCha worker for the tail. */
+struct cp_impl {
+	size_t chunk;
+	void (*stitched)(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t nchunks,
+			 uint64_t h[3], const uint64_t rk[4], int sealing);
+	void (*tail)(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t bytes,
+		     int nrounds);
+	size_t stack_use;		/* what the ChaCha code leaves on the stack */
+};
+
+static const struct cp_impl cp_avx2 = {
+	8 * CHACHA_BLOCK_SIZE, chacha_poly_8block_avx2, chacha_avx2_blocks, CHACHA_AVX2_STACK_USE,
+};
+static const struct cp_impl cp_avx512 = {
+	16 * CHACHA_BLOCK_SIZE, chacha_poly_16block_avx512, chacha_avx512_blocks,
+	CHACHA_AVX512_STACK_USE,
+};
+
 /*
  * The sweep over the text: ChaCha20 from `state` (counter 1 on entry),
  * Poly1305 over the ciphertext, which is dst when sealing and src when
- * opening: whole chunks stitched (chacha_poly_8block_avx2), then the tail.
- * The ChaCha code leaves keystream and spills on the stack below this
- * frame: wiped once, at the end.
+ * opening: whole chunks stitched, then the tail.  The ChaCha code leaves
+ * keystream and spills on the stack below this frame: wiped once, at the
+ * end.
  */
-static void cp_sweep(uint32_t state[16], struct cp_mac *mac, const uint8_t *src, uint8_t *dst,
-		     size_t len, int sealing)
+static void cp_sweep(const struct cp_impl *impl, uint32_t state[16], struct cp_mac *mac,
+		     const uint8_t *src, uint8_t *dst, size_t len, int sealing)
 {
 	uint64_t rk[4] = { mac->r.w[0], mac->r.w[1], mac->r.w[2], 5 * mac->r.w[0] };
-	size_t chunks = len / CHUNK, done = chunks * CHUNK, tail = len - done;
+	size_t chunks = len / impl->chunk, done = chunks * impl->chunk, tail = len - done;
 	const uint8_t *ct = sealing ? dst : src;
 
 	if (chunks) {
-		chacha_poly_8block_avx2(state, dst, src, chunks, mac->h.w, rk, sealing);
+		impl->stitched(state, dst, src, chunks, mac->h.w, rk, sealing);
 		if (sealing)		/* the last chunk's ciphertext */
-			poly1305_x86_64_blocks(&mac->h, &mac->r, dst + done - CHUNK, CHUNK / 16, 1);
+			poly1305_x86_64_blocks(&mac->h, &mac->r, dst + done - impl->chunk,
+					       impl->chunk / 16, 1);
 	}
 	if (tail) {
 		if (!sealing)
 			cp_absorb_padded(mac, ct + done, tail);
-		chacha_avx2_blocks(state, dst + done, src + done, tail, 20);
+		impl->tail(state, dst + done, src + done, tail, 20);
 		if (sealing)
 			cp_absorb_padded(mac, ct + done, tail);
 	}
 	memzero_explicit(rk, sizeof(rk));
-	memzero_stack(CHACHA_AVX2_STACK_USE);
+	memzero_stack(impl->stack_use);
 }
 
-void chacha20poly1305_seal_avx2(const uint8_t key[32], const uint8_t nonce[12],
-				const uint8_t *ad, size_t adlen,
-				const uint8_t *src, size_t len, uint8_t *dst)
+static void cp_seal(const struct cp_impl *impl, const uint8_t key[32], const uint8_t nonce[12],
+		    const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len, uint8_t *dst)
 {
 	uint32_t state[16];
 	struct cp_mac mac;
 
 	cp_init(state, &mac, key, nonce);
 	cp_absorb_padded(&mac, ad, adlen);
-	cp_sweep(state, &mac, src, dst, len, 1);
+	cp_sweep(impl, state, &mac, src, dst, len, 1);
 	cp_tag(&mac, adlen, len, dst + len);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&mac, sizeof(mac));
 }
 
-int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
-			       const uint8_t *ad, size_t adlen,
-			       const uint8_t *src, size_t len, const uint8_t tag[16],
-			       uint8_t *dst)
+static int cp_open(const struct cp_impl *impl, const uint8_t key[32], const uint8_t nonce[12],
+		   const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
+		   const uint8_t tag[16], uint8_t *dst)
 {
 	uint32_t state[16];
 	struct cp_mac mac;
@@ -147,11 +163,41 @@ int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
 	memcpy(given, tag, 16);		/* tag may lie in dst (in place) */
 	cp_init(state, &mac, key, nonce);
 	cp_absorb_padded(&mac, ad, adlen);
-	cp_sweep(state, &mac, src, dst, len, 0);
+	cp_sweep(impl, state, &mac, src, dst, len, 0);
 	cp_tag(&mac, adlen, len, want);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&mac, sizeof(mac));
 	return aead_tag_mismatch(want, given, dst, len) ? -CHACHAPOLY_EBADMSG : 0;
+}
+
+void chacha20poly1305_seal_avx2(const uint8_t key[32], const uint8_t nonce[12],
+				const uint8_t *ad, size_t adlen,
+				const uint8_t *src, size_t len, uint8_t *dst)
+{
+	cp_seal(&cp_avx2, key, nonce, ad, adlen, src, len, dst);
+}
+
+int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
+			       const uint8_t *ad, size_t adlen,
+			       const uint8_t *src, size_t len, const uint8_t tag[16],
+			       uint8_t *dst)
+{
+	return cp_open(&cp_avx2, key, nonce, ad, adlen, src, len, tag, dst);
+}
+
+void chacha20poly1305_seal_avx512(const uint8_t key[32], const uint8_t nonce[12],
+				  const uint8_t *ad, size_t adlen,
+				  const uint8_t *src, size_t len, uint8_t *dst)
+{
+	cp_seal(&cp_avx512, key, nonce, ad, adlen, src, len, dst);
+}
+
+int chacha20poly1305_open_avx512(const uint8_t key[32], const uint8_t nonce[12],
+				 const uint8_t *ad, size_t adlen,
+				 const uint8_t *src, size_t len, const uint8_t tag[16],
+				 uint8_t *dst)
+{
+	return cp_open(&cp_avx512, key, nonce, ad, adlen, src, len, tag, dst);
 }
 
 #else /* not x86_64: never called there (the driver needs AVX2) */
@@ -173,6 +219,21 @@ int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
 {
 	(void)key; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)tag; (void)dst;
 	abort();
+}
+
+void chacha20poly1305_seal_avx512(const uint8_t key[32], const uint8_t nonce[12],
+				  const uint8_t *ad, size_t adlen,
+				  const uint8_t *src, size_t len, uint8_t *dst)
+{
+	chacha20poly1305_seal_avx2(key, nonce, ad, adlen, src, len, dst);
+}
+
+int chacha20poly1305_open_avx512(const uint8_t key[32], const uint8_t nonce[12],
+				 const uint8_t *ad, size_t adlen,
+				 const uint8_t *src, size_t len, const uint8_t tag[16],
+				 uint8_t *dst)
+{
+	return chacha20poly1305_open_avx2(key, nonce, ad, adlen, src, len, tag, dst);
 }
 
 #endif

@@ -29,6 +29,16 @@ int chacha20poly1305_open_avx2(const uint8_t key[32], const uint8_t nonce[12],
 			       const uint8_t *ad, size_t adlen,
 			       const uint8_t *src, size_t len, const uint8_t tag[16],
 			       uint8_t *dst);
+
+/* The same with the 16-block AVX-512F rounds (1024-byte chunks): call only
+ * where the CPU also has AVX-512F/VL/BW and the OS saves ZMM state. */
+void chacha20poly1305_seal_avx512(const uint8_t key[32], const uint8_t nonce[12],
+				  const uint8_t *ad, size_t adlen,
+				  const uint8_t *src, size_t len, uint8_t *dst);
+int chacha20poly1305_open_avx512(const uint8_t key[32], const uint8_t nonce[12],
+				 const uint8_t *ad, size_t adlen,
+				 const uint8_t *src, size_t len, const uint8_t tag[16],
+				 uint8_t *dst);
 /* cdef: end */
 
 #endif

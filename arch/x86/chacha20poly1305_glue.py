@@ -15,7 +15,10 @@ AVX2 and BMI2 and the OS saves YMM state (else ENODEV):
 
 both at priority 400, above the template instance, as a vendor driver would
 be, with the template's construction and bytes (RFC 8439 section 2.8).  The
-core (chacha20poly1305_avx2.c) runs one request in one FPU section.  When
+core (chacha20poly1305_avx2.c) runs one request in one FPU section, with
+Poly1305 stitched into the AVX2 ChaCha rounds, or into the 16-block AVX-512
+rounds where the CPU has AVX-512F/VL/BW (the same drivers: chacha20-simd
+likewise runs its widest code under one name).  When
 crypto_simd_usable() is false the request goes to a fallback transform
 allocated the kernel's way, by cra_name with CRYPTO_ALG_NEED_FALLBACK in the
 mask: the template instance (whose SIMD children then take their own
@@ -51,12 +54,22 @@ PRIORITY = 400
 ALGS = []
 
 
+def core_isa() -> str:
+    """"avx512" or "avx2": the form of the core this CPU runs."""
+    if all(boot_cpu_has(f) for f in ("avx512f", "avx512vl", "avx512bw", "xsave_zmm")):
+        return "avx512"
+    return "avx2"
+
+
 def make_core() -> OnePassCore:
-    """The AVX2 core (an in-process cffi extension) behind the shared request path."""
+    """The core (an in-process cffi extension) behind the shared request path:
+    its 16-block AVX-512 form where the CPU has AVX-512F/VL/BW and the OS
+    saves ZMM state (as chacha20-simd picks its widest code), else AVX2."""
     from crypto_api.arch.x86._chacha20poly1305_avx2 import ffi, lib
-    seal, open_, fb = lib.chacha20poly1305_seal_avx2, lib.chacha20poly1305_open_avx2, ffi.from_buffer
-    seal_ptr = ffi.addressof(lib, "chacha20poly1305_seal_avx2")
-    open_ptr = ffi.addressof(lib, "chacha20poly1305_open_avx2")
+    isa = core_isa()
+    seal_name, open_name = f"chacha20poly1305_seal_{isa}", f"chacha20poly1305_open_{isa}"
+    seal, open_, fb = getattr(lib, seal_name), getattr(lib, open_name), ffi.from_buffer
+    seal_ptr, open_ptr = ffi.addressof(lib, seal_name), ffi.addressof(lib, open_name)
 
     def seal_buffers(key, nonce, ad, alen, src, n, out):
         seal(fb("uint8_t[]", key), nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,

@@ -41,6 +41,8 @@
 
 #include <immintrin.h>
 
+#include "poly1305_x86_64_asm.h"
+
 X86_TARGET_AVX2
 static inline __m256i rotl16_256(__m256i x)
 {
@@ -204,45 +206,12 @@ static inline void chacha_8block_rounds_avx2(__m256i x[16], const __m256i s[16],
 		: "cc", R8_YMM_CLOBBERS);
 }
 
-/*
- * One Poly1305 block in general-purpose registers, radix 2^64, for the slots
- * of the stitched rounds: while blocks are left (nb), h += m + 2^128 and
- * h *= r with the folded reduction of poly1305_x86_64.c (h2 kept below
- * 6 * 2^60 between blocks; r0, r1, s1 = r1 + r1/4, s0 = 5 r0 as memory
- * operands).  Its instructions go to the integer units while the ChaCha
- * rounds around it keep the vector units busy.
- */
+/* A slot of the stitched rounds: the next Poly1305 block, while any is left
+ * (nb), in general-purpose registers (poly1305_x86_64_asm.h). */
 #define P_SLOT                                                                   \
 	"test %[nb], %[nb]\n\t"                                                   \
 	"jz 2f\n\t"                                                               \
-	"add (%[m]), %[h0]\n\t"                                                   \
-	"adc 8(%[m]), %[h1]\n\t"                                                  \
-	"adc $1, %[h2]\n\t"                                                       \
-	"mov %[h1], %%rdx\n\t"                                                    \
-	"mulx %[s1], %[t0], %[t1]\n\t"		/* h1 s1 */                        \
-	"mulx %[r0], %[t2], %[t3]\n\t"		/* h1 r0 */                        \
-	"mov %[h0], %%rdx\n\t"                                                    \
-	"mulx %[r0], %[h0], %[h1]\n\t"		/* h0 r0 */                        \
-	"add %[t0], %[h0]\n\t"                                                    \
-	"adc %[t1], %[h1]\n\t"                                                    \
-	"mulx %[r1], %[t0], %[t1]\n\t"		/* h0 r1 */                        \
-	"add %[t2], %[t0]\n\t"                                                    \
-	"adc %[t3], %[t1]\n\t"                                                    \
-	"mov %[h2], %%rdx\n\t"                                                    \
-	"mulx %[s1], %[t2], %[t3]\n\t"		/* h2 s1 */                        \
-	"add %[t2], %[t0]\n\t"                                                    \
-	"adc %[t3], %[t1]\n\t"                                                    \
-	"shr $2, %%rdx\n\t"                                                       \
-	"mulx %[s0], %[t2], %[t3]\n\t"		/* (h2 >> 2) s0 */                 \
-	"add %[t2], %[h0]\n\t"                                                    \
-	"adc %[t3], %[h1]\n\t"			/* d0 in h1:h0 */                  \
-	"and $3, %[h2]\n\t"                                                       \
-	"imul %[r0], %[h2]\n\t"			/* (h2 & 3) r0 */                  \
-	"add %[h1], %[t0]\n\t"                                                    \
-	"adc $0, %[t1]\n\t"			/* d1 += d0 >> 64 */               \
-	"mov %[t0], %[h1]\n\t"                                                    \
-	"add %[t1], %[h2]\n\t"                                                    \
-	"add $16, %[m]\n\t"                                                       \
+	POLY1305_X86_64_BLOCK_ASM                                                 \
 	"dec %[nb]\n\t"                                                           \
 	"2:\n\t"
 
@@ -263,12 +232,11 @@ static inline void chacha_8block_rounds_poly_avx2(__m256i x[16], const __m256i s
 		"dec %[dr]\n\t"
 		"jnz 1b\n\t"
 		R8_FEED_FORWARD
-		: [dr] "+r"(dr), "=m"(*(__m256i (*)[16])x), [h0] "+r"(h0), [h1] "+r"(h1),
-		  [h2] "+r"(h2), [m] "+r"(m), [nb] "+r"(nb),
-		  [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+		: [dr] "+r"(dr), "=m"(*(__m256i (*)[16])x), [nb] "+r"(nb),
+		  POLY1305_X86_64_BLOCK_OUTPUTS
 		: [x] "r"(x), [s] "r"(s), "m"(*(const __m256i (*)[16])s),
 		  [r16] "m"(*(const __m256i *)rot16_mask), [r8] "m"(*(const __m256i *)rot8_mask),
-		  [r0] "m"(rk[0]), [r1] "m"(rk[1]), [s1] "m"(rk[2]), [s0] "m"(rk[3])
+		  POLY1305_X86_64_BLOCK_INPUTS
 		: "cc", "memory", "rdx", R8_YMM_CLOBBERS);
 	h[0] = h0;
 	h[1] = h1;

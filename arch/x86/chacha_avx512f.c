@@ -26,6 +26,8 @@
 
 #include <immintrin.h>
 
+#include "poly1305_x86_64_asm.h"
+
 /*
  * Remainders above this many bytes take one partial 16-block call rather
  * than the 8-block code.  Measured (Xeon, 12 and 20 rounds): at 520 and 576
@@ -60,6 +62,36 @@
 		QR512(x1, x6, x11, x12);                                    \
 		QR512(x2, x7, x8, x13);                                     \
 		QR512(x3, x4, x9, x14);                                     \
+	} while (0)
+
+/*
+ * The stitched form for the one-pass AEAD: after each quarter-round, the
+ * next Poly1305 block while any is left (nb), in general-purpose registers
+ * (poly1305_x86_64_asm.h), so the integer units hash while the vector units
+ * make keystream.  Locals h0..h2, m, nb, t0..t3 and rk[] are the caller's.
+ */
+#define P512_SLOT()                                                         \
+	do {                                                                \
+		if (nb) {                                                   \
+			__asm__(POLY1305_X86_64_BLOCK_ASM                   \
+				: POLY1305_X86_64_BLOCK_OUTPUTS             \
+				: POLY1305_X86_64_BLOCK_INPUTS,             \
+				  "m"(*(const uint8_t (*)[16])m)            \
+				: "cc", "rdx");                             \
+			nb--;                                               \
+		}                                                           \
+	} while (0)
+
+#define DOUBLEROUND512_POLY()                                               \
+	do {                                                                \
+		QR512(x0, x4, x8, x12); P512_SLOT();                        \
+		QR512(x1, x5, x9, x13); P512_SLOT();                        \
+		QR512(x2, x6, x10, x14); P512_SLOT();                       \
+		QR512(x3, x7, x11, x15); P512_SLOT();                       \
+		QR512(x0, x5, x10, x15); P512_SLOT();                       \
+		QR512(x1, x6, x11, x12); P512_SLOT();                       \
+		QR512(x2, x7, x8, x13); P512_SLOT();                        \
+		QR512(x3, x4, x9, x14); P512_SLOT();                        \
 	} while (0)
 
 /*
@@ -104,12 +136,16 @@ static inline __m512i xor_block(const uint8_t *src, __m512i ks)
 
 /*
  * XOR the keystream of blocks state[12] .. state[12]+15 into src, len
- * bytes (1..1024), writing dst.  state is not modified.
+ * bytes (1..1024), writing dst.  state is not modified.  With nb > 0 (the
+ * stitched form; h and rk as in chacha_x86.h), nb Poly1305 blocks from m
+ * are hashed during the rounds, before anything is written; every other
+ * caller passes 0 and the slots compile away.
  */
 X86_TARGET_AVX512
 static inline __attribute__((always_inline)) void
 chacha_16block_xor_avx512f(const uint32_t state[16], uint8_t *dst,
-			   const uint8_t *src, size_t len, int nrounds)
+			   const uint8_t *src, size_t len, int nrounds,
+			   uint64_t *h, const uint64_t *rk, const uint8_t *m, unsigned long nb)
 {
 	const __m512i ctr = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7,
 					      8, 9, 10, 11, 12, 13, 14, 15);
@@ -136,8 +172,24 @@ chacha_16block_xor_avx512f(const uint32_t state[16], uint8_t *dst,
 	x14 = _mm512_set1_epi32((int)state[14]);
 	x15 = _mm512_set1_epi32((int)state[15]);
 
-	for (i = 0; i < nrounds; i += 2)
-		DOUBLEROUND512();
+#if defined(__x86_64__)
+	if (nb) {
+		uint64_t h0 = h[0], h1 = h[1], h2 = h[2], t0, t1, t2, t3;
+
+		for (i = 0; i < nrounds; i += 2)
+			DOUBLEROUND512_POLY();
+		while (nb)		/* more blocks than slots */
+			P512_SLOT();
+		h[0] = h0;
+		h[1] = h1;
+		h[2] = h2;
+	} else
+#endif
+	{
+		(void)h; (void)rk; (void)m; (void)nb;
+		for (i = 0; i < nrounds; i += 2)
+			DOUBLEROUND512();
+	}
 
 	x0 = _mm512_add_epi32(x0, _mm512_set1_epi32((int)state[0]));
 	x1 = _mm512_add_epi32(x1, _mm512_set1_epi32((int)state[1]));
@@ -207,20 +259,49 @@ chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_
 {
 	while (bytes >= 16 * CHACHA_BLOCK_SIZE) {
 		chacha_16block_xor_avx512f(state, dst, src, 16 * CHACHA_BLOCK_SIZE,
-					   nrounds);
+					   nrounds, NULL, NULL, NULL, 0);
 		bytes -= 16 * CHACHA_BLOCK_SIZE;
 		src += 16 * CHACHA_BLOCK_SIZE;
 		dst += 16 * CHACHA_BLOCK_SIZE;
 		state[12] += 16;
 	}
 	if (bytes > CHACHA_AVX512_TAIL16) {
-		chacha_16block_xor_avx512f(state, dst, src, bytes, nrounds);
+		chacha_16block_xor_avx512f(state, dst, src, bytes, nrounds, NULL, NULL, NULL, 0);
 		state[12] += chacha_blocks_for(bytes);
 		return;
 	}
 	if (bytes)
 		chacha_avx512vl_blocks(state, dst, src, bytes, nrounds);
 }
+
+#if defined(__x86_64__)
+/*
+ * ChaCha20 over nchunks whole 1024-byte chunks with Poly1305 stitched into
+ * the rounds, for the one-pass AEAD (chacha20poly1305_avx2.c): as
+ * chacha_poly_8block_avx2 (chacha_avx2.c) with sixteen blocks a chunk and
+ * 64 MAC blocks in its 80 slots.
+ */
+X86_TARGET("avx2,avx512f,avx512vl,avx512bw,bmi2")
+void chacha_poly_16block_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				size_t nchunks, uint64_t h[3], const uint64_t rk[4], int sealing)
+{
+	const size_t chunk = 16 * CHACHA_BLOCK_SIZE;
+	size_t i;
+
+	for (i = 0; i < nchunks; i++) {
+		uint8_t *d = dst + chunk * i;
+		const uint8_t *s = src + chunk * i;
+
+		if (!sealing)
+			chacha_16block_xor_avx512f(state, d, s, chunk, 20, h, rk, s, chunk / 16);
+		else if (i)
+			chacha_16block_xor_avx512f(state, d, s, chunk, 20, h, rk, d - chunk, chunk / 16);
+		else
+			chacha_16block_xor_avx512f(state, d, s, chunk, 20, NULL, NULL, NULL, 0);
+		state[12] += 16;
+	}
+}
+#endif
 
 /* The exported entry: the worker, then the stack it used wiped (keystream, spills). */
 void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,

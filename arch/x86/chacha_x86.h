@@ -47,6 +47,10 @@ X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uin
 X86_INTERNAL void chacha_poly_8block_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 					  size_t nchunks, uint64_t h[3], const uint64_t rk[4],
 					  int sealing);
+/* The same with AVX-512F: whole 1024-byte chunks; chacha_avx512f.c. */
+X86_INTERNAL void chacha_poly_16block_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+					     size_t nchunks, uint64_t h[3], const uint64_t rk[4],
+					     int sealing);
 X86_INTERNAL void chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 					 size_t bytes, int nrounds);
 X86_INTERNAL void chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,

@@ -1,5 +1,7 @@
-"""Tests of the one-pass AVX2 ChaCha20-Poly1305 core
-(crypto_api.arch.x86._chacha20poly1305_avx2): seal and open against the
+"""Tests of the one-pass ChaCha20-Poly1305 core
+(crypto_api.arch.x86._chacha20poly1305_avx2), in both its forms (Poly1305
+stitched into the 8-block AVX2 rounds, and into the 16-block AVX-512 rounds
+where the CPU has AVX-512F/VL/BW): seal and open against the
 ``cryptography`` package's ChaCha20Poly1305 at associated-data and text
 lengths around every boundary of the sweep (64-byte Poly1305 steps, 512-byte
 chunks) and at random ones, the RFC 8439 / kernel / BoringSSL / OpenSSL
@@ -25,11 +27,23 @@ if HAS_AVX2:
 VECTORS = json.loads((pathlib.Path(__file__).resolve().parents[2] / "crypto_api" / "testmgr" / "vectors"
                       / "rfc7539-chacha20poly1305.json").read_text())["vectors"]
 EBADMSG = 74
+HAS_AVX512 = all(boot_cpu_has(f) for f in ("avx512f", "avx512vl", "avx512bw", "xsave_zmm"))
+CORE = {}
+
+
+@pytest.fixture(autouse=True, params=["avx2", "avx512"])
+def core_form(request):
+    """Every test runs on each form of the core this CPU has."""
+    if request.param == "avx512" and not HAS_AVX512:
+        pytest.skip("the CPU lacks AVX-512F/VL/BW or the OS does not save ZMM state")
+    CORE["seal"] = getattr(lib, f"chacha20poly1305_seal_{request.param}")
+    CORE["open"] = getattr(lib, f"chacha20poly1305_open_{request.param}")
+    return request.param
 
 
 def seal(key, nonce, ad, pt):
     out = ffi.new("uint8_t[]", len(pt) + 16)
-    lib.chacha20poly1305_seal_avx2(key, nonce, ad, len(ad), pt, len(pt), out)
+    CORE["seal"](key, nonce, ad, len(ad), pt, len(pt), out)
     return bytes(ffi.buffer(out))
 
 
@@ -37,7 +51,7 @@ def open_(key, nonce, ad, sealed):
     n = len(sealed) - 16
     out = ffi.new("uint8_t[]", max(n, 1))
     ffi.memmove(out, b"\xaa" * n, n)
-    rc = lib.chacha20poly1305_open_avx2(key, nonce, ad, len(ad), sealed, n, sealed[n:], out)
+    rc = CORE["open"](key, nonce, ad, len(ad), sealed, n, sealed[n:], out)
     return rc, bytes(ffi.buffer(out, n))
 
 
@@ -128,8 +142,8 @@ def test_in_place():
         key, nonce, ad, pt = rng.randbytes(32), rng.randbytes(12), rng.randbytes(30), rng.randbytes(n)
         buf = ffi.new("uint8_t[]", n + 16)
         ffi.memmove(buf, pt, n)
-        lib.chacha20poly1305_seal_avx2(key, nonce, ad, len(ad), buf, n, buf)
+        CORE["seal"](key, nonce, ad, len(ad), buf, n, buf)
         assert bytes(ffi.buffer(buf)) == peer_seal(key, nonce, ad, pt)
         tag = bytes(ffi.buffer(buf))[n:]
-        assert lib.chacha20poly1305_open_avx2(key, nonce, ad, len(ad), buf, n, tag, buf) == 0
+        assert CORE["open"](key, nonce, ad, len(ad), buf, n, tag, buf) == 0
         assert bytes(ffi.buffer(buf, n)) == pt

@@ -5,12 +5,12 @@
  * below main's frame, where the entry's frames were, and prints how many
  * 16-byte pieces of that output it finds there.  "glue-<isa>" runs XChaCha20
  * through the C glue loop (chacha_glue_walk.c) over the worker of <isa>,
- * which leaves the wipe to the loop.  "aead" seals zeros with the
- * one-pass AVX2 ChaCha20-Poly1305 (chacha20poly1305_avx2.c), whose sweep
- * calls the worker chunk by chunk and wipes once.  "leak" is the positive control: a
+ * which leaves the wipe to the loop.  "aead" and "aead512" seal zeros with
+ * the one-pass ChaCha20-Poly1305 (chacha20poly1305_avx2.c, its AVX2 and
+ * AVX-512 forms), whose sweep runs chunk by chunk and wipes once.  "leak" is the positive control: a
  * function that leaves keystream on its stack unwiped.
  *
- * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|aead|leak|glue-<isa>> <bytes>
+ * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|aead|aead512|leak|glue-<isa>> <bytes>
  * Exit 77: the CPU lacks the instruction set.
  */
 #include <stdint.h>
@@ -67,14 +67,15 @@ static __attribute__((noinline)) void run_glue(crypt_fn worker, size_t len, uint
 	memzero_explicit(key, sizeof(key));
 }
 
-static __attribute__((noinline)) void run_aead(size_t len, uint32_t seed)
+static __attribute__((noinline)) void run_aead(size_t len, uint32_t seed, int avx512)
 {
 	uint8_t key[32], nonce[12];
 
 	memset(key, (int)seed, sizeof(key));
 	memset(nonce, (int)seed + 1, sizeof(nonce));
 	memset(out, 0, sizeof(out));
-	chacha20poly1305_seal_avx2(key, nonce, out, 13, out, len, out);
+	(avx512 ? chacha20poly1305_seal_avx512 : chacha20poly1305_seal_avx2)(key, nonce, out, 13,
+									      out, len, out);
 	memzero_explicit(key, sizeof(key));
 }
 
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
 			return 77;
 		f = chacha_dosimd_avx2;
 		worker = chacha_avx2_blocks;
-	} else if (!strcmp(isa, "avx512vl") || !strcmp(isa, "avx512")) {
+	} else if (!strcmp(isa, "avx512vl") || !strcmp(isa, "avx512") || !strcmp(isa, "aead512")) {
 		if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("avx512f") ||
 		    !__builtin_cpu_supports("avx512vl") || !__builtin_cpu_supports("avx512bw"))
 			return 77;
@@ -143,9 +144,9 @@ int main(int argc, char **argv)
 	if (!strncmp(argv[1], "glue-", 5)) {
 		run_glue(worker, len, 7);
 		run_glue(worker, len, 1);
-	} else if (!strcmp(isa, "aead")) {
-		run_aead(len, 7);
-		run_aead(len, 1);
+	} else if (!strcmp(isa, "aead") || !strcmp(isa, "aead512")) {
+		run_aead(len, 7, !strcmp(isa, "aead512"));
+		run_aead(len, 1, !strcmp(isa, "aead512"));
 	} else if (!strcmp(isa, "hchacha")) {
 		run_hchacha(7);
 		run_hchacha(1);
