@@ -62,13 +62,6 @@ typedef struct {
 /* memset through a volatile pointer: the compiler cannot drop the wipe */
 static void *(*const volatile aead_wipe)(void *, int, size_t) = memset;
 
-static int aead_sharing(const char *a, Py_ssize_t an, const char *b, Py_ssize_t bn)
-{
-	uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-
-	return an && bn && pa < pb + (size_t)bn && pb < pa + (size_t)an;
-}
-
 /* The core on (src, n) into dst: 0, or nonzero for a wrong tag (dst zeroed). */
 static int aead_core(const AeadCall *self, const uint8_t *nonce, const char *ad,
 		     Py_ssize_t alen, const char *src, Py_ssize_t n, char *dst)
@@ -192,8 +185,8 @@ static PyObject *aead_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t
 		how = take_buffer(out, 1, &views[3], &held[3], &dst, &dn);
 		if (how != BUFFER_TAKEN)
 			goto not_taken;
-		if (dn != outlen || aead_sharing(dst, dn, src, n + (self->encrypt ? 0 : self->taglen)) ||
-		    aead_sharing(dst, dn, ad, adlen))
+		if (dn != outlen || sharing(dst, dn, src, n + (self->encrypt ? 0 : self->taglen)) ||
+		    sharing(dst, dn, ad, adlen))
 			goto decline;
 		if (self->encrypt)
 			bad = aead_run(self, nonce, ad, alen, src, n, dst);
