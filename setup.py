@@ -18,6 +18,7 @@ _LIMITED = sys.version_info >= (3, 11)
 def _cpython_extension(name, sources, depends=()):
     return Extension(
         name, sources, depends=list(depends),
+        include_dirs=["algs/include"],      # memzero.h, the C code's one wiping routine
         extra_compile_args=list(CFLAGS),
         # it may call nothing in libc but clock_gettime (vDSO), and the linker
         # would drop libc from its DT_NEEDED; auditwheel reads the libc
@@ -29,7 +30,7 @@ def _cpython_extension(name, sources, depends=()):
 
 LINEAR_CALL = _cpython_extension("crypto_api._linear_call", ["crypto_api/linear_call.c"],
                                  depends=["crypto_api/gil_handoff.h", "crypto_api/entry_point.h",
-                                          "crypto_api/aead_call.h"])
+                                          "crypto_api/aead_call.h", "algs/include/memzero.h"])
 FAST_METHOD = _cpython_extension("crypto_api._fast_method", ["crypto_api/fast_method.c"])
 
 

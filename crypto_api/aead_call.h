@@ -38,6 +38,8 @@
 
 #include <string.h>
 
+#include "memzero.h"		/* algs/include: the C code's one wiping routine */
+
 typedef void (*aead_seal_fn)(const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
 			     size_t adlen, const uint8_t *src, size_t len, uint8_t *dst);
 typedef int (*aead_open_fn)(const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
@@ -58,9 +60,6 @@ typedef struct {
 	Py_ssize_t scratch_size;
 	int scratch_busy;		/* read and set with the GIL held */
 } AeadCall;
-
-/* memset through a volatile pointer: the compiler cannot drop the wipe */
-static void *(*const volatile aead_wipe)(void *, int, size_t) = memset;
 
 /* The core on (src, n) into dst: 0, or nonzero for a wrong tag (dst zeroed). */
 static int aead_core(const AeadCall *self, const uint8_t *nonce, const char *ad,
@@ -133,7 +132,7 @@ static int aead_open_into(AeadCall *self, const uint8_t *nonce, const char *ad, 
 	bad = aead_run(self, nonce, ad, alen, src, n, tmp);
 	if (!bad)
 		memcpy(dst, tmp, (size_t)n);
-	aead_wipe(tmp, 0, (size_t)n);
+	memzero_explicit(tmp, (size_t)n);
 	if (own)
 		PyMem_Free(tmp);
 	else
@@ -214,7 +213,7 @@ decline:
 	Py_INCREF(Py_None);
 	res = Py_None;
 done:
-	aead_wipe(nonce, 0, sizeof(nonce));
+	memzero_explicit(nonce, sizeof(nonce));
 	for (i = 0; i < 4; i++)
 		if (held[i])
 			PyBuffer_Release(&views[i]);
@@ -232,7 +231,7 @@ static void aead_finalize(CallState *base)
 {
 	AeadCall *self = (AeadCall *)base;
 
-	aead_wipe(self->salt, 0, sizeof(self->salt));
+	memzero_explicit(self->salt, sizeof(self->salt));
 	PyMem_Free(self->scratch);
 }
 

@@ -132,18 +132,18 @@ static int as_pointer(PyObject *o, void **p)
 	return !(*p == NULL && PyErr_Occurred());
 }
 
-/* Two n-byte ranges that share memory without being the same bytes. */
-static int partly_overlapping(uintptr_t a, uintptr_t b, size_t n)
-{
-	return n && a != b && a < b + n && b < a + n;
-}
-
 /* Two ranges with a byte in common. */
 static int sharing(const char *a, Py_ssize_t an, const char *b, Py_ssize_t bn)
 {
 	uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
 
 	return an && bn && pa < pb + (size_t)bn && pb < pa + (size_t)an;
+}
+
+/* Two n-byte ranges that share memory without being the same bytes. */
+static int partly_overlapping(const char *a, const char *b, Py_ssize_t n)
+{
+	return a != b && sharing(a, n, b, n);
 }
 
 enum { BUFFER_TAKEN, BUFFER_DECLINED, BUFFER_FAILED };

@@ -113,7 +113,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 		how = take_buffer(out, 1, &dv, &have_d, &dst, &dn);
 		if (how != BUFFER_TAKEN)
 			goto not_taken;
-		if (dn != n || partly_overlapping((uintptr_t)src, (uintptr_t)dst, (size_t)n))
+		if (dn != n || partly_overlapping(src, dst, n))
 			goto decline;
 	}
 	handle = self->generic;

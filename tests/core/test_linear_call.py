@@ -115,6 +115,7 @@ def test_c_file_builds_without_warnings_with_the_project_flags():
         sys.path.remove(str(root / "algs"))
     limited = ["-DPy_LIMITED_API=0x030B0000"] if sys.version_info >= (3, 11) else []
     cmd = [cc, "-c", "-o", os.devnull, *CFLAGS, "-Werror", *limited,
-           "-I" + sysconfig.get_paths()["include"], str(root / "crypto_api" / "linear_call.c")]
+           "-I" + sysconfig.get_paths()["include"], "-I" + str(root / "algs" / "include"),
+           str(root / "crypto_api" / "linear_call.c")]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0 and not r.stderr, r.stderr
