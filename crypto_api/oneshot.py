@@ -28,6 +28,7 @@ from typing import Callable
 import cffi
 
 from . import fpu
+from .scatterlist import spans_meet
 
 _ffi = cffi.FFI()
 _from_buffer = _ffi.from_buffer
@@ -238,10 +239,15 @@ def _address(ptr) -> int:
     return int(_ffi.cast("uintptr_t", ptr))
 
 
+def sharing(a, b) -> bool:
+    """Two cffi buffers (of any FFI) with a byte in common."""
+    return spans_meet(_address(a), len(a), _address(b), len(b))
+
+
 def _partly_overlapping(src, dst, n: int) -> bool:
     """Two n-byte cffi buffers that share memory without being the same bytes."""
     a, b = _address(src), _address(dst)
-    return n > 0 and a != b and a < b + n and b < a + n
+    return a != b and spans_meet(a, n, b, n)
 
 
 def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int = 0,

@@ -48,6 +48,11 @@ def _address(buf) -> int:
 _OWN_MEMORY = (bytes, bytearray)
 
 
+def spans_meet(pa: int, na: int, pb: int, nb: int) -> bool:
+    """Two address ranges [pa, pa + na) and [pb, pb + nb) with a byte in common."""
+    return na > 0 and nb > 0 and pa < pb + nb and pb < pa + na
+
+
 def partly_overlapping(a, b) -> bool:
     """True if two non-empty buffers share memory without being the same bytes."""
     oa = a.obj if type(a) is memoryview else a
@@ -55,7 +60,7 @@ def partly_overlapping(a, b) -> bool:
     if oa is not ob and type(oa) in _OWN_MEMORY and type(ob) in _OWN_MEMORY:
         return False                    # two distinct bytes/bytearray objects never share memory
     pa, pb = _address(a), _address(b)
-    return pa != pb and pa < pb + len(b) and pb < pa + len(a)
+    return pa != pb and spans_meet(pa, len(a), pb, len(b))
 
 
 class Scatterlist:

@@ -42,7 +42,8 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
 from crypto_api.fpu import SIMD, simd_choice
-from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, c_aead_oneshot, new_uninit_bytes, output_scratch
+from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, c_aead_oneshot, new_uninit_bytes, output_scratch, \
+    sharing
 
 MODULE_NAME = "chacha20poly1305_avx2"
 MODULE_ARCH = "x86_64"
@@ -78,13 +79,6 @@ def make_core() -> OnePassCore:
     def open_buffers(key, nonce, ad, alen, src, n, tag, out):
         return open_(fb("uint8_t[]", key), nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
                      tag, fb("uint8_t[]", out, require_writable=True))
-
-    def sharing(a, b) -> bool:
-        """Two cffi buffers with a byte in common."""
-        if not len(a) or not len(b):
-            return False
-        pa, pb = int(ffi.cast("uintptr_t", a)), int(ffi.cast("uintptr_t", b))
-        return pa < pb + len(b) and pb < pa + len(a)
 
     def oneshot_hook(driver: str, saltlen: int):
         alloc = ffi.new_allocator(should_clear_after_alloc=False)
