@@ -123,7 +123,7 @@ def _residue(exe, what: str, length: int) -> int:
     return int(r.stdout)
 
 
-@pytest.mark.parametrize("length", [1, 64, 100, 256, 300, 512, 1000, 1024, 1500, 4096])
+@pytest.mark.parametrize("length", [1, 64, 100, 256, 300, 512, 1000, 1024, 1500, 4096, 6000, 8192])
 @pytest.mark.parametrize("isa", ["ssse3", "avx2", "avx512vl", "avx512"])
 def test_chacha_entry_leaves_no_keystream_on_the_stack(residue_harness, isa, length):
     assert _residue(residue_harness, isa, length) == 0
