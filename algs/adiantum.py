@@ -111,22 +111,29 @@ def adiantum_setkey(tfm, key: bytearray) -> None:
 
 def _fast_ops(ctx):
     """{simd: struct adiantum_fast} when every inner driver publishes C entry
-    points (crypto_api.cinterface), else None (the composed path is used)."""
+    points (crypto_api.cinterface), else None (the composed path is used).
+    A stream cipher that also publishes ``c_stream_lanes`` (eight streams at
+    once) gives adiantum_crypt_many its lanes; else it runs one message at a time."""
     from crypto_api.algs._adiantum import ffi
     s, b, h = ctx.streamcipher.ctx, ctx.blockcipher.ctx, ctx.hash.ctx
     if not all(hasattr(c, a) for c, a in ((s, "c_stream"), (b, "c_block"), (h, "c_nhpoly1305"))):
         return None
     small_crypt, small_hchacha = s.c_stream(False)
+    lanes_of = getattr(s, "c_stream_lanes", None)
     out = {}
     for simd in (False, True):
         enc, dec, block_ctx = b.c_block(simd)
         crypt, hchacha = s.c_stream(simd)
+        lanes = lanes_of(simd) if lanes_of is not None else None
         nh_bulk, nh_small, poly, key = h.c_nhpoly1305(simd)
         f = ffi.new("struct adiantum_fast *")
         f.stream_crypt = ffi.cast("adiantum_stream_fn", crypt)
         f.stream_small = ffi.cast("adiantum_stream_fn", small_crypt)
         f.hchacha = ffi.cast("adiantum_hchacha_fn", hchacha)
         f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small_hchacha)
+        if lanes is not None:           # eight messages at once (adiantum_crypt_many)
+            f.hchacha_lanes = ffi.cast("adiantum_hchacha_lanes_fn", lanes[0])
+            f.stream_lanes = ffi.cast("adiantum_stream_lanes_fn", lanes[1])
         f.nrounds = s.nrounds
         f.stream_key = ffi.cast("uint8_t *", s.key)
         f.block_encrypt = ffi.cast("adiantum_block_fn", enc)

@@ -17,6 +17,9 @@
 
 #define BLOCK 16
 #define CHACHA_BLOCK 64
+#ifndef LANES_STREAM_MAX
+#define LANES_STREAM_MAX 512
+#endif
 
 /* r = a + b (sub = 0) or a - b (sub = 1), as 128-bit little-endian integers */
 static void le128_addsub(uint8_t r[16], const uint8_t a[16], const uint8_t b[16], int sub)
@@ -86,41 +89,65 @@ static void hash_sum(const struct adiantum_fast *f, const uint8_t hdr[16],
 	memzero_explicit(msg, sizeof(msg));
 }
 
-/* XChaCha with nonce CM || 01 00 00 00 00 00 00 00 at stream position 0. */
-static void stream_xor(const struct adiantum_fast *f, const uint8_t cm[16], uint8_t *dst,
-		       const uint8_t *src, size_t len)
+/* The XChaCha state whose HChaCha gives the subkey for nonce CM || 01 00 .. 00. */
+static void hchacha_input(const struct adiantum_fast *f, const uint8_t cm[16], uint32_t state[16])
 {
 	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
-	uint32_t state[16], subkey[8];
-	int small = len <= CHACHA_BLOCK;
 
-	if (!len)		/* a 16-byte message: no stream bytes, so no subkey either */
-		return;
 	memcpy(state, sigma, sizeof(sigma));
 	for (int i = 0; i < 8; i++)
 		state[4 + i] = get_le32(f->stream_key + 4 * i);
 	for (int i = 0; i < 4; i++)
 		state[12 + i] = get_le32(cm + 4 * i);
-	(small ? f->hchacha_small : f->hchacha)(state, subkey, f->nrounds);
-	memcpy(state + 4, subkey, sizeof(subkey));
+}
+
+/* The state of the stream under the subkey, at stream position 0. */
+static void stream_start(uint32_t state[16], const uint32_t subkey[8])
+{
+	memcpy(state + 4, subkey, 8 * sizeof(uint32_t));
 	state[12] = 0;		/* stream position (64-bit, little-endian) */
 	state[13] = 0;
 	state[14] = 1;		/* nonce bytes 16..23: 01 00 .. 00 */
 	state[15] = 0;
+}
+
+/* XChaCha with nonce CM || 01 00 00 00 00 00 00 00 at stream position 0. */
+static void stream_xor(const struct adiantum_fast *f, const uint8_t cm[16], uint8_t *dst,
+		       const uint8_t *src, size_t len)
+{
+	uint32_t state[16], subkey[8];
+	int small = len <= CHACHA_BLOCK;
+
+	if (!len)		/* a 16-byte message: no stream bytes, so no subkey either */
+		return;
+	hchacha_input(f, cm, state);
+	(small ? f->hchacha_small : f->hchacha)(state, subkey, f->nrounds);
+	stream_start(state, subkey);
 	(small ? f->stream_small : f->stream_crypt)(state, dst, src, len, f->nrounds);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(subkey, sizeof(subkey));
 }
 
-int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
-		   size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc)
+/* The stream's length: the bulk, rounded up to whole ChaCha blocks where the
+ * message has room (the extra bytes land on the right part, rewritten last). */
+static size_t stream_length(size_t bulk_len, size_t nbytes)
 {
-	uint8_t hdr[16], h[16], right[16], m[16], cm[16], out[16];
-	size_t bulk_len, stream_len;
+	if (bulk_len % CHACHA_BLOCK) {
+		size_t up = bulk_len + CHACHA_BLOCK - bulk_len % CHACHA_BLOCK;
 
-	if (nbytes < BLOCK)
-		return -22;
-	bulk_len = nbytes - BLOCK;
+		if (up <= nbytes)
+			return up;
+	}
+	return bulk_len;
+}
+
+/* Before the stream: the header hash hdr and CM (E(PM) to encrypt, CM itself to decrypt). */
+static void first_half(const struct adiantum_fast *f, const uint8_t *src, size_t bulk_len,
+		       const uint8_t *tweak, size_t tweak_len, int enc, uint8_t hdr[16],
+		       uint8_t cm[16])
+{
+	uint8_t h[16], right[16], m[16];
+
 	header_hash(f, bulk_len, tweak, tweak_len, hdr);
 	hash_sum(f, hdr, src, bulk_len, h);
 	memcpy(right, src + bulk_len, BLOCK);
@@ -129,14 +156,16 @@ int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *s
 		f->block_encrypt(f->block_ctx, cm, m);
 	else
 		memcpy(cm, m, BLOCK);
+	memzero_explicit(h, sizeof(h));
+	memzero_explicit(right, sizeof(right));
+	memzero_explicit(m, sizeof(m));
+}
 
-	stream_len = bulk_len;
-	if (bulk_len % CHACHA_BLOCK) {
-		size_t up = bulk_len + CHACHA_BLOCK - bulk_len % CHACHA_BLOCK;
-		if (up <= nbytes)
-			stream_len = up;
-	}
-	stream_xor(f, cm, dst, src, stream_len);
+/* After the stream: the right part, CM (or D(CM)) minus the hash of the new bulk. */
+static void second_half(const struct adiantum_fast *f, uint8_t *dst, size_t bulk_len,
+			const uint8_t hdr[16], const uint8_t cm[16], int enc)
+{
+	uint8_t h[16], m[16], out[16];
 
 	if (!enc)
 		f->block_decrypt(f->block_ctx, m, cm);
@@ -145,12 +174,72 @@ int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *s
 	hash_sum(f, hdr, dst, bulk_len, h);
 	le128_addsub(out, m, h, 1);
 	memcpy(dst + bulk_len, out, BLOCK);
-
-	memzero_explicit(hdr, sizeof(hdr));
 	memzero_explicit(h, sizeof(h));
-	memzero_explicit(right, sizeof(right));
 	memzero_explicit(m, sizeof(m));
-	memzero_explicit(cm, sizeof(cm));
 	memzero_explicit(out, sizeof(out));
+}
+
+int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		   size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc)
+{
+	uint8_t hdr[16], cm[16];
+	size_t bulk_len;
+
+	if (nbytes < BLOCK)
+		return -22;
+	bulk_len = nbytes - BLOCK;
+	first_half(f, src, bulk_len, tweak, tweak_len, enc, hdr, cm);
+	stream_xor(f, cm, dst, src, stream_length(bulk_len, nbytes));
+	second_half(f, dst, bulk_len, hdr, cm, enc);
+	memzero_explicit(hdr, sizeof(hdr));
+	memzero_explicit(cm, sizeof(cm));
+	return 0;
+}
+
+int adiantum_crypt_many(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+			size_t nbytes, const uint8_t *tweaks, size_t tweak_stride, size_t tweak_len,
+			size_t count, int enc)
+{
+	uint8_t hdr[ADIANTUM_LANES][16], cm[ADIANTUM_LANES][16];
+	uint32_t states[ADIANTUM_LANES][16], subkeys[ADIANTUM_LANES][8];
+	size_t bulk_len, stream_len;
+
+	if (nbytes < BLOCK)
+		return -22;
+	bulk_len = nbytes - BLOCK;
+	stream_len = stream_length(bulk_len, nbytes);
+	if (!f->hchacha_lanes || !f->stream_lanes || stream_len <= CHACHA_BLOCK) {
+		for (size_t k = 0; k < count; k++)
+			adiantum_crypt(f, dst + k * nbytes, src + k * nbytes, nbytes,
+				       tweaks + k * tweak_stride, tweak_len, enc);
+		return 0;
+	}
+	for (size_t done = 0; done < count; ) {
+		unsigned lanes = count - done < ADIANTUM_LANES ? (unsigned)(count - done) : ADIANTUM_LANES;
+		uint8_t *d = dst + done * nbytes;
+		const uint8_t *s = src + done * nbytes;
+
+		for (unsigned k = 0; k < lanes; k++) {
+			first_half(f, s + k * nbytes, bulk_len, tweaks + (done + k) * tweak_stride,
+				   tweak_len, enc, hdr[k], cm[k]);
+			hchacha_input(f, cm[k], states[k]);
+		}
+		f->hchacha_lanes(&states[0][0], &subkeys[0][0], lanes, f->nrounds);
+		for (unsigned k = 0; k < lanes; k++)
+			stream_start(states[k], subkeys[k]);
+		if (stream_len <= LANES_STREAM_MAX)
+			f->stream_lanes(&states[0][0], d, s, nbytes, stream_len, lanes, f->nrounds);
+		else
+			for (unsigned k = 0; k < lanes; k++)
+				f->stream_crypt(states[k], d + k * nbytes, s + k * nbytes, stream_len,
+						f->nrounds);
+		for (unsigned k = 0; k < lanes; k++)
+			second_half(f, d + k * nbytes, bulk_len, hdr[k], cm[k], enc);
+		done += lanes;
+	}
+	memzero_explicit(hdr, sizeof(hdr));
+	memzero_explicit(cm, sizeof(cm));
+	memzero_explicit(states, sizeof(states));
+	memzero_explicit(subkeys, sizeof(subkeys));
 	return 0;
 }

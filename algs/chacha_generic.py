@@ -201,16 +201,21 @@ def chacha_oneshot(tfm, encrypt: bool):
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
                encrypt, module: str = None, c_stream=generic_c_stream,
-               linear=chacha_linear, oneshot=chacha_oneshot, walksize: int = 0) -> capi.SkcipherAlg:
+               linear=chacha_linear, oneshot=chacha_oneshot, walksize: int = 0,
+               c_stream_lanes=None) -> capi.SkcipherAlg:
     """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue).
 
     A driver whose code cannot be called from C in this process (an emulated
     core) passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``:
-    every path then goes through its request code."""
+    every path then goes through its request code.  ``c_stream_lanes(simd)``,
+    where given, is ``(hchacha_lanes, stream_lanes)`` function pointers (eight
+    streams at once) or None, for templates running many messages."""
 
     def init(tfm):
         if c_stream is not None:
             tfm.ctx.c_stream = c_stream
+        if c_stream_lanes is not None:
+            tfm.ctx.c_stream_lanes = c_stream_lanes
 
     return capi.SkcipherAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,

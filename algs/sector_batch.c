@@ -42,6 +42,27 @@ static void sector_iv(const struct sector_batch *b, uint64_t number, uint8_t *iv
 		b->iv_encrypt(b->iv_ctx, iv, iv);
 }
 
+/* A wide-block cipher SECTOR_MANY sectors at a time, their IVs made first. */
+static int batch_many(const struct sector_batch *b, uint8_t *dst, const uint8_t *src,
+		      size_t sector_size, size_t count, uint64_t iv_first, uint64_t iv_step, int enc)
+{
+	uint8_t ivs[SECTOR_MANY][SECTOR_MAX_IV];
+	uint64_t number = iv_first;
+	int err = 0;
+
+	for (size_t done = 0; done < count && !err; ) {
+		size_t n = count - done < SECTOR_MANY ? count - done : SECTOR_MANY;
+
+		for (size_t k = 0; k < n; k++, number += iv_step)
+			sector_iv(b, number, ivs[k]);
+		err = b->wide_many(b->ctx, dst + done * sector_size, src + done * sector_size,
+				   sector_size, &ivs[0][0], SECTOR_MAX_IV, b->ivsize, n, enc);
+		done += n;
+	}
+	memzero_explicit(ivs, sizeof(ivs));
+	return err;
+}
+
 int sector_batch_crypt(const struct sector_batch *b, uint8_t *dst, const uint8_t *src,
 		       size_t sector_size, size_t count, uint64_t iv_first, uint64_t iv_step,
 		       int enc)
@@ -52,6 +73,8 @@ int sector_batch_crypt(const struct sector_batch *b, uint8_t *dst, const uint8_t
 
 	if (!sector_size || !batch_usable(b, sector_size))
 		return -22;
+	if (b->kind == SECTOR_WIDE && b->wide_many)
+		return batch_many(b, dst, src, sector_size, count, iv_first, iv_step, enc);
 	for (size_t k = 0; k < count && !err; k++, number += iv_step) {
 		uint8_t *d = dst + k * sector_size;
 		const uint8_t *s = src + k * sector_size;

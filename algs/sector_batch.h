@@ -31,12 +31,21 @@ typedef int (*sector_xts_fn)(const void *ctx, const void *tweak_ctx, uint8_t *ds
 typedef void (*sector_cbc_fn)(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks,
 			      uint8_t *iv);
 typedef void (*sector_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
+/* A wide-block cipher over count sectors at once, sector k's IV at ivs + k * iv_stride
+ * (adiantum_crypt_many()). */
+typedef int (*sector_wide_many_fn)(const void *ctx, uint8_t *dst, const uint8_t *src,
+				   size_t nbytes, const uint8_t *ivs, size_t iv_stride,
+				   size_t iv_len, size_t count, int enc);
+
+/* Sectors handed to wide_many at a time. */
+#define SECTOR_MANY 8
 
 struct sector_batch {
 	int kind;		/* SECTOR_WIDE, SECTOR_XTS or SECTOR_CBC */
 	int ivmode;		/* SECTOR_IV_PLAIN or SECTOR_IV_PLAIN64 */
 	size_t ivsize;		/* bytes of IV the entry point reads (<= SECTOR_MAX_IV) */
 	sector_wide_fn wide;
+	sector_wide_many_fn wide_many;	/* SECTOR_WIDE: the same, SECTOR_MANY at once, or NULL */
 	sector_xts_fn xts;
 	sector_cbc_fn cbc_encrypt;
 	sector_cbc_fn cbc_decrypt;

@@ -7,7 +7,9 @@ one request per sector, drivers/md/dm-crypt.c):
 
 * an ``adiantum(...)`` instance with its one-call path (algs/adiantum.py's
   SIMD ``struct adiantum_fast`` over the spawned inner drivers,
-  algs/adiantum_core.c ``adiantum_crypt``);
+  algs/adiantum_core.c ``adiantum_crypt_many``: eight sectors at a time,
+  their HChaCha and streams made together where the stream cipher has lanes
+  code);
 * the x86 AES-NI XTS drivers ``xts-aes-aesni``, ``xts-aes-vaes-avx2`` and ``-avx10_256/512``
   (the SIMD wrappers or their internal ``__`` algorithms): the C XTS loop
   each one runs (arch/x86/aesni_modes.c, aesni_vaes.c);
@@ -78,6 +80,7 @@ def _adiantum(tfm: Any, desc: Any) -> Found:
     from crypto_api.algs._adiantum import ffi as affi, lib as alib
     desc.kind = lib.SECTOR_WIDE
     desc.wide = ffi.cast("sector_wide_fn", affi.addressof(alib, "adiantum_crypt"))
+    desc.wide_many = ffi.cast("sector_wide_many_fn", affi.addressof(alib, "adiantum_crypt_many"))
     desc.ctx = ffi.cast("void *", fast[True])
     return tfm.alg.cra_driver_name, (fast,)
 

@@ -6,6 +6,8 @@ with crypto_api.arch.x86._cpufeatures.lib.cpu_has first):
 
 * ``crypto_api.arch.x86._chacha_ssse3``    chacha_ssse3.c
 * ``crypto_api.arch.x86._chacha_avx2``     chacha_ssse3.c chacha_avx2.c
+  (also ``hchacha_lanes_avx2`` and ``chacha_lanes_xor_avx2``: eight
+  independent streams at once, one per lane)
 * ``crypto_api.arch.x86._chacha_avx512vl`` chacha_ssse3.c chacha_avx512vl.c
 * ``crypto_api.arch.x86._chacha_avx512``   chacha_ssse3.c chacha_avx512vl.c chacha_avx512f.c
   (``chacha_dosimd_avx512``: the 16-block zmm code, beyond the v5.0 kernel)
@@ -35,13 +37,22 @@ void chacha_%(isa)s_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 """
 
 
-def _make(isa: str, files):
-    return extension("crypto_api.arch.x86._chacha_" + isa, CDEF % {"isa": isa}, '#include "chacha_x86.h"\n',
-                     ["arch/x86/" + f for f in files], include_dirs=X86_DIRS)
+#: The AVX2 extension also runs eight independent streams at once (for
+#: Adiantum over many sectors: crypto_api.arch.x86.chacha_glue.lanes_c_stream).
+LANES_CDEF = """
+void hchacha_lanes_avx2(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds);
+void chacha_lanes_xor_avx2(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
+                           size_t bytes, unsigned lanes, int nrounds);
+"""
+
+
+def _make(isa: str, files, extra: str = ""):
+    return extension("crypto_api.arch.x86._chacha_" + isa, CDEF % {"isa": isa} + extra,
+                     '#include "chacha_x86.h"\n', ["arch/x86/" + f for f in files], include_dirs=X86_DIRS)
 
 
 ffi_ssse3 = _make("ssse3", ["chacha_ssse3.c"])
-ffi_avx2 = _make("avx2", ["chacha_ssse3.c", "chacha_avx2.c"])
+ffi_avx2 = _make("avx2", ["chacha_ssse3.c", "chacha_avx2.c"], LANES_CDEF)
 ffi_avx512vl = _make("avx512vl", ["chacha_ssse3.c", "chacha_avx512vl.c"])
 ffi_avx512 = _make("avx512", ["chacha_ssse3.c", "chacha_avx512vl.c", "chacha_avx512f.c"])
 

@@ -499,6 +499,90 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 	memzero_stack(CHACHA_AVX2_STACK_USE);
 }
 
+/*
+ * Eight independent streams at once (beyond the kernel): lane i of the
+ * 8-block word-sliced code carries stream i's own state (key, counter,
+ * nonce), so one pass of the rounds makes one block of every stream.  For a
+ * template that runs many short messages under different keys (Adiantum
+ * over the sectors of a disk: eight HChaCha subkeys, then eight 512-byte
+ * streams), where one message's few blocks cannot fill the lanes and each
+ * call would pay the set-up alone.  ``states`` is lanes * 16 words; lanes
+ * past ``lanes`` (1..8) repeat stream 0 and are neither read nor written
+ * beyond that.
+ */
+X86_TARGET_AVX2
+static void lanes_load(__m256i s[16], const uint32_t *states, unsigned lanes)
+{
+	const uint32_t *st[8];
+	int i, w;
+
+	for (i = 0; i < 8; i++)
+		st[i] = states + 16 * ((unsigned)i < lanes ? i : 0);
+	for (w = 0; w < 16; w++)
+		s[w] = _mm256_setr_epi32((int)st[0][w], (int)st[1][w], (int)st[2][w], (int)st[3][w],
+					 (int)st[4][w], (int)st[5][w], (int)st[6][w], (int)st[7][w]);
+}
+
+/* HChaCha of each stream: out[8 * i ..] = words 0..3, 12..15 of its rounds. */
+X86_TARGET_AVX2
+static void hchacha_lanes_work(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds)
+{
+	__m256i s[16] __attribute__((aligned(32))), x[16] __attribute__((aligned(32)));
+	uint32_t words[8][8] __attribute__((aligned(32)));
+	unsigned i;
+	int k;
+
+	lanes_load(s, states, lanes);
+	chacha_8block_rounds_avx2(x, s, nrounds);
+	for (k = 0; k < 8; k++) {
+		int w = k < 4 ? k : k + 8;	/* the rounds leave rounds + s: take s away */
+
+		_mm256_store_si256((__m256i *)words[k], _mm256_sub_epi32(x[w], s[w]));
+	}
+	for (i = 0; i < lanes; i++)
+		for (k = 0; k < 8; k++)
+			out[8 * i + k] = words[k][i];
+}
+
+/* Each stream over ``bytes`` bytes at dst/src + i * stride; word 12 of each
+ * state advanced by the blocks used (32-bit, as the other kernels). */
+X86_TARGET_AVX2
+static void chacha_lanes_work(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
+			      size_t bytes, unsigned lanes, int nrounds)
+{
+	__m256i s[16] __attribute__((aligned(32))), x[16] __attribute__((aligned(32)));
+	__m256i ks[16];
+	size_t off;
+	unsigned i;
+
+	lanes_load(s, states, lanes);
+	for (off = 0; off < bytes; off += CHACHA_BLOCK_SIZE) {
+		size_t n = bytes - off < CHACHA_BLOCK_SIZE ? bytes - off : CHACHA_BLOCK_SIZE;
+
+		chacha_8block_rounds_avx2(x, s, nrounds);
+		words_to_ks(x, ks);		/* block i: ks[2i], ks[2i + 1] */
+		for (i = 0; i < lanes; i++)
+			xor_ks256(dst + i * stride + off, src + i * stride + off, n, ks + 2 * i, 2);
+		s[12] = _mm256_add_epi32(s[12], _mm256_set1_epi32(1));
+	}
+	for (i = 0; i < lanes; i++)
+		states[16 * i + 12] += chacha_blocks_for(bytes);
+	/* (s[], x[] and ks[] are on the stack the entry point wipes) */
+}
+
+void hchacha_lanes_avx2(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds)
+{
+	hchacha_lanes_work(states, out, lanes, nrounds);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
+}
+
+void chacha_lanes_xor_avx2(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
+			   size_t bytes, unsigned lanes, int nrounds)
+{
+	chacha_lanes_work(states, dst, src, stride, bytes, lanes, nrounds);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
+}
+
 #elif defined(__i386__)
 
 /*
@@ -518,6 +602,21 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 	memzero_stack(CHACHA_AVX2_STACK_USE);
 }
 
+/* The lanes one stream after another (the same bytes and states). */
+void hchacha_lanes_avx2(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds)
+{
+	for (unsigned i = 0; i < lanes; i++)
+		hchacha_block_ssse3(states + 16 * i, out + 8 * i, nrounds);
+}
+
+void chacha_lanes_xor_avx2(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
+			   size_t bytes, unsigned lanes, int nrounds)
+{
+	for (unsigned i = 0; i < lanes; i++)
+		chacha_ssse3_blocks(states + 16 * i, dst + i * stride, src + i * stride, bytes, nrounds);
+	memzero_stack(CHACHA_AVX2_STACK_USE);
+}
+
 #else /* not x86 */
 
 #include <stdlib.h>
@@ -526,6 +625,19 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds)
 {
 	(void)state; (void)dst; (void)src; (void)bytes; (void)nrounds;
+	abort();
+}
+
+void hchacha_lanes_avx2(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds)
+{
+	(void)states; (void)out; (void)lanes; (void)nrounds;
+	abort();
+}
+
+void chacha_lanes_xor_avx2(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
+			   size_t bytes, unsigned lanes, int nrounds)
+{
+	(void)states; (void)dst; (void)src; (void)stride; (void)bytes; (void)lanes; (void)nrounds;
 	abort();
 }
 

@@ -56,6 +56,7 @@ class _Impl:
     dosimd = None
     hchacha = None
     c_stream = None        # (dosimd, hchacha) function pointers for fused templates
+    c_lanes = None         # (hchacha_lanes, stream_lanes): eight streams at once, AVX2
     dosimd_ptr = None      # the same two routines as pointers of the C glue loop's types
     hchacha_ptr = None
 
@@ -87,6 +88,11 @@ def select_impl() -> str:
     # the glue loop takes the worker, which leaves the stack wipe to it (once per request)
     impl.dosimd_ptr = _wffi.cast("chacha_crypt_fn", ffi.addressof(lib, "chacha_%s_blocks" % impl.name))
     impl.hchacha_ptr = _wffi.cast("hchacha_fn", impl.c_stream[1])
+    impl.c_lanes = None
+    if use_avx2:
+        from crypto_api.arch.x86._chacha_avx2 import ffi as lffi, lib as llib
+        impl.c_lanes = (lffi.addressof(llib, "hchacha_lanes_avx2"),
+                        lffi.addressof(llib, "chacha_lanes_xor_avx2"))
     return impl.name
 
 
@@ -95,6 +101,13 @@ def simd_c_stream(simd: bool):
     if not simd:
         return generic.GENERIC_C_STREAM
     return impl.c_stream
+
+
+def simd_c_stream_lanes(simd: bool):
+    """Eight streams at once for fused templates over many messages (Adiantum
+    over sectors): the AVX2 lanes code (also on AVX-512 machines) when SIMD is
+    usable and the CPU has AVX2, else None (one message at a time)."""
+    return impl.c_lanes if simd else None
 
 
 def _simd_state(ctx, iv, xchacha: bool):
@@ -198,9 +211,9 @@ ALGS = (
     generic.chacha_alg("chacha20", "chacha20-simd", 300, False, 20, chacha_simd, c_stream=simd_c_stream,
                        linear=simd_linear),
     generic.chacha_alg("xchacha20", "xchacha20-simd", 300, True, 20, xchacha_simd, c_stream=simd_c_stream,
-                       linear=simd_linear),
+                       linear=simd_linear, c_stream_lanes=simd_c_stream_lanes),
     generic.chacha_alg("xchacha12", "xchacha12-simd", 300, True, 12, xchacha_simd, c_stream=simd_c_stream,
-                       linear=simd_linear),
+                       linear=simd_linear, c_stream_lanes=simd_c_stream_lanes),
 )
 
 

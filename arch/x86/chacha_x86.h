@@ -21,6 +21,14 @@ void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds);
 void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			    size_t bytes, int nrounds);
+/*
+ * Eight independent streams (chacha_avx2.c, AVX2): HChaCha of each of lanes
+ * (1..8) states of 16 words (out: 8 words each), and each stream over bytes
+ * bytes at dst/src + i * stride (word 12 of each state advanced).
+ */
+void hchacha_lanes_avx2(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds);
+void chacha_lanes_xor_avx2(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
+			   size_t bytes, unsigned lanes, int nrounds);
 /* AVX-512F 16-block (zmm) code; the remainder goes to chacha_dosimd_avx512vl. */
 void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			  size_t bytes, int nrounds);

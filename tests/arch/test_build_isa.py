@@ -35,8 +35,9 @@ pytestmark = pytest.mark.skipif(not IS_X86_64, reason="x86-64 code")
 SIMD_MODULES = ["_chacha_ssse3", "_chacha_avx2", "_chacha_avx512vl", "_chacha_avx512",
                 "_nh_sse2", "_nh_avx2", "_aesni"]
 BASELINE_MODULES = ["_cpufeatures", "_chacha_glue", "_poly1305_x86_64"]
-# functions that must stay legacy-encoded wherever they are linked in
-LEGACY_FN = re.compile(r"ssse3|sse2|aesni|hchacha")
+# functions that must stay legacy-encoded wherever they are linked in (the
+# one-block HChaCha; the eight-lane one, hchacha_lanes_avx2, is AVX2 code)
+LEGACY_FN = re.compile(r"ssse3|sse2|aesni|hchacha_block")
 VEX = re.compile(r"^\s*[0-9a-f]+:\s+v[a-z0-9]+\b|%[yz]mm\d|%k[0-7]\b")
 
 
@@ -143,6 +144,13 @@ def test_aead_core_leaves_no_keystream_on_the_stack(residue_harness, form, lengt
     """The one-pass ChaCha20-Poly1305 sweep (AVX2 and AVX-512 forms) runs
     chunk by chunk and wipes what the ChaCha code left once, at the end."""
     assert _residue(residue_harness, form, length) == 0
+
+
+@pytest.mark.parametrize("length", [8, 512, 800, 4096, 7936])
+def test_lanes_entries_leave_no_keystream_or_subkey_on_the_stack(residue_harness, length):
+    """Eight streams side by side (chacha_lanes_xor_avx2), then eight HChaCha
+    subkeys (hchacha_lanes_avx2): each entry wipes what its work left."""
+    assert _residue(residue_harness, "lanes", length) == 0
 
 
 def test_hchacha_entry_leaves_no_subkey_on_the_stack(residue_harness):

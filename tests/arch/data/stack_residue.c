@@ -10,7 +10,7 @@
  * AVX-512 forms), whose sweep runs chunk by chunk and wipes once.  "leak" is the positive control: a
  * function that leaves keystream on its stack unwiped.
  *
- * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|aead|aead512|leak|glue-<isa>> <bytes>
+ * Usage: stack_residue <ssse3|avx2|avx512vl|avx512|hchacha|lanes|aead|aead512|leak|glue-<isa>> <bytes>
  * Exit 77: the CPU lacks the instruction set.
  */
 #include <stdint.h>
@@ -44,6 +44,21 @@ static __attribute__((noinline)) void run(crypt_fn f, size_t len, uint32_t seed)
 	memset(out, 0, sizeof(out));
 	f(state, out, out, len, 20);
 	memzero_explicit(state, sizeof(state));
+}
+
+/* The eight-lane entries (AVX2): eight streams of len / 8 bytes side by side
+ * over out, then the eight HChaCha subkeys after them (256 bytes). */
+static __attribute__((noinline)) void run_lanes(size_t len, uint32_t seed)
+{
+	uint32_t states[8][16];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		set_state(states[i], seed + 0x100u * (uint32_t)i);
+	memset(out, 0, sizeof(out));
+	chacha_lanes_xor_avx2(&states[0][0], out, out, len / 8, len / 8, 8, 20);
+	hchacha_lanes_avx2(&states[0][0], (uint32_t *)(out + len), 8, 20);
+	memzero_explicit(states, sizeof(states));
 }
 
 static __attribute__((noinline)) void run_hchacha(uint32_t seed)
@@ -147,6 +162,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(isa, "aead") || !strcmp(isa, "aead512")) {
 		run_aead(len, 7, !strcmp(isa, "aead512"));
 		run_aead(len, 1, !strcmp(isa, "aead512"));
+	} else if (!strcmp(isa, "lanes")) {
+		if (!__builtin_cpu_supports("avx2") || len % 8 || len + 256 > sizeof(out))
+			return !__builtin_cpu_supports("avx2") ? 77 : 2;
+		run_lanes(len, 7);
+		run_lanes(len, 1);
+		len += 256;
 	} else if (!strcmp(isa, "hchacha")) {
 		run_hchacha(7);
 		run_hchacha(1);
