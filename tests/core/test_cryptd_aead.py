@@ -38,6 +38,19 @@ def inner(request):
     return request.param
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _cryptd_instances_removed():
+    """Delete the cryptd AEAD instances these tests made (as crypto_user's
+    DELALG would): at the inner's priority + 50 they would otherwise answer
+    every later plain rfc7539(chacha20,poly1305) lookup, as in the kernel."""
+    yield
+    with capi.registry.lock:
+        made = [a for a in capi.registry.snapshot()
+                if a.cra_driver_name.startswith("cryptd(") and a.cra_name == "rfc7539(chacha20,poly1305)"]
+        for alg in made:
+            capi.registry.kill_alg(alg)
+
+
 def _alloc(inner):
     tfm = cryptd.cryptd_alloc_aead(inner)
     tfm.setkey(KEY)
