@@ -1,6 +1,8 @@
 """A pure-Python ChaCha permutation written from RFC 8439 §2.1–2.3, the one
 independent reference the ChaCha/HChaCha/XChaCha tests build on."""
 
+import struct
+
 M32 = 0xFFFFFFFF
 
 
@@ -22,3 +24,14 @@ def ref_permute(words, nrounds):
         _qr(x, 0, 4, 8, 12); _qr(x, 1, 5, 9, 13); _qr(x, 2, 6, 10, 14); _qr(x, 3, 7, 11, 15)
         _qr(x, 0, 5, 10, 15); _qr(x, 1, 6, 11, 12); _qr(x, 2, 7, 8, 13); _qr(x, 3, 4, 9, 14)
     return x
+
+
+def ref_keystream(words, nbytes, nrounds):
+    """Keystream for a 16-word state; only word 12 counts (32-bit wrap)."""
+    st_ = list(words)
+    out = bytearray()
+    while len(out) < nbytes:
+        x = ref_permute(st_, nrounds)
+        out += struct.pack("<16I", *((x[i] + st_[i]) & M32 for i in range(16)))
+        st_[12] = (st_[12] + 1) & M32
+    return bytes(out[:nbytes])

@@ -12,12 +12,11 @@ are neither read nor written (fenced buffers end right after the last one).
 from __future__ import annotations
 
 import random
-import struct
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from chacha_ref import M32, ref_permute
+from chacha_ref import M32, ref_keystream, ref_permute
 from crypto_api.arch.x86 import _chacha_avx2
 from x86_simd_impls import cpu_has
 
@@ -29,16 +28,6 @@ ffi, lib = _chacha_avx2.ffi, _chacha_avx2.lib
 def ref_hchacha(words, nrounds):
     x = ref_permute(words, nrounds)
     return x[0:4] + x[12:16]
-
-
-def ref_stream(words, nbytes, nrounds):
-    st_ = list(words)
-    out = bytearray()
-    while len(out) < nbytes:
-        x = ref_permute(st_, nrounds)
-        out += struct.pack("<16I", *((x[i] + st_[i]) & M32 for i in range(16)))
-        st_[12] = (st_[12] + 1) & M32
-    return bytes(out[:nbytes])
 
 
 def random_states(rng, lanes):
@@ -81,7 +70,7 @@ def test_stream_lanes(lanes, nbytes, nrounds):
     data = rng.randbytes(lanes * stride)
     out, after = stream_lanes(states, data, stride, nbytes, nrounds)
     for i, s in enumerate(states):
-        ks = ref_stream(s, nbytes, nrounds)
+        ks = ref_keystream(s, nbytes, nrounds)
         lane = data[i * stride: i * stride + nbytes]
         assert out[i * stride: i * stride + nbytes] == bytes(a ^ b for a, b in zip(lane, ks)), i
         assert out[i * stride + nbytes: (i + 1) * stride] == data[i * stride + nbytes: (i + 1) * stride]
@@ -94,7 +83,7 @@ def test_stream_lanes_in_place_and_counter_wrap():
     for i, s in enumerate(states):
         s[12] = (0xFFFFFFFF - i) & M32          # every lane wraps at a different block
     data = bytearray(rng.randbytes(8 * 512))
-    expected = b"".join(bytes(a ^ b for a, b in zip(data[512 * i: 512 * i + 512], ref_stream(s, 512, 12)))
+    expected = b"".join(bytes(a ^ b for a, b in zip(data[512 * i: 512 * i + 512], ref_keystream(s, 512, 12)))
                         for i, s in enumerate(states))
     out, after = stream_lanes(states, data, 512, 512, 12, dst=data)    # dst is src
     assert out is data and bytes(data) == expected
@@ -119,7 +108,7 @@ def test_lanes_stay_inside_their_buffers(fences):
             lib.chacha_lanes_xor_avx2(words, dst, src, stride, nbytes, lanes, 20)
             got = ffi.buffer(dst, size)[:]
             for i, s in enumerate(states):
-                ks = ref_stream(s, nbytes, 20)
+                ks = ref_keystream(s, nbytes, 20)
                 lane = data[i * stride: i * stride + nbytes]
                 assert got[i * stride: i * stride + nbytes] == bytes(a ^ b for a, b in zip(lane, ks))
 
@@ -134,6 +123,6 @@ def test_stream_lanes_hypothesis(lanes, nbytes, gap, nrounds, seed):
     data = rng.randbytes(lanes * stride)
     out, _ = stream_lanes(states, data, stride, nbytes, nrounds)
     for i, s in enumerate(states):
-        ks = ref_stream(s, nbytes, nrounds)
+        ks = ref_keystream(s, nbytes, nrounds)
         lane = data[i * stride: i * stride + nbytes]
         assert out[i * stride: i * stride + nbytes] == bytes(a ^ b for a, b in zip(lane, ks))

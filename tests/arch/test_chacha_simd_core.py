@@ -25,7 +25,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from hypothesis import given, settings, strategies as st
 
-from chacha_ref import M32, ref_permute
+from chacha_ref import M32, ref_keystream, ref_permute
 from crypto_api.algs import _chacha_generic
 from crypto_api.arch.x86 import _chacha_avx2, _chacha_avx512, _chacha_avx512vl, _chacha_ssse3, _cpufeatures
 from x86_simd_impls import Impl, cpu_has, impl_params
@@ -57,17 +57,6 @@ IMPL_PARAMS = impl_params(IMPLS)
 
 SIGMA = b"expand 32-byte k"
 TAU = b"expand 16-byte k"
-
-
-def ref_keystream(words, nbytes, nrounds):
-    """Keystream for a 16-word state; only word 12 counts (32-bit wrap)."""
-    st_ = list(words)
-    out = bytearray()
-    while len(out) < nbytes:
-        x = ref_permute(st_, nrounds)
-        out += struct.pack("<16I", *((x[i] + st_[i]) & M32 for i in range(16)))
-        st_[12] = (st_[12] + 1) & M32
-    return bytes(out[:nbytes])
 
 
 def state_words(key, iv16):
