@@ -43,9 +43,18 @@ def _fill(mnt):
     return filler
 
 
+def _sigint_as_by_default():
+    """In the child: SIGINT's default action, so that Python turns it into
+    KeyboardInterrupt even where the tests were started with SIGINT ignored
+    (a background job of a non-interactive shell: the child would inherit
+    the SIG_IGN and never see the signal)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_and_wait_for_the_temporary(where, report, png):
     proc = subprocess.Popen([sys.executable, "-m", "crypto_api", "speed", *LONG, "--json", str(report),
-                             "--plot", str(png)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--plot", str(png)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=_sigint_as_by_default)
     while not [p for p in os.listdir(where) if p.startswith(".run.json.")]:
         if proc.poll() is not None:
             pytest.fail(f"speed ended before measuring: {proc.stderr.read().decode()}")
