@@ -30,7 +30,8 @@ def _cpython_extension(name, sources, depends=()):
 
 LINEAR_CALL = _cpython_extension("crypto_api._linear_call", ["crypto_api/linear_call.c"],
                                  depends=["crypto_api/gil_handoff.h", "crypto_api/entry_point.h",
-                                          "crypto_api/aead_call.h", "algs/include/memzero.h"])
+                                          "crypto_api/aead_call.h", "crypto_api/digest_call.h",
+                                          "algs/include/memzero.h"])
 FAST_METHOD = _cpython_extension("crypto_api._fast_method", ["crypto_api/fast_method.c"])
 
 

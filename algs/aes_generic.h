@@ -33,4 +33,13 @@ void aes_ecb_encrypt_generic(const struct crypto_aes_ctx *ctx, uint8_t *out,
 void aes_ecb_decrypt_generic(const struct crypto_aes_ctx *ctx, uint8_t *out,
 			     const uint8_t *in, size_t nblocks);
 
+/* Any AES core's one-block function (generic or AES-NI, whose contexts
+ * differ), and one bound to its context: the handle of the encrypt_one fast
+ * path's routine (aes_block_call, built into crypto_api.algs._aes_generic). */
+typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
+struct aes_block_call {
+	aes_block_fn fn;
+	const void *ctx;
+};
+
 #endif

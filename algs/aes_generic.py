@@ -13,7 +13,7 @@ from crypto_api.algs._aes_generic import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "aes_generic"
@@ -89,8 +89,17 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         """encrypt_one/decrypt_one in one C call for a block in any
         C-contiguous buffer (exported while C reads it): the SIMD
         core when fpu.simd_choice() says SIMD (declining while a trace
-        records, so the real section shows), else the generic one."""
+        records, so the real section shows), else the generic one.  The C
+        entry point where built, else the Python function below."""
         fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
+        main_handle = _gffi.new("struct aes_block_call *", {"fn": fn, "ctx": fn_ctx})
+        generic_handle = _gffi.new("struct aes_block_call *", {"fn": generic_fn, "ctx": generic_ctx}) \
+            if simd else main_handle
+        owners = (tfm.ctx.c_block(True)[2], tfm.ctx.c_block(False)[2])   # what the contexts live in
+        fast = c_digest_oneshot(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
+                                in_len=AES_BLOCK_SIZE, keep=owners)
+        if fast is not None:
+            return fast
         call, alloc, unpack, choice_now = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice
 
         def f(block):
@@ -130,6 +139,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
 
 _gffi, lib_generic = ffi, lib
 _gffi_block = lib.aes_block_bytes
+_BLOCK_CALL = ffi.addressof(lib, "aes_block_call")
 _GENERIC_ENC = ffi.addressof(lib, "aes_encrypt_generic")
 _GENERIC_DEC = ffi.addressof(lib, "aes_decrypt_generic")
 

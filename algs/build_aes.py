@@ -37,17 +37,32 @@ void crypto_memzero(void *p, size_t n);
  * (the encrypt_one fast path). */
 typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
 void aes_block_bytes(aes_block_fn fn, const void *ctx, char *out, const char *in);
+
+/* The same as the routine of the C entry point (crypto_api/digest_call.h):
+ * ``handle`` names the block function and its context; n is the block's 16. */
+struct aes_block_call {
+    aes_block_fn fn;
+    const void *ctx;
+};
+int aes_block_call(const void *handle, char *out, const char *in, size_t n);
 """
 
 SOURCE = """
 #include "aes_generic.h"
 #include "memzero.h"
 
-typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);
-
 static void aes_block_bytes(aes_block_fn fn, const void *ctx, char *out, const char *in)
 {
 	fn(ctx, (uint8_t *)out, (const uint8_t *)in);
+}
+
+static int aes_block_call(const void *handle, char *out, const char *in, size_t n)
+{
+	const struct aes_block_call *c = handle;
+
+	(void)n;
+	c->fn(c->ctx, (uint8_t *)out, (const uint8_t *)in);
+	return 0;
 }
 """
 

@@ -71,6 +71,17 @@ int poly1305_digest_bytes(const char *src, size_t len, char *digest,
                           const poly1305_core_ops *ops);
 void nhpoly1305_digest_bytes(const struct nhpoly1305_key *key, const char *src, size_t len,
                              char *digest, nh_fn_t nh_bulk, const poly1305_core_ops *poly);
+
+/* The same as the routines of the C entry point (crypto_api/digest_call.h):
+ * poly1305's handle is the core ops table, nhpoly1305's a struct
+ * nhpoly1305_call; nonzero: too short (the full path raises ENOKEY). */
+struct nhpoly1305_call {
+    const struct nhpoly1305_key *key;
+    nh_fn_t nh_bulk;
+    const poly1305_core_ops *poly;
+};
+int poly1305_digest_call(const void *handle, char *digest, const char *src, size_t len);
+int nhpoly1305_digest_call(const void *handle, char *digest, const char *src, size_t len);
 """
 
 SOURCE = """
@@ -89,6 +100,19 @@ static void nhpoly1305_digest_bytes(const struct nhpoly1305_key *key, const char
 				    char *digest, nh_fn_t nh_bulk, const poly1305_core_ops *poly)
 {
 	nhpoly1305_digest(key, (const uint8_t *)src, len, (uint8_t *)digest, nh_bulk, nh_generic, poly);
+}
+
+static int poly1305_digest_call(const void *handle, char *digest, const char *src, size_t len)
+{
+	return poly1305_digest_bytes(src, len, digest, handle);
+}
+
+static int nhpoly1305_digest_call(const void *handle, char *digest, const char *src, size_t len)
+{
+	const struct nhpoly1305_call *c = handle;
+
+	nhpoly1305_digest_bytes(c->key, src, len, digest, c->nh_bulk, c->poly);
+	return 0;
 }
 
 /*

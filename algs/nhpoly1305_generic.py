@@ -17,7 +17,7 @@ from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "nhpoly1305"
@@ -28,6 +28,7 @@ NHPOLY1305_DIGEST_SIZE = 16
 SIMD_CHUNK = 4096
 DESCSIZE = ffi.sizeof("struct nhpoly1305_state")
 NH_GENERIC = ffi.addressof(lib, "nh_generic")
+DIGEST_CALL = ffi.addressof(lib, "nhpoly1305_digest_call")
 
 _from_buffer = ffi.from_buffer
 _update = lib.nhpoly1305_update
@@ -126,8 +127,15 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
     def oneshot(tfm):
         """tfm.digest in one C call for any C-contiguous buffer, with the request
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
-        SIMD; it declines such a digest while an fpu_trace() records."""
+        SIMD; it declines such a digest while an fpu_trace() records.  The
+        C entry point where built, else the Python function below."""
         key = tfm.ctx.key
+        generic = ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": NH_GENERIC, "poly": poly_ops})
+        simd = generic if nh_simd is None else \
+            ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": nh_simd, "poly": poly_ops})
+        fast = c_digest_oneshot(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, simd_above=63, keep=key)
+        if fast is not None:
+            return fast
         crypt, alloc, unpack, choice_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
             _simd_choice
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.oneshot import alloc_uninit, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "poly1305_generic"
@@ -20,6 +20,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-generic")
 POLY1305_BLOCK_SIZE = 16
 POLY1305_DIGEST_SIZE = 16
 GENERIC_OPS = ffi.addressof(lib, "poly1305_generic_ops")
+DIGEST_CALL = ffi.addressof(lib, "poly1305_digest_call")
 DESCSIZE = ffi.sizeof("struct poly1305_desc")
 
 _from_buffer = ffi.from_buffer
@@ -54,7 +55,11 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
 
     def oneshot(tfm):
         """tfm.digest in one C call for any C-contiguous buffer (None: too
-        short, so the full path raises ENOKEY)."""
+        short, so the full path raises ENOKEY).  The C entry point where
+        built, else the Python function below."""
+        fast = c_digest_oneshot(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
+        if fast is not None:
+            return fast
         crypt, alloc, unpack = lib.poly1305_digest_bytes, alloc_uninit, unpack_bytes
 
         def fn(data):

@@ -117,3 +117,11 @@ void sha256_digest_bytes(const uint8_t *data, size_t len, uint8_t *out, size_t d
 	sha256_update(&s, data, len, blocks);
 	sha256_final(&s, out, digest_size, blocks);	/* wipes s */
 }
+
+int sha256_digest_call(const void *handle, char *out, const char *data, size_t len)
+{
+	const struct sha256_call *c = handle;
+
+	sha256_digest_bytes((const uint8_t *)data, len, (uint8_t *)out, c->digest_size, c->blocks);
+	return 0;
+}

@@ -44,6 +44,13 @@ void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha2
  * state on the stack and wiped: the one-call tfm.digest. */
 void sha256_digest_bytes(const uint8_t *data, size_t len, uint8_t *out, size_t digest_size,
 			 sha256_blocks_fn blocks);
+/* The same as the routine of the C entry point (crypto_api/digest_call.h):
+ * ``handle`` is a struct sha256_call; returns 0. */
+struct sha256_call {
+	sha256_blocks_fn blocks;
+	size_t digest_size;
+};
+int sha256_digest_call(const void *handle, char *out, const char *data, size_t len);
 /* cdef: end */
 
 #endif

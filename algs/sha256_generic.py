@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
-from crypto_api.oneshot import alloc_uninit, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "sha256_generic"
@@ -19,6 +19,7 @@ SHA256_DIGEST_SIZE = 32
 SHA224_DIGEST_SIZE = 28
 DESCSIZE = ffi.sizeof("struct sha256_state")
 GENERIC_BLOCKS = ffi.addressof(lib, "sha256_blocks_generic")
+DIGEST_CALL = ffi.addressof(lib, "sha256_digest_call")
 
 _from_buffer = ffi.from_buffer
 
@@ -59,11 +60,21 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         _section(lambda fn: lib.sha256_final(st, out, digestsize, fn), SHA256_BLOCK_SIZE)
         return bytes(ffi.buffer(out, digestsize))
 
+    def call_handle(fn_blocks):
+        return ffi.new("struct sha256_call *", {"blocks": fn_blocks, "digest_size": digestsize})
+
+    generic_handle = call_handle(GENERIC_BLOCKS)
+    simd_handle = call_handle(blocks) if simd else generic_handle
+
     def oneshot(tfm):
         """tfm.digest of any C-contiguous buffer in one C call, with the
         request path's rule: the SIMD block function when the FPU model
         allows, else the generic one; it declines while an fpu_trace()
-        records (the full path then makes the real sections)."""
+        records (the full path then makes the real sections).  The C entry
+        point where built, else the Python function below."""
+        fast = c_digest_oneshot(DIGEST_CALL, generic_handle, simd_handle, digestsize)
+        if fast is not None:
+            return fast
         alloc, unpack, digest = alloc_uninit, unpack_bytes, lib.sha256_digest_bytes
         choice_now, simd_ok, decline = capi.simd_choice, capi.SIMD, capi.DECLINE
 

@@ -20,8 +20,10 @@
  * read and the export is held until the C routine has returned, so no other
  * thread, signal handler or trace function can resize it meanwhile.
  *
- * The module also holds the AEAD counterpart (aead_call.h, make_aead),
- * which shares the buffer helpers and the GIL hand-over state.
+ * The module also holds the AEAD counterpart (aead_call.h, make_aead) and
+ * the one for fixed-size results, a digest or a cipher's block
+ * (digest_call.h, make_digest), which share the buffer helpers and the GIL
+ * hand-over state.
  *
  * Built with the limited API of CPython 3.11 (abi3) where the build runs on
  * 3.11 or later (Py_buffer is part of it from 3.11), else the full API.
@@ -214,6 +216,7 @@ static PyObject *make(PyObject *module, PyObject *args)
 }
 
 #include "aead_call.h"
+#include "digest_call.h"
 
 /* handoff_stats() -> {"spun": .., "futile": .., "skipped": ..}: spins for the
  * GIL started, run out, and skipped after futile ones (gil_handoff.h). */
@@ -236,6 +239,9 @@ static PyMethodDef module_methods[] = {
 	{"make_aead", make_aead, METH_VARARGS,
 	 "make_aead(core, key, keep, choice, bad_tag, salt, noncelen, taglen, ad_tail, nogil_min, "
 	 "scratch_max, simd_value, encrypt) -> fn(data, iv, assoc, out)"},
+	{"make_digest", make_digest, METH_VARARGS,
+	 "make_digest(fn, generic, simd, keep, choice, in_len, min_len, out_len, simd_above, "
+	 "nogil_min, simd_value, decline_value, simd_only) -> fn(data)"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -246,7 +252,7 @@ static PyType_Spec linear_state_spec = {
 
 static int module_exec(PyObject *module)
 {
-	PyType_Spec *specs[] = {&linear_state_spec, &aead_state_spec};
+	PyType_Spec *specs[] = {&linear_state_spec, &aead_state_spec, &digest_state_spec};
 
 	handoff_init();
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
@@ -270,7 +276,7 @@ static PyModuleDef_Slot module_slots[] = {
 
 static struct PyModuleDef module_def = {
 	PyModuleDef_HEAD_INIT, "crypto_api._linear_call",
-	"The one-call skcipher and AEAD fast paths in C (see crypto_api/linear_call.c).",
+	"The one-call skcipher, AEAD, digest and cipher-block fast paths in C (see crypto_api/linear_call.c).",
 	0, module_methods, module_slots, NULL, NULL, NULL,
 };
 

@@ -121,8 +121,9 @@ new_uninit_bytes = _uninit_bytes_maker()
 try:
     # make(...) -> fn: the C entry point's constructor (crypto_api/linear_call.c)
     from ._linear_call import make as _linear_call, make_aead as _aead_call
+    from ._linear_call import make_digest as _digest_call
 except ImportError:                 # not built (a pure-Python install): cffi calls
-    _linear_call = _aead_call = None
+    _linear_call = _aead_call = _digest_call = None
 
 #: The C entry point releases the GIL for messages of at least this many
 #: bytes (hashlib's threshold too).  Below it, handing the GIL over costs
@@ -287,6 +288,30 @@ def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int,
     return _aead_call(_address(core_ptr), _address(key), (core_ptr, key, keep), fpu.simd_choice,
                       bad_tag, bytes(salt), noncelen, taglen, ad_tail,
                       NOGIL_MIN if nogil_min is None else nogil_min, SCRATCH_MAX, fpu.SIMD, encrypt)
+
+
+def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+                     simd_above: int = 0, simd_only: bool = False, nogil_min: int = None, keep=()):
+    """A fixed-size result's ``oneshot`` function ``fn(data)`` in C
+    (crypto_api/digest_call.h): a shash's ``tfm.digest`` or a cipher's
+    ``encrypt_one``/``decrypt_one``, or None where the C entry points are not
+    built (or switched off: ``_linear_call`` None) and the driver's Python
+    function must serve.
+
+    ``fn_ptr``: the routine ``int fn(const void *handle, char *out, const
+    char *src, size_t n)`` (0: done; else declined) as a cffi function
+    pointer; ``generic``/``simd``: its handles (cffi pointers; the same for a
+    driver without SIMD code), the SIMD one for inputs longer than
+    ``simd_above`` bytes when fpu.simd_choice() says SIMD; DECLINE (a trace
+    records) declines.  ``in_len`` (>= 0): the only input length taken (a
+    block); shorter inputs than ``min_len`` are declined.  The function
+    keeps the pointers and ``keep`` alive."""
+    if _linear_call is None or _digest_call is None:
+        return None
+    return _digest_call(
+        _address(fn_ptr), _address(generic), _address(simd), (fn_ptr, generic, simd, keep),
+        fpu.simd_choice, in_len, min_len, out_len, simd_above,
+        NOGIL_MIN if nogil_min is None else nogil_min, fpu.SIMD, fpu.DECLINE, simd_only)
 
 
 def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,

@@ -1,6 +1,6 @@
 """Peers measured beside crypto_api: the ``cryptography``, ``pycryptodome``
-and ``pynacl`` (libsodium) packages, and optionally the native
-``openssl speed -evp chacha20``.
+and ``pynacl`` (libsodium) packages, the standard library's ``hashlib``, and
+optionally the native ``openssl speed -evp chacha20``.
 
 Each peer does per call what a user of that library does per message: a
 fresh encryptor with a new nonce or tweak for every message (ChaCha20,
@@ -231,11 +231,30 @@ def _pycryptodome_peers(into: bool = False) -> List[Peer]:
     ]
 
 
+def _hashlib_peers() -> List[Peer]:
+    """hashlib's SHA-256 and SHA-224 (OpenSSL's, in CPython's usual builds)."""
+    import hashlib
+    import ssl
+    lib = f"hashlib ({ssl.OPENSSL_VERSION})"
+
+    def digest(name):
+        def factory(opname, size):
+            data = pattern(size, seed=size)
+            new = getattr(hashlib, name)
+            return lambda: new(data).digest()
+        return factory
+
+    return [Peer(f"hashlib-{name}", f"hashlib {name.upper()[:3]}-{name[3:]}", lib,
+                 f"hashlib.{name}(data).digest() per message", ("digest",), {name: "same"},
+                 digest(name))
+            for name in ("sha256", "sha224")]
+
+
 def available_peers(into: bool = False) -> List[Peer]:
     """Every peer whose library imports (``into``: ciphers write into a
     preallocated buffer where the library can, as with ``speed --into``)."""
     return (_cryptography_peers(into) + _pycryptodome_peers(into) + _cryptography_aead_peers()
-            + _pynacl_peers())
+            + _pynacl_peers() + _hashlib_peers())
 
 
 def peers_for(cra_names: List[str], into: bool = False) -> List[Peer]:

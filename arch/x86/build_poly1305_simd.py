@@ -49,6 +49,9 @@ void poly1305_simd_update(struct poly1305_simd_desc *d, const uint8_t *src, size
 int poly1305_simd_final(struct poly1305_simd_desc *d, uint8_t digest[16]);
 int poly1305_simd_digest(const uint8_t *src, size_t len, uint8_t digest[16], int isa);
 int poly1305_simd_digest_bytes(const char *src, size_t len, char *digest, int isa);
+/* The same as the routine of the C entry point (crypto_api/digest_call.h):
+ * ``handle`` points to the isa. */
+int poly1305_simd_digest_call(const void *handle, char *digest, const char *src, size_t len);
 
 /* The block functions alone, for the tests: Poly1305 of nblocks whole
    blocks under clamp(raw_r), no "+ s"; isa 0 = the scalar 26-bit code. */
@@ -62,6 +65,11 @@ SOURCE = """
 static int poly1305_simd_digest_bytes(const char *src, size_t len, char *digest, int isa)
 {
 	return poly1305_simd_digest((const uint8_t *)src, len, (uint8_t *)digest, isa);
+}
+
+static int poly1305_simd_digest_call(const void *handle, char *digest, const char *src, size_t len)
+{
+	return poly1305_simd_digest_bytes(src, len, digest, *(const int *)handle);
 }
 
 static void poly1305_simd_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblocks,

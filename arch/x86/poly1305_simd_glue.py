@@ -23,7 +23,7 @@ import crypto_api as capi
 from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
 from crypto_api.fpu import DECLINE, SIMD, simd_choice
-from crypto_api.oneshot import alloc_uninit, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 DRIVER = "poly1305-simd"
@@ -37,6 +37,7 @@ ISA_SSE2 = lib.POLY1305_SIMD_SSE2
 ISA_AVX2 = lib.POLY1305_SIMD_AVX2
 
 _fb = ffi.from_buffer
+_DIGEST_CALL = ffi.addressof(lib, "poly1305_simd_digest_call")
 
 
 def _no_key() -> CryptoError:
@@ -77,11 +78,18 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         update(desc, data)
         return final(desc)
 
+    generic_isa, simd_isa = ffi.new("int *", 0), ffi.new("int *", isa)     # the routine's handles
+
     def oneshot(tfm):
         """tfm.digest in one C call for any C-contiguous buffer, with update's rule
         (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
         digest while an fpu_trace() records, and too short an input (the
-        full path raises ENOKEY)."""
+        full path raises ENOKEY).  The C entry point where built, else the
+        Python function below."""
+        fast = c_digest_oneshot(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
+                                min_len=2 * POLY1305_BLOCK_SIZE, simd_above=SIMD_MIN_BYTES - 1)
+        if fast is not None:
+            return fast
         crypt, alloc, unpack, choice_now = lib.poly1305_simd_digest_bytes, alloc_uninit, unpack_bytes, \
             simd_choice
 

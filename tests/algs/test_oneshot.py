@@ -29,8 +29,9 @@ ADIANTUM = ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)",
 
 @pytest.fixture(params=["c", "python"])
 def entry(request, monkeypatch):
-    """The skcipher fast path as the C entry point (crypto_api/linear_call.c,
-    where built) or as the Python function over a cffi call: same contract."""
+    """The fast path as the C entry point (crypto_api/linear_call.c and
+    digest_call.h, where built) or as the Python function over a cffi call:
+    same contract."""
     from crypto_api import oneshot
     if request.param == "python":
         monkeypatch.setattr(oneshot, "_linear_call", None)
@@ -325,7 +326,7 @@ def test_plugin_without_c_entry_points_has_no_fast_path(register):
 
 # -- shash: tfm.digest -------------------------------------------------------
 
-POLY_DRIVERS = ["poly1305-generic", "poly1305-x86_64"]
+POLY_DRIVERS = ["poly1305-generic", "poly1305-x86_64", "poly1305-simd"]
 #: The buffers a digest takes on its fast path, built from the message's bytes.
 SHAPES = {"bytes": bytes, "bytearray": bytearray, "memoryview": lambda b: memoryview(bytearray(b)),
           "array": lambda b: array.array("B", b)}
@@ -355,11 +356,11 @@ SHA256_DRIVERS = [f"{name}-{impl}" for impl in ("generic", "ssse3", "avx", "avx2
 
 
 @pytest.mark.parametrize("name", SHA256_DRIVERS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.integers(0, 200), st.integers(0, 9000)).flatmap(exactly),
        shape=st.sampled_from(sorted(SHAPES)),
        where=st.sampled_from(["simd", "nosimd", "inside fpu section"]))
-def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, data, shape, where):
+def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, entry, data, shape, where):
     import hashlib
     tfm = _shash(name)
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
@@ -370,7 +371,7 @@ def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, data, shap
 
 
 @pytest.mark.parametrize("name", SHA256_DRIVERS)
-def test_sha256_fast_path_declines_simd_while_tracing(name):
+def test_sha256_fast_path_declines_simd_while_tracing(name, entry):
     import hashlib
     tfm = _shash(name)
     with capi.fpu_trace() as tr:
@@ -384,10 +385,10 @@ def test_sha256_fast_path_declines_simd_while_tracing(name):
 
 
 @pytest.mark.parametrize("name", POLY_DRIVERS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.integers(32, 200), st.integers(32, 70000)).flatmap(exactly),
        shape=st.sampled_from(sorted(SHAPES)))
-def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, data, shape):
+def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, entry, data, shape):
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     tfm = _shash(name)
     arg = SHAPES[shape](data)
@@ -397,7 +398,7 @@ def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, data, shape
 
 
 @pytest.mark.parametrize("name", POLY_DRIVERS)
-def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name):
+def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name, entry):
     tfm = _shash(name)
     assert tfm._fdigest(b"x" * 31) is None
     assert tfm._fdigest(memoryview(b"x" * 80)[::2]) is None     # not contiguous
@@ -410,9 +411,9 @@ def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name):
 
 
 @pytest.mark.parametrize("name", NHPOLY_DRIVERS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.one_of(st.integers(0, 300), st.integers(0, 20000)), data=st.data())
-def test_nhpoly1305_digest_fast_path_matches_descriptor(name, n, data):
+def test_nhpoly1305_digest_fast_path_matches_descriptor(name, entry, n, data):
     tfm = _shash(name, data.draw(exactly(1088), label="key"))
     msg = data.draw(exactly(n), label="msg")
     want = _streamed(tfm, msg)
@@ -424,7 +425,7 @@ def test_nhpoly1305_digest_fast_path_matches_descriptor(name, n, data):
     assert direct == public == want
 
 
-def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key():
+def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key(entry):
     k1, k2 = os.urandom(1088), os.urandom(1088)
     tfm = _shash("nhpoly1305-avx2", k1)
     msg = os.urandom(9000)
@@ -511,10 +512,10 @@ def _aes(name, key):
 
 
 @pytest.mark.parametrize("name", AES_DRIVERS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(key=st.sampled_from([16, 24, 32]).flatmap(exactly), block=exactly(16),
        where=st.sampled_from(["simd", "nosimd", "inside fpu section"]))
-def test_aes_block_fast_path_matches_full_path_and_peer(name, key, block, where):
+def test_aes_block_fast_path_matches_full_path_and_peer(name, entry, key, block, where):
     from cryptography.hazmat.primitives.ciphers import modes
     c = _aes(name, key)
     peer = Cipher(algorithms.AES(key), modes.ECB())
@@ -527,7 +528,7 @@ def test_aes_block_fast_path_matches_full_path_and_peer(name, key, block, where)
             == c.decrypt_one(bytearray(want)) == block
 
 
-def test_aesni_block_fast_path_declines_while_tracing():
+def test_aesni_block_fast_path_declines_while_tracing(entry):
     key, block = os.urandom(32), os.urandom(16)
     c = _aes("aes-aesni", key)
     with capi.fpu_trace() as tr:
@@ -538,7 +539,7 @@ def test_aesni_block_fast_path_declines_while_tracing():
 
 
 @pytest.mark.parametrize("name", AES_DRIVERS)
-def test_aes_block_fast_path_declines_and_follows_the_key(name):
+def test_aes_block_fast_path_declines_and_follows_the_key(name, entry):
     k1, k2 = os.urandom(32), os.urandom(16)
     c = _aes(name, k1)
     assert c._fenc(b"x" * 15) is None and c._fenc(bytearray(17)) is None
