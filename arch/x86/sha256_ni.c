@@ -25,6 +25,8 @@ void sha256_blocks_ni(uint32_t *state, const uint8_t *data, size_t nblocks)
 	while (nblocks--) {
 		__m128i w[4], abef0 = abef, cdgh0 = cdgh;
 
+		/* unrolled whole, so that w[] stays in registers and no branch is left */
+#pragma GCC unroll 16
 		for (int g = 0; g < 16; g++) {
 			__m128i m;
 

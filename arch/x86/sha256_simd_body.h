@@ -53,6 +53,8 @@ void SHA_NAME(blocks)(uint32_t *state, const uint8_t *data, size_t nblocks)
 		uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
 		uint32_t e = state[4], f = state[5], h = state[7], gg = state[6];
 
+		/* unrolled whole, so that x[] stays in registers */
+#pragma GCC unroll 16
 		for (g = 0; g < 16; g++) {		/* four rounds per group */
 			if (g < 4)
 				x[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * g)),
