@@ -2,10 +2,22 @@
  * Block-cipher mode loops over a one-block function pointer: ECB, CBC, CTR
  * and XTS with ciphertext stealing (IEEE P1619), as the kernel's generic
  * templates compute them.
+ *
+ * Each entry runs its loop in a noinline worker, then wipes the stack the
+ * worker and the block function used (memzero_stack): what a mode keeps in
+ * its own buffers is wiped by name, but the block function may leave its
+ * last output in its frame (aes-generic assembles the block there), and
+ * that is keystream (CTR), a decrypted block (CBC, ECB) or a tweak (XTS).
  */
 #include <string.h>
 
+#include "memzero.h"
 #include "modes_core.h"
+
+/* The deepest worker with the block function it calls (gcc -fstack-usage:
+ * under 600 bytes with aes-generic, its red zone included), rounded up;
+ * tests/algs/test_wipes.py scans the stack after the entries. */
+#define MODES_STACK_USE 1024
 
 static inline void xor16(uint8_t *d, const uint8_t *a, const uint8_t *b)
 {
@@ -18,14 +30,23 @@ static inline void xor16(uint8_t *d, const uint8_t *a, const uint8_t *b)
 	memcpy(d, x, 16);
 }
 
-void modes_ecb(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
+#define NOINLINE __attribute__((noinline))
+
+static NOINLINE void ecb_work(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
+			      size_t nblocks)
 {
 	for (size_t i = 0; i < nblocks; i++)
 		fn(ctx, out + 16 * i, in + 16 * i);
 }
 
-void modes_cbc_encrypt(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
-		       size_t nblocks, uint8_t *iv)
+void modes_ecb(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+	ecb_work(fn, ctx, out, in, nblocks);
+	memzero_stack(MODES_STACK_USE);
+}
+
+static NOINLINE void cbc_encrypt_work(aes_block_fn enc, const void *ctx, uint8_t *out,
+				      const uint8_t *in, size_t nblocks, uint8_t *iv)
 {
 	uint8_t x[16];
 	const uint8_t *prev = iv;
@@ -37,10 +58,18 @@ void modes_cbc_encrypt(aes_block_fn enc, const void *ctx, uint8_t *out, const ui
 	}
 	if (nblocks)
 		memmove(iv, prev, 16);
+	memzero_explicit(x, sizeof(x));
 }
 
-void modes_cbc_decrypt(aes_block_fn dec, const void *ctx, uint8_t *out, const uint8_t *in,
+void modes_cbc_encrypt(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
 		       size_t nblocks, uint8_t *iv)
+{
+	cbc_encrypt_work(enc, ctx, out, in, nblocks, iv);
+	memzero_stack(MODES_STACK_USE);
+}
+
+static NOINLINE void cbc_decrypt_work(aes_block_fn dec, const void *ctx, uint8_t *out,
+				      const uint8_t *in, size_t nblocks, uint8_t *iv)
 {
 	uint8_t c[16], p[16];
 
@@ -50,7 +79,14 @@ void modes_cbc_decrypt(aes_block_fn dec, const void *ctx, uint8_t *out, const ui
 		xor16(out + 16 * i, p, iv);
 		memcpy(iv, c, 16);
 	}
-	memset(p, 0, sizeof(p));
+	memzero_explicit(p, sizeof(p));
+}
+
+void modes_cbc_decrypt(aes_block_fn dec, const void *ctx, uint8_t *out, const uint8_t *in,
+		       size_t nblocks, uint8_t *iv)
+{
+	cbc_decrypt_work(dec, ctx, out, in, nblocks, iv);
+	memzero_stack(MODES_STACK_USE);
 }
 
 static void ctr_inc(uint8_t *ctr)
@@ -60,8 +96,8 @@ static void ctr_inc(uint8_t *ctr)
 			break;
 }
 
-void modes_ctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
-	       size_t nbytes, uint8_t *ctr)
+static NOINLINE void ctr_work(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
+			      size_t nbytes, uint8_t *ctr)
 {
 	uint8_t ks[16];
 
@@ -76,7 +112,14 @@ void modes_ctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *i
 		in += n;
 		nbytes -= n;
 	}
-	memset(ks, 0, sizeof(ks));
+	memzero_explicit(ks, sizeof(ks));
+}
+
+void modes_ctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
+	       size_t nbytes, uint8_t *ctr)
+{
+	ctr_work(enc, ctx, out, in, nbytes, ctr);
+	memzero_stack(MODES_STACK_USE);
 }
 
 void modes_gf128mul_x_ble(uint8_t *t)
@@ -88,9 +131,16 @@ void modes_gf128mul_x_ble(uint8_t *t)
 	t[0] = (uint8_t)((t[0] << 1) ^ (carry ? 0x87 : 0));
 }
 
-void modes_xts_first_tweak(aes_block_fn tenc, const void *tctx, uint8_t *t, const uint8_t *iv)
+static NOINLINE void first_tweak_work(aes_block_fn tenc, const void *tctx, uint8_t *t,
+				      const uint8_t *iv)
 {
 	tenc(tctx, t, iv);
+}
+
+void modes_xts_first_tweak(aes_block_fn tenc, const void *tctx, uint8_t *t, const uint8_t *iv)
+{
+	first_tweak_work(tenc, tctx, t, iv);
+	memzero_stack(MODES_STACK_USE);
 }
 
 static void xts_one(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
@@ -103,8 +153,8 @@ static void xts_one(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_
 	xor16(out, x, t);
 }
 
-void modes_xts_blocks(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
-		      size_t nblocks, uint8_t *t)
+static NOINLINE void xts_blocks_work(aes_block_fn fn, const void *ctx, uint8_t *out,
+				     const uint8_t *in, size_t nblocks, uint8_t *t)
 {
 	for (size_t i = 0; i < nblocks; i++) {
 		xts_one(fn, ctx, out + 16 * i, in + 16 * i, t);
@@ -112,8 +162,15 @@ void modes_xts_blocks(aes_block_fn fn, const void *ctx, uint8_t *out, const uint
 	}
 }
 
-void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
-		    size_t r, uint8_t *t, int enc)
+void modes_xts_blocks(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
+		      size_t nblocks, uint8_t *t)
+{
+	xts_blocks_work(fn, ctx, out, in, nblocks, t);
+	memzero_stack(MODES_STACK_USE);
+}
+
+static NOINLINE void xts_tail_work(aes_block_fn fn, const void *ctx, uint8_t *out,
+				   const uint8_t *in, size_t r, uint8_t *t, int enc)
 {
 	uint8_t t1[16], cc[16], blk[16], head[16];
 
@@ -127,23 +184,39 @@ void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_
 	xts_one(fn, ctx, out, blk, enc ? t1 : t);
 	memcpy(t, t1, 16);
 	modes_gf128mul_x_ble(t);
-	memset(cc, 0, sizeof(cc));
-	memset(blk, 0, sizeof(blk));
-	memset(head, 0, sizeof(head));
+	memzero_explicit(t1, sizeof(t1));
+	memzero_explicit(cc, sizeof(cc));
+	memzero_explicit(blk, sizeof(blk));
+	memzero_explicit(head, sizeof(head));
 }
 
-void modes_xts_crypt(aes_block_fn fn, const void *ctx, aes_block_fn tenc, const void *tctx,
-		     const uint8_t *iv, uint8_t *out, const uint8_t *in, size_t nbytes, int enc)
+void modes_xts_tail(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in,
+		    size_t r, uint8_t *t, int enc)
+{
+	xts_tail_work(fn, ctx, out, in, r, t, enc);
+	memzero_stack(MODES_STACK_USE);
+}
+
+static NOINLINE void xts_crypt_work(aes_block_fn fn, const void *ctx, aes_block_fn tenc,
+				    const void *tctx, const uint8_t *iv, uint8_t *out,
+				    const uint8_t *in, size_t nbytes, int enc)
 {
 	uint8_t t[16];
 	size_t r = nbytes % 16;
 	size_t main_len = nbytes - (r ? 16 + r : 0);
 
 	tenc(tctx, t, iv);
-	modes_xts_blocks(fn, ctx, out, in, main_len / 16, t);
+	xts_blocks_work(fn, ctx, out, in, main_len / 16, t);
 	if (r)
-		modes_xts_tail(fn, ctx, out + main_len, in + main_len, r, t, enc);
-	memset(t, 0, sizeof(t));
+		xts_tail_work(fn, ctx, out + main_len, in + main_len, r, t, enc);
+	memzero_explicit(t, sizeof(t));
+}
+
+void modes_xts_crypt(aes_block_fn fn, const void *ctx, aes_block_fn tenc, const void *tctx,
+		     const uint8_t *iv, uint8_t *out, const uint8_t *in, size_t nbytes, int enc)
+{
+	xts_crypt_work(fn, ctx, tenc, tctx, iv, out, in, nbytes, enc);
+	memzero_stack(MODES_STACK_USE);
 }
 
 void modes_xts_xor(uint8_t *buf, size_t nblocks, uint8_t *t)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "byteorder.h"
+#include "memzero.h"
 #include "sha256_generic.h"
 
 static inline uint32_t ror32(uint32_t x, int n)
@@ -57,7 +58,7 @@ void sha256_blocks_generic(uint32_t *state, const uint8_t *data, size_t nblocks)
 		state[4] += e; state[5] += f; state[6] += g; state[7] += h;
 		data += SHA256_BLOCK_SIZE;
 	}
-	memset(w, 0, sizeof(w));
+	memzero_explicit(w, sizeof(w));
 }
 
 void sha256_update(struct sha256_state *s, const uint8_t *data, size_t len, sha256_blocks_fn blocks)
@@ -102,7 +103,7 @@ void sha256_final(struct sha256_state *s, uint8_t *out, size_t digest_size, sha2
 	blocks(s->state, s->buf, 1);
 	for (size_t i = 0; i < digest_size / 4; i++)
 		put_be32(out + 4 * i, s->state[i]);
-	memset(s, 0, sizeof(*s));
+	memzero_explicit(s, sizeof(*s));
 }
 
 void sha256_digest_bytes(const uint8_t *data, size_t len, uint8_t *out, size_t digest_size,
