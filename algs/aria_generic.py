@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 import crypto_api as capi
 from crypto_api.algs._aria_generic import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import alloc_uninit
+from crypto_api.oneshot import alloc_uninit, c_digest_oneshot
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "aria_generic"
@@ -30,6 +30,8 @@ ARIA_ALIGNMASK = 3          # 6.0-6.13: the generic code reads aligned words
 _from_buffer = ffi.from_buffer
 _ENC = ffi.addressof(lib, "aria_encrypt")
 _DEC = ffi.addressof(lib, "aria_decrypt")
+_ENC_CALL = ffi.addressof(lib, "aria_encrypt_call")
+_DEC_CALL = ffi.addressof(lib, "aria_decrypt_call")
 
 
 def aria_setkey(ctx: Any, key: Any, driver: str) -> Any:
@@ -63,7 +65,14 @@ def _one(tfm: Any, dst: Any, src: Any, encrypt: bool) -> None:
 
 
 def _oneshot(tfm: Any, encrypt: bool) -> Optional[Callable]:
-    """encrypt_one/decrypt_one for a bytes block in one C call."""
+    """encrypt_one/decrypt_one in one C call: the C entry point (a block in
+    any C-contiguous buffer) where built, else a Python function (a bytes
+    block)."""
+    key = tfm.ctx.aria
+    fast = c_digest_oneshot(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
+                            in_len=ARIA_BLOCK_SIZE)
+    if fast is not None:
+        return fast
     ctx, call, alloc, unpack = tfm.ctx, lib.aria_block_bytes, alloc_uninit, unpack_bytes
     flag = 1 if encrypt else 0
 

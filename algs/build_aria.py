@@ -33,6 +33,10 @@ void crypto_memzero(void *p, size_t n);
 
 /* One block for encrypt_one/decrypt_one with char pointers (bytes as they are). */
 void aria_block_bytes(const struct aria_ctx *ctx, int encrypt, char *out, const char *in);
+/* The same as the routines of the C entry point (crypto_api/digest_call.h):
+ * ``handle`` is the struct aria_ctx; n is the block's 16. */
+int aria_encrypt_call(const void *handle, char *out, const char *in, size_t n);
+int aria_decrypt_call(const void *handle, char *out, const char *in, size_t n);
 """
 
 SOURCE = """
@@ -42,6 +46,20 @@ SOURCE = """
 static void aria_block_bytes(const struct aria_ctx *ctx, int encrypt, char *out, const char *in)
 {
 	(encrypt ? aria_encrypt : aria_decrypt)(ctx, (uint8_t *)out, (const uint8_t *)in);
+}
+
+static int aria_encrypt_call(const void *handle, char *out, const char *in, size_t n)
+{
+	(void)n;
+	aria_encrypt(handle, (uint8_t *)out, (const uint8_t *)in);
+	return 0;
+}
+
+static int aria_decrypt_call(const void *handle, char *out, const char *in, size_t n)
+{
+	(void)n;
+	aria_decrypt(handle, (uint8_t *)out, (const uint8_t *)in);
+	return 0;
 }
 """
 

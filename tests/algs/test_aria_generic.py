@@ -24,15 +24,32 @@ def _hex(v, *names):
     return [bytes.fromhex(v[n]) for n in names]
 
 
+@pytest.fixture(params=["c", "python"])
+def entry(request, monkeypatch):
+    """The one-block fast path as the C entry point (crypto_api/digest_call.h,
+    where built, any buffer) or as the Python function (bytes only)."""
+    from crypto_api import oneshot
+    if request.param == "python":
+        monkeypatch.setattr(oneshot, "_linear_call", None)
+    elif oneshot._linear_call is None:
+        pytest.skip("crypto_api._linear_call is not built")
+    return request.param
+
+
 @pytest.mark.parametrize("v", _vec("block"), ids=lambda v: v["id"])
-def test_rfc5794_blocks_through_the_cipher(v):
+def test_rfc5794_blocks_through_the_cipher(v, entry):
     key, pt, ct = _hex(v, "key", "plaintext", "ciphertext")
     with capi.crypto_alloc_cipher("aria-generic") as tfm:
         tfm.setkey(key)
+        assert tfm._fenc(pt) == ct and tfm._fdec(ct) == pt   # the fast path takes bytes
         assert tfm.encrypt_one(pt) == ct
         assert tfm.decrypt_one(ct) == pt
-        assert tfm.encrypt_one(bytearray(pt)) == ct          # not the one-call path
+        assert tfm.encrypt_one(bytearray(pt)) == ct
         assert tfm.decrypt_one(memoryview(ct)) == pt
+        assert tfm._fenc(pt[:15]) is None                    # the full path refuses it
+        with pytest.raises(capi.CryptoError) as e:
+            tfm.encrypt_one(pt[:15])
+        assert e.value.errno == EINVAL
     assert aria_ref.encrypt_block(key, pt) == ct   # the model agrees with the RFC
 
 
