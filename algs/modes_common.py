@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 import crypto_api as capi
-from crypto_api.algs._modes import ffi, lib
+from crypto_api.algs._modes import ffi
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, SIMD, simd_choice
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt

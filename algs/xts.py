@@ -21,11 +21,11 @@ tweak pass, ECB child over the blocks, tweak pass.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.algs.modes_common import BLOCK, c_cipher, dst_ptr, src_ptr, xor_bytes
+from crypto_api.algs.modes_common import BLOCK, c_cipher, dst_ptr, src_ptr
 from crypto_api.algs._modes import ffi, lib
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.fpu import DECLINE, SIMD
-from crypto_api.scatterlist import scatterwalk_map_and_copy, sg_linear_views
+from crypto_api.scatterlist import scatterwalk_map_and_copy
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
 
 _from_buffer = ffi.from_buffer

@@ -25,6 +25,8 @@ import sysconfig
 
 import pytest
 
+from c_build import build_common
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("algs/build_*.py"),
                                                     *ROOT.glob("arch/x86/build_*.py")]
@@ -35,11 +37,7 @@ needs_cc = pytest.mark.skipif(CC is None, reason="no C compiler (gcc/cc) on PATH
 
 def _load_all():
     """Every build script loaded through the helper; returns (helper, {module: ffi})."""
-    sys.path.insert(0, str(ROOT / "algs"))
-    try:
-        common = importlib.import_module("build_common")
-    finally:
-        sys.path.remove(str(ROOT / "algs"))
+    common = build_common()
     builders = {}
     for script in SCRIPTS:
         mod = common.load_builder(script)

@@ -4,23 +4,15 @@ declarations its C header already holds (between ``/* cdef: begin */`` and
 nothing outside them, and a header with unmatched markers is refused rather
 than half read."""
 
-import importlib
-import pathlib
-import sys
-
 import pytest
 from cffi import FFI
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from c_build import build_common
 
 
 @pytest.fixture(scope="module")
 def common():
-    sys.path.insert(0, str(ROOT / "algs"))
-    try:
-        return importlib.import_module("build_common")
-    finally:
-        sys.path.remove(str(ROOT / "algs"))
+    return build_common()
 
 
 def write(tmp_path, text):

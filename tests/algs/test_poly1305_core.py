@@ -6,7 +6,6 @@ The reference is a few lines of big-integer Python written from RFC 8439 2.5.
 import json
 import pathlib
 import random
-import struct
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -16,19 +16,17 @@
 from __future__ import annotations
 
 import importlib
-import pathlib
 import platform
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from c_build import build_common, build_harness, run_residue
+
 IS_X86_64 = platform.machine().lower() in ("x86_64", "amd64")
 OBJDUMP = shutil.which("objdump")
-CC = shutil.which("gcc")
 
 pytestmark = pytest.mark.skipif(not IS_X86_64, reason="x86-64 code")
 
@@ -95,39 +93,21 @@ def test_isa_functions_use_their_registers(name, register):
 
 @pytest.fixture(scope="module")
 def residue_harness(tmp_path_factory):
-    if CC is None:
-        pytest.skip("gcc is not installed")
-    sys.path.insert(0, str(ROOT / "algs"))
-    try:
-        common = importlib.import_module("build_common")
-    finally:
-        sys.path.remove(str(ROOT / "algs"))
+    common = build_common()
     for builder in ("arch/x86/build_chacha.py", "arch/x86/build_chacha_glue.py",
                     "arch/x86/build_chacha20poly1305.py"):
         common.load_builder(builder)           # SPECS holds only what was loaded
     sources = sorted({s for m, spec in common.SPECS.items() if m.startswith("crypto_api.arch.x86._chacha")
                       for s in spec.sources})  # the four ISA extensions, the glue loop, the AEAD core
     spec = common.SPECS["crypto_api.arch.x86._chacha_avx512"]
-    exe = tmp_path_factory.mktemp("residue") / "stack_residue"
-    cmd = [CC, *common.CFLAGS, *["-I" + str(ROOT / d) for d in spec.include_dirs],
-           str(ROOT / "tests/arch/data/stack_residue.c"), *[str(ROOT / s) for s in sources], "-o", str(exe)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return exe
-
-
-def _residue(exe, what: str, length: int) -> int:
-    r = subprocess.run([str(exe), what, str(length)], capture_output=True, text=True)
-    if r.returncode == 77:
-        pytest.skip(f"the CPU lacks {what}")
-    assert r.returncode == 0, r.stderr
-    return int(r.stdout)
+    return build_harness(tmp_path_factory.mktemp("residue") / "stack_residue",
+                         ["tests/arch/data/stack_residue.c", *sources], spec.include_dirs)
 
 
 @pytest.mark.parametrize("length", [1, 64, 100, 256, 300, 512, 1000, 1024, 1500, 4096, 6000, 8192])
 @pytest.mark.parametrize("isa", ["ssse3", "avx2", "avx512vl", "avx512"])
 def test_chacha_entry_leaves_no_keystream_on_the_stack(residue_harness, isa, length):
-    assert _residue(residue_harness, isa, length) == 0
+    assert run_residue(residue_harness, isa, length) == 0
 
 
 @pytest.mark.parametrize("length", [1, 64, 300, 1000, 4096, 8192])
@@ -135,7 +115,7 @@ def test_chacha_entry_leaves_no_keystream_on_the_stack(residue_harness, isa, len
 def test_glue_loop_leaves_no_keystream_on_the_stack(residue_harness, isa, length):
     """XChaCha20 through chacha_glue_crypt_linear over a worker (no wipe of
     its own): the loop wipes once, after the last step."""
-    assert _residue(residue_harness, "glue-" + isa, length) == 0
+    assert run_residue(residue_harness, "glue-" + isa, length) == 0
 
 
 @pytest.mark.parametrize("length", [0, 1, 64, 300, 512, 1000, 1024, 3000, 4096, 8192])
@@ -143,20 +123,20 @@ def test_glue_loop_leaves_no_keystream_on_the_stack(residue_harness, isa, length
 def test_aead_core_leaves_no_keystream_on_the_stack(residue_harness, form, length):
     """The one-pass ChaCha20-Poly1305 sweep (AVX2 and AVX-512 forms) runs
     chunk by chunk and wipes what the ChaCha code left once, at the end."""
-    assert _residue(residue_harness, form, length) == 0
+    assert run_residue(residue_harness, form, length) == 0
 
 
 @pytest.mark.parametrize("length", [8, 512, 800, 4096, 7936])
 def test_lanes_entries_leave_no_keystream_or_subkey_on_the_stack(residue_harness, length):
     """Eight streams side by side (chacha_lanes_xor_avx2), then eight HChaCha
     subkeys (hchacha_lanes_avx2): each entry wipes what its work left."""
-    assert _residue(residue_harness, "lanes", length) == 0
+    assert run_residue(residue_harness, "lanes", length) == 0
 
 
 def test_hchacha_entry_leaves_no_subkey_on_the_stack(residue_harness):
-    assert _residue(residue_harness, "hchacha", 32) == 0
+    assert run_residue(residue_harness, "hchacha", 32) == 0
 
 
 def test_the_scan_finds_keystream_left_behind(residue_harness):
     """Positive control: keystream copied to an unwiped stack buffer is found."""
-    assert _residue(residue_harness, "leak", 512) >= 16
+    assert run_residue(residue_harness, "leak", 512) >= 16

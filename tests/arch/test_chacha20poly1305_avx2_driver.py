@@ -26,7 +26,7 @@ import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, EINVAL
 from crypto_api.testmgr.vectors import load_json
-from aead_vectors import check_vector, unhex
+from aead_vectors import check_vector
 from drawn_bytes import exactly
 from sglayout import gather, layouts, outside, scatter
 

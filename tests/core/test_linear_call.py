@@ -107,12 +107,9 @@ def test_c_file_builds_without_warnings_with_the_project_flags():
     cc = shutil.which("gcc") or shutil.which("cc")
     if cc is None:
         pytest.skip("no C compiler (gcc/cc) on PATH")
+    from c_build import build_common
+    CFLAGS = build_common().CFLAGS
     root = pathlib.Path(__file__).resolve().parents[2]
-    sys.path.insert(0, str(root / "algs"))
-    try:
-        from build_common import CFLAGS
-    finally:
-        sys.path.remove(str(root / "algs"))
     limited = ["-DPy_LIMITED_API=0x030B0000"] if sys.version_info >= (3, 11) else []
     cmd = [cc, "-c", "-o", os.devnull, *CFLAGS, "-Werror", *limited,
            "-I" + sysconfig.get_paths()["include"], "-I" + str(root / "algs" / "include"),

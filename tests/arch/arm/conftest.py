@@ -3,7 +3,6 @@ test with a reason naming the missing package (qemu-user,
 gcc-arm-linux-gnueabihf, libc6-dev-armhf-cross), or fails it under
 CRYPTO_API_REQUIRE_EMULATION=1."""
 
-import pytest
 from arm64_emulation import require_emulation
 
 

@@ -6,7 +6,6 @@ request (§2.3, §2.7) and a dm-crypt image written on the host.  Each test
 boots a fresh interpreter as the arm machine."""
 
 import json
-import os
 
 import pytest
 from arm64_emulation import CHACHA_NEON_VECTORS, arm64_env, host_env, list_records, run_cli, run_python
