@@ -218,10 +218,15 @@ def run(targets: List, peers: List, settings: Settings,
                 if key in points.skipped:
                     r = _result(t, op, size, threads=settings.threads, skipped=points.skipped[key])
                 else:
-                    # a threads sample lasts at least thread_sample_min_ns (speed_measure)
+                    # a threads sample lasts at least thread_sample_min_ns (speed_measure):
+                    # as many calls as the table's batches scaled up, and at least as many
+                    # as that time holds at the table's best rate (a calibration that a
+                    # busy spell slowed gives too small a batch)
+                    m = measured[key]
                     longer = max(1, math.ceil(M.thread_sample_min_ns() / sample_ns))
-                    r = _measure_threads(t, op, size, settings.threads,
-                                         max(measured[key].iterations) * longer, settings.repeat)
+                    calls = max(max(m.iterations) * longer,
+                                math.ceil(M.thread_sample_min_ns() / min(m.per_call_ns)))
+                    r = _measure_threads(t, op, size, settings.threads, calls, settings.repeat)
                 report["results"].append(r)
                 if size not in {c["size"] for c in report["thread_control"]}:
                     report["thread_control"].append(
