@@ -14,17 +14,13 @@ import crypto_api as capi
 from crypto_api.algs import adiantum
 from crypto_api.algs._adiantum import ffi as aff
 from crypto_api.errors import EINVAL, ENOKEY, CryptoError
+from alloc_or_skip import alloc_or_skip
 
 NAMES = ["adiantum(xchacha12,aes)", "adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)"]
 
 
 def _alloc(name, key):
-    try:
-        tfm = capi.crypto_alloc_skcipher(name)
-    except CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    tfm.setkey(key)
-    return tfm
+    return alloc_or_skip(capi.crypto_alloc_skcipher, name, key)
 
 
 def _raw(struct) -> bytes:

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import crypto_api as capi
 from crypto_api.errors import EINVAL, ENOKEY, CryptoError
 from drawn_bytes import exactly
+from alloc_or_skip import alloc_or_skip
 
 CHACHA_DRIVERS = ["chacha20-generic", "xchacha20-generic", "xchacha12-generic",
                   "chacha20-simd", "xchacha20-simd", "xchacha12-simd"]
@@ -47,10 +48,7 @@ def python_entry(monkeypatch):
 
 
 def _alloc(name, key=None):
-    try:
-        tfm = capi.crypto_alloc_skcipher(name)
-    except CryptoError as e:
-        pytest.skip(f"{name}: {e}")
+    tfm = alloc_or_skip(capi.crypto_alloc_skcipher, name)
     tfm.setkey(key if key is not None else bytes(range(7, 7 + tfm.max_keysize)))
     return tfm
 
@@ -334,13 +332,7 @@ NHPOLY_DRIVERS = ["nhpoly1305-generic", "nhpoly1305-sse2", "nhpoly1305-avx2"]
 
 
 def _shash(name, key=None):
-    try:
-        tfm = capi.crypto_alloc_shash(name)
-    except CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    if key is not None:
-        tfm.setkey(key)
-    return tfm
+    return alloc_or_skip(capi.crypto_alloc_shash, name, key)
 
 
 def _streamed(tfm, data):
@@ -503,12 +495,7 @@ AES_DRIVERS = ["aes-generic", "aes-aesni"]
 
 
 def _aes(name, key):
-    try:
-        c = capi.crypto_alloc_cipher(name)
-    except CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    c.setkey(key)
-    return c
+    return alloc_or_skip(capi.crypto_alloc_cipher, name, key)
 
 
 @pytest.mark.parametrize("name", AES_DRIVERS)

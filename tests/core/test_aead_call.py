@@ -24,6 +24,7 @@ from crypto_api import oneshot
 from crypto_api.errors import EBADMSG
 from buffer_shrinker import shrinking
 from drawn_bytes import exactly
+from alloc_or_skip import alloc_or_skip
 
 pytestmark = pytest.mark.skipif(oneshot._aead_call is None, reason="crypto_api._linear_call is not built")
 
@@ -33,10 +34,7 @@ SHAPES = {"bytes": bytes, "bytearray": bytearray, "memoryview": lambda b: memory
 
 
 def _alloc(name, key):
-    try:
-        tfm = capi.crypto_alloc_aead(name)
-    except capi.CryptoError as e:
-        pytest.skip(f"{name}: {e}")
+    tfm = alloc_or_skip(capi.crypto_alloc_aead, name)
     if not tfm.driver_name.endswith("-avx2"):
         tfm.free()
         pytest.skip(f"{name}: no one-pass AVX2 driver on this CPU")

@@ -20,6 +20,7 @@ import pytest
 import crypto_api as capi
 from crypto_api import oneshot
 from buffer_shrinker import shrinking
+from alloc_or_skip import alloc_or_skip
 
 pytestmark = pytest.mark.skipif(oneshot._digest_call is None, reason="crypto_api._linear_call is not built")
 
@@ -29,22 +30,12 @@ CIPHERS = ["aes-generic", "aes-aesni"]
 
 
 def _shash(name):
-    try:
-        tfm = capi.crypto_alloc_shash(name)
-    except capi.CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    if name.startswith("nhpoly1305"):
-        tfm.setkey(os.urandom(1088))
-    return tfm
+    return alloc_or_skip(capi.crypto_alloc_shash, name,
+                         os.urandom(1088) if name.startswith("nhpoly1305") else None)
 
 
 def _cipher(name):
-    try:
-        tfm = capi.crypto_alloc_cipher(name)
-    except capi.CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    tfm.setkey(os.urandom(32))
-    return tfm
+    return alloc_or_skip(capi.crypto_alloc_cipher, name, os.urandom(32))
 
 
 @pytest.mark.parametrize("name", SHASHES)

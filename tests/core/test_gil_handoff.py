@@ -18,6 +18,7 @@ import pytest
 
 import crypto_api as capi
 from crypto_api import oneshot
+from alloc_or_skip import alloc_or_skip
 
 pytestmark = pytest.mark.skipif(oneshot._linear_call is None, reason="crypto_api._linear_call is not built")
 
@@ -25,12 +26,7 @@ NAMES = ["xchacha12-simd", "adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)"]
 
 
 def _alloc(name, key):
-    try:
-        tfm = capi.crypto_alloc_skcipher(name)
-    except capi.CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    tfm.setkey(key)
-    return tfm
+    return alloc_or_skip(capi.crypto_alloc_skcipher, name, key)
 
 
 def _cpus():

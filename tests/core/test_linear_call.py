@@ -21,6 +21,7 @@ import pytest
 import crypto_api as capi
 from crypto_api import oneshot
 from buffer_shrinker import shrinking
+from alloc_or_skip import alloc_or_skip
 
 pytestmark = pytest.mark.skipif(oneshot._linear_call is None, reason="crypto_api._linear_call is not built")
 
@@ -28,12 +29,7 @@ NAMES = ["xchacha12-simd", "chacha20-generic", "adiantum(xchacha12-simd,aes-aesn
 
 
 def _alloc(name):
-    try:
-        tfm = capi.crypto_alloc_skcipher(name)
-    except capi.CryptoError as e:
-        pytest.skip(f"{name}: {e}")
-    tfm.setkey(os.urandom(32))
-    return tfm
+    return alloc_or_skip(capi.crypto_alloc_skcipher, name, os.urandom(32))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
+from alloc_or_skip import alloc_or_skip
 
 DRIVERS = ["poly1305-generic", "poly1305-x86_64", "poly1305",
            "nhpoly1305-generic", "nhpoly1305-sse2", "nhpoly1305-avx2", "nhpoly1305"]
@@ -18,10 +19,7 @@ NH_KEY = bytes(range(256)) * 4 + bytes(range(64))
 
 
 def _alloc(name):
-    try:
-        tfm = capi.crypto_alloc_shash(name)
-    except CryptoError as e:
-        pytest.skip(f"{name}: {e}")
+    tfm = alloc_or_skip(capi.crypto_alloc_shash, name)
     if tfm.alg.setkey is not None:
         tfm.setkey(NH_KEY)
     return tfm
