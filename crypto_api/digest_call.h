@@ -19,8 +19,7 @@
  *  - the ``simd`` handle for inputs longer than ``simd_above`` when choice()
  *    answers SIMD, the ``generic`` one when it answers GENERIC (or the input
  *    is shorter), and DECLINE (an FPU trace records) declines, so the
- *    modelled path makes the real sections; ``simd_only``: anything but SIMD
- *    declines;
+ *    modelled path makes the real sections;
  *  - a routine that returns nonzero declines (the full path raises the
  *    driver's error).
  *
@@ -44,7 +43,6 @@ typedef struct {
 	Py_ssize_t out_len;
 	Py_ssize_t simd_above;		/* SIMD only for inputs longer than this */
 	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
-	int simd_only;
 	long simd_value;
 	long decline_value;
 } DigestCall;
@@ -71,14 +69,14 @@ static PyObject *digest_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	}
 	if ((self->in_len >= 0 && n != self->in_len) || n < self->min_len)
 		goto decline;
-	if (self->simd_only || (self->simd != self->generic && n > self->simd_above)) {
+	if (self->simd != self->generic && n > self->simd_above) {
 		long v;
 
 		if (call_state_choice(&self->base, &v) < 0)
 			goto done;
 		if (v == self->simd_value)
 			handle = self->simd;
-		else if (v == self->decline_value || self->simd_only)
+		else if (v == self->decline_value)
 			goto decline;
 	}
 	res = new_bytes(self->out_len, &out);
@@ -112,7 +110,7 @@ static PyMethodDef digest_call_def = {
 
 /*
  * make_digest(fn, generic, simd, keep, choice, in_len, min_len, out_len,
- *             simd_above, nogil_min, simd_value, decline_value, simd_only) -> fn
+ *             simd_above, nogil_min, simd_value, decline_value) -> fn
  * fn, generic, simd: addresses (ints) that ``keep`` keeps alive.
  */
 static PyObject *make_digest(PyObject *module, PyObject *args)
@@ -121,12 +119,11 @@ static PyObject *make_digest(PyObject *module, PyObject *args)
 	DigestCall *self;
 	Py_ssize_t in_len, min_len, out_len, simd_above, nogil_min;
 	long simd_value, decline_value;
-	int simd_only;
 	void *p_fn, *p_generic, *p_simd;
 
-	if (!PyArg_ParseTuple(args, "OOOOOnnnnnllp:make_digest", &fn, &generic, &simd, &keep,
+	if (!PyArg_ParseTuple(args, "OOOOOnnnnnll:make_digest", &fn, &generic, &simd, &keep,
 			      &choice, &in_len, &min_len, &out_len, &simd_above, &nogil_min,
-			      &simd_value, &decline_value, &simd_only))
+			      &simd_value, &decline_value))
 		return NULL;
 	if (!PyCallable_Check(choice)) {
 		PyErr_SetString(PyExc_TypeError, "make_digest: choice must be callable");
@@ -153,7 +150,6 @@ static PyObject *make_digest(PyObject *module, PyObject *args)
 	self->nogil_min = nogil_min;
 	self->simd_value = simd_value;
 	self->decline_value = decline_value;
-	self->simd_only = simd_only;
 	return call_state_function(&self->base, &digest_call_def);
 }
 

@@ -241,7 +241,7 @@ static PyMethodDef module_methods[] = {
 	 "scratch_max, simd_value, encrypt) -> fn(data, iv, assoc, out)"},
 	{"make_digest", make_digest, METH_VARARGS,
 	 "make_digest(fn, generic, simd, keep, choice, in_len, min_len, out_len, simd_above, "
-	 "nogil_min, simd_value, decline_value, simd_only) -> fn(data)"},
+	 "nogil_min, simd_value, decline_value) -> fn(data)"},
 	{NULL, NULL, 0, NULL},
 };
 

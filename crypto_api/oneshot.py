@@ -291,7 +291,7 @@ def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int,
 
 
 def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
-                     simd_above: int = 0, simd_only: bool = False, nogil_min: int = None, keep=()):
+                     simd_above: int = 0, nogil_min: int = None, keep=()):
     """A fixed-size result's ``oneshot`` function ``fn(data)`` in C
     (crypto_api/digest_call.h): a shash's ``tfm.digest`` or a cipher's
     ``encrypt_one``/``decrypt_one``, or None where the C entry points are not
@@ -311,7 +311,7 @@ def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, m
     return _digest_call(
         _address(fn_ptr), _address(generic), _address(simd), (fn_ptr, generic, simd, keep),
         fpu.simd_choice, in_len, min_len, out_len, simd_above,
-        NOGIL_MIN if nogil_min is None else nogil_min, fpu.SIMD, fpu.DECLINE, simd_only)
+        NOGIL_MIN if nogil_min is None else nogil_min, fpu.SIMD, fpu.DECLINE)
 
 
 def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,

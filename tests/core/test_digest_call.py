@@ -118,7 +118,7 @@ def test_a_failing_choice_is_raised_and_the_buffer_released():
     handle = oneshot._ffi.new("char[1]")            # never read: the choice fails first
     fn = oneshot._digest_call(oneshot._address(s.DIGEST_CALL), oneshot._address(handle) + 1,
                               oneshot._address(handle), (handle,), choice, -1, 0, 32, 0, 2048,
-                              capi.SIMD, capi.DECLINE, False)
+                              capi.SIMD, capi.DECLINE)
     buf = bytearray(100)
     with pytest.raises(RuntimeError, match="choice failed"):
         fn(buf)
@@ -129,13 +129,13 @@ def test_a_failing_choice_is_raised_and_the_buffer_released():
 def test_make_digest_refuses_null_pointers_and_negative_lengths():
     make = oneshot._digest_call
     with pytest.raises(ValueError):
-        make(0, 1, 1, (), capi.simd_choice, -1, 0, 32, 0, 2048, 0, 2, False)
+        make(0, 1, 1, (), capi.simd_choice, -1, 0, 32, 0, 2048, 0, 2)
     with pytest.raises(ValueError):
-        make(1, 1, 1, (), capi.simd_choice, -2, 0, 32, 0, 2048, 0, 2, False)
+        make(1, 1, 1, (), capi.simd_choice, -2, 0, 32, 0, 2048, 0, 2)
     with pytest.raises(ValueError):
-        make(1, 1, 1, (), capi.simd_choice, -1, 0, -32, 0, 2048, 0, 2, False)
+        make(1, 1, 1, (), capi.simd_choice, -1, 0, -32, 0, 2048, 0, 2)
     with pytest.raises(TypeError):
-        make(1, 1, 1, (), None, -1, 0, 32, 0, 2048, 0, 2, False)
+        make(1, 1, 1, (), None, -1, 0, 32, 0, 2048, 0, 2)
     fn = _shash("sha256-generic")._fdigest
     with pytest.raises(TypeError):
         fn(b"a", b"b")                              # one argument, always
