@@ -26,6 +26,13 @@ def ref_permute(words, nrounds):
     return x
 
 
+def ref_hchacha_words(words, nrounds):
+    """HChaCha of a 16-word state (RFC 8439's rounds, draft-irtf-cfrg-xchacha
+    §2.2): words 0..3 and 12..15 of the rounds, no feed-forward."""
+    x = ref_permute(words, nrounds)
+    return x[0:4] + x[12:16]
+
+
 def ref_keystream(words, nbytes, nrounds):
     """Keystream for a 16-word state; only word 12 counts (32-bit wrap)."""
     st_ = list(words)
