@@ -23,7 +23,7 @@ SOURCES = ["tests/algs/data/generic_residue.c", "algs/aes_generic.c", "algs/mode
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory):
     return build_harness(tmp_path_factory.mktemp("wipes") / "generic_residue", SOURCES,
-                         ["algs", "algs/include"])
+                         ["algs", "algs/include", "tests/include"])
 
 
 @pytest.mark.parametrize("length", [16, 48, 256, 4096])

@@ -101,7 +101,8 @@ def residue_harness(tmp_path_factory):
                       for s in spec.sources})  # the four ISA extensions, the glue loop, the AEAD core
     spec = common.SPECS["crypto_api.arch.x86._chacha_avx512"]
     return build_harness(tmp_path_factory.mktemp("residue") / "stack_residue",
-                         ["tests/arch/data/stack_residue.c", *sources], spec.include_dirs)
+                         ["tests/arch/data/stack_residue.c", *sources],
+                         [*spec.include_dirs, "tests/include"])
 
 
 @pytest.mark.parametrize("length", [1, 64, 100, 256, 300, 512, 1000, 1024, 1500, 4096, 6000, 8192])

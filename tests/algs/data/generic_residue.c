@@ -25,9 +25,9 @@
 #include "aes_generic.h"
 #include "memzero.h"
 #include "modes_core.h"
+#include "residue_scan.h"
 #include "sha256_generic.h"
 
-#define SCAN_BYTES 65536
 #define MAX_LEN 4096
 
 static uint8_t buf[MAX_LEN], secrets[2 * MAX_LEN + 64];
@@ -138,25 +138,6 @@ static __attribute__((noinline)) void leak(size_t len, uint8_t seed)
 	(void)local[0];
 }
 
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-static __attribute__((noinline, optimize("O0"))) size_t scan(void)
-{
-	volatile uint8_t probe[SCAN_BYTES];	/* left uninitialised: what was there */
-	size_t found = 0, c, off, k;
-
-	for (c = 0; c < nsecrets; c++) {
-		for (off = 0; off + 16 <= SCAN_BYTES; off += 4) {
-			for (k = 0; k < 16 && probe[off + k] == secrets[16 * c + k]; k++)
-				;
-			if (k == 16) {
-				found++;
-				break;
-			}
-		}
-	}
-	return found;
-}
-
 int main(int argc, char **argv)
 {
 	void (*run)(size_t, uint8_t);
@@ -185,6 +166,6 @@ int main(int argc, char **argv)
 		leak(len, 1);
 	else
 		run(len, 1);
-	printf("%zu\n", scan());
+	printf("%zu\n", scan_stack(secrets, nsecrets));
 	return 0;
 }

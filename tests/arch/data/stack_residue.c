@@ -21,8 +21,7 @@
 #include "chacha20poly1305_avx2.h"
 #include "chacha_glue_walk.h"
 #include "chacha_x86.h"
-
-#define SCAN_BYTES 65536
+#include "residue_scan.h"
 
 typedef void (*crypt_fn)(uint32_t *, uint8_t *, const uint8_t *, size_t, int);
 
@@ -105,25 +104,6 @@ static __attribute__((noinline)) void leak(crypt_fn f, size_t len, uint32_t seed
 		local[i] = out[i];
 }
 
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-static __attribute__((noinline, optimize("O0"))) size_t scan(size_t len)
-{
-	volatile uint8_t probe[SCAN_BYTES];	/* left uninitialised: what was there */
-	size_t found = 0, c, off, k;
-
-	for (c = 0; c + 16 <= len; c += 16) {
-		for (off = 0; off + 16 <= SCAN_BYTES; off += 4) {
-			for (k = 0; k < 16 && probe[off + k] == out[c + k]; k++)
-				;
-			if (k == 16) {
-				found++;
-				break;
-			}
-		}
-	}
-	return found;
-}
-
 int main(int argc, char **argv)
 {
 	const char *isa;
@@ -179,6 +159,6 @@ int main(int argc, char **argv)
 		run(f, len, 7);
 		run(f, len, 1);
 	}
-	printf("%zu\n", scan(len));
+	printf("%zu\n", scan_stack(out, len / 16));
 	return 0;
 }
