@@ -8,7 +8,9 @@ boot, list, selftest, speed, enc/dec and disk.
 ``--arch`` / ``--cpu`` (global: before the command, and accepted after it)
 choose the machine to boot, as ``CRYPTO_API_ARCH`` / ``CRYPTO_API_CPU`` do
 (crypto_api.machine); they are exported to the environment, so processes
-the command starts boot the same machine.
+the command starts boot the same machine.  An emulated machine that cannot
+run its own drivers says so on stderr before the command runs (``selftest``
+refuses to run then, unless ``--generic-only``).
 """
 
 from __future__ import annotations
@@ -78,12 +80,24 @@ def _machine_options(p: argparse.ArgumentParser, default) -> None:
 
 
 def _boot_machine(args: argparse.Namespace) -> None:
-    """Choose the machine before any module loads, and pass it to child processes."""
-    from .machine import select_machine
+    """Choose the machine before any module loads, and pass it to child processes.
+
+    An emulated machine whose own drivers cannot run (crypto_api.machine.emulation)
+    is a warning on stderr, or the command's error where it must have them (a
+    command's ``strict_emulation`` default: the hint of how to do without) or
+    under ``CRYPTO_API_REQUIRE_EMULATION=1``.  A command run with
+    ``generic_only`` set loads no arch module, so needs none of it."""
+    from .machine import emulation, select_machine_from_options
     for opt, var in (("arch", "CRYPTO_API_ARCH"), ("cpu", "CRYPTO_API_CPU")):
         if getattr(args, opt, None):
             os.environ[var] = getattr(args, opt)
-    select_machine(getattr(args, "arch", None), getattr(args, "cpu", None))
+    machine = select_machine_from_options(getattr(args, "arch", None), getattr(args, "cpu", None))
+    if getattr(args, "generic_only", False):
+        return
+    hint = getattr(args, "strict_emulation", None)
+    warning = emulation.check(machine, strict=hint is not None, hint=hint or "")
+    if warning:
+        print(f"crypto-api {args.command}: warning: {warning}", file=sys.stderr)
 
 
 def _version() -> str:

@@ -78,6 +78,7 @@ _loaded: Dict[str, LoadedModule] = {}
 _available: Optional[Dict[str, str]] = None        # module name -> import path
 _alias_index: Optional[Dict[str, List[str]]] = None  # alias -> module names
 _coldplugged = False                                 # CPU-feature modules loaded once
+_generic_only = False                                # no arch module loads (generic_only())
 CPU_ALIAS = "cpu:"                                   # alias prefix of MODULE_CPU_FEATURE
 _state = threading.local()
 
@@ -106,7 +107,7 @@ def _machine_arch() -> str:
 def _path_fits_machine(path: str) -> bool:
     for prefix, arch in _ARCH_PACKAGES.items():
         if path.startswith(prefix):
-            return arch == _machine_arch()
+            return not _generic_only and arch == _machine_arch()
     return True
 
 
@@ -121,7 +122,18 @@ def _module_name(ep_name: str) -> str:
 def module_fits_machine(mod: ModuleType) -> bool:
     """False for a module whose MODULE_ARCH is not the booted machine's."""
     arch = getattr(mod, "MODULE_ARCH", None)
-    return arch is None or arch == _machine_arch()
+    return arch is None or (not _generic_only and arch == _machine_arch())
+
+
+def generic_only() -> None:
+    """From now on, load no module built for an architecture (this project's
+    ``crypto_api.arch`` ones, any with ``MODULE_ARCH``): only the generic
+    drivers register, whatever the machine can run (``crypto-api selftest
+    --generic-only``).  Call it before the first lookup: loaded modules stay."""
+    global _generic_only
+    with registry.lock:
+        _generic_only = True
+    rescan()
 
 
 def _entry_points() -> Dict[str, str]:
@@ -231,8 +243,8 @@ def _load(name: str, mod: ModuleType, source: str) -> LoadedModule:
     if name in _loaded:
         raise CryptoError(EEXIST, f"module {name} is already loaded")
     if not module_fits_machine(mod):
-        raise CryptoError(ENOEXEC, f"module {name} is built for {mod.MODULE_ARCH}, "
-                          f"the machine is {_machine_arch()}")
+        why = "generic drivers only were asked for" if _generic_only else f"the machine is {_machine_arch()}"
+        raise CryptoError(ENOEXEC, f"module {name} is built for {mod.MODULE_ARCH}, {why}")
     init = getattr(mod, "module_init", None)
     if init is None or not callable(getattr(mod, "module_exit", None)):
         raise CryptoError(ENOEXEC, f"module {name}: module_init/module_exit missing")

@@ -1,6 +1,8 @@
 """Whether arm64 (or another emulated arch's) code can run here (qemu-user and the cross compiler), and
 how an emulated test reacts when it cannot: a skip naming the missing
-package, or — with CRYPTO_API_REQUIRE_EMULATION=1 (CI) — a failure."""
+package, or — with CRYPTO_API_REQUIRE_EMULATION=1 (CI) — a failure.  The
+check and the variable are the library's (crypto_api.machine.emulation), the
+ones the command line applies to an emulated machine."""
 
 import os
 import subprocess
@@ -9,20 +11,17 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from crypto_api.machine.helper_build import missing_tools
-
-REQUIRE_VAR = "CRYPTO_API_REQUIRE_EMULATION"
+from crypto_api.machine.emulation import REQUIRE_VAR, required, tools_problem
 
 
 def require_emulation(arch: str = "arm64") -> None:
     """Skip (or fail, when required) unless ``arch`` code can be built and run."""
-    miss = missing_tools(arch)
-    if not miss:
+    err = tools_problem(arch)
+    if err is None:
         return
-    msg = f"{arch} emulation unavailable: missing " + ", ".join(miss)
-    if os.environ.get(REQUIRE_VAR) == "1":
-        pytest.fail(f"{msg} ({REQUIRE_VAR}=1 requires it)")
-    pytest.skip(msg)
+    if required():
+        pytest.fail(f"{err.message} ({REQUIRE_VAR}=1 requires it)")
+    pytest.skip(err.message)
 
 
 def arm64_env(cpu: str = "max", extra: Optional[Dict[str, str]] = None,

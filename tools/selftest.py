@@ -8,7 +8,11 @@ template instances in the test table are built, then every registered driver
 ``adiantum(xchacha12,aes)``) is tested again with ``testmgr.alg_test`` at the
 requested level.  The kernel's lines (``alg: self-tests for ... passed``, the
 failure details) go to stdout, then a summary table; the exit status is 1 if
-any driver failed.  ``--full`` prints the fuzz seed so a failure can be
+any driver failed.  On an emulated machine that cannot run its own drivers
+the command refuses before testing anything (crypto_api.machine.emulation),
+as a pass of the generic drivers alone would pass for the machine's;
+``--generic-only`` loads no architecture module and tests the generic
+drivers, on any machine.  ``--full`` prints the fuzz seed so a failure can be
 replayed with ``--seed``.
 """
 
@@ -66,7 +70,11 @@ def register(sub) -> None:
                    help="seed of the --full random tests, to replay a failure (default: a fresh one)")
     p.add_argument("--progress", action="store_true",
                    help="show a progress bar on stderr even when it is not a terminal")
-    p.set_defaults(func=run)
+    p.add_argument("--generic-only", action="store_true",
+                   help="load no architecture module and test the generic drivers alone; without "
+                        "it, an emulated machine (--arch arm64, arm, ppc64le) that cannot run its "
+                        "own drivers (no qemu-user, no cross compiler) is an error")
+    p.set_defaults(func=run, strict_emulation="pass --generic-only to test the generic drivers alone")
 
 
 class _Output(logging.Handler):
@@ -204,6 +212,8 @@ def run(args) -> int:
 
 def _run(args, out: _Output) -> int:
     start = time.perf_counter()
+    if getattr(args, "generic_only", False):
+        modules.generic_only()
     out.loading = True
     testmgr.set_level("fast")           # registration tests, as a boot runs them
     for name, err in modules.load_all().items():
@@ -242,6 +252,8 @@ def _run(args, out: _Output) -> int:
     if missing:
         summary += f", {len(missing)} not found"
     summary += f" (level {level}"
+    if getattr(args, "generic_only", False):
+        summary += ", generic drivers only"
     if args.full:
         summary += f", {testmgr.get_fuzz_iterations()} fuzz iterations, seed {seed}"
     summary += f"; {time.perf_counter() - start:.2f} s)"

@@ -8,8 +8,8 @@ crypto_api.machine.helper_build from the cores of arch/<arch>/cores*.py).
 
 from .selection import (ARCHES, ARM64_HWCAP, ARM_HWCAP, ARM_HWCAP2, DEFAULT_CPUS, HWCAP_NAMES,
                         PPC64LE_HWCAP, PPC64LE_HWCAP2, Machine, current_machine, host_arch,
-                        hwcap_features, select_machine)
+                        hwcap_features, select_machine, select_machine_from_options)
 
 __all__ = ["ARCHES", "ARM64_HWCAP", "ARM_HWCAP", "ARM_HWCAP2", "DEFAULT_CPUS", "HWCAP_NAMES",
            "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch",
-           "hwcap_features", "select_machine"]
+           "hwcap_features", "select_machine", "select_machine_from_options"]

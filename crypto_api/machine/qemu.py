@@ -73,6 +73,7 @@ class QemuHelper:
         self._proc: Optional[subprocess.Popen] = None
         self._shm: Optional[mmap.mmap] = None
         self._memfd = -1
+        helper_build.require_tools(arch)      # the emulator too: a prebuilt helper needs no compiler
         self._exe, fns = helper_build.build_helper(arch)
         self.table: Dict[str, Tuple[int, Core, Function]] = {fn.name: (i, c, fn) for i, (c, fn) in enumerate(fns)}
         self._nfns = len(fns)

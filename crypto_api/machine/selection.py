@@ -6,9 +6,11 @@ The kernel is built for one architecture; so is one crypto_api process.  It
 boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``, ``arm``, ``ppc64le``)
 and ``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ``cortex-a7``,
 ``power9``, ...) — or the
-CLI's ``--arch`` / ``--cpu`` through :func:`select_machine` — choose another
-before the first module loads.  A foreign machine is emulated: its cores run
-in a helper under qemu-user (crypto_api.machine.qemu).
+CLI's ``--arch`` / ``--cpu`` through :func:`select_machine_from_options` —
+choose another before the first module loads.  A foreign machine is
+emulated: its cores run in a helper under qemu-user (crypto_api.machine.qemu),
+and its CPU model must be one the installed qemu-user knows
+(crypto_api.machine.cpu_models).
 
 CPU features are the emulated CPU's own HWCAP words, read by the helper with
 ``getauxval``, never the host's, decoded by :data:`HWCAP_NAMES`
@@ -29,7 +31,7 @@ from ..errors import EBUSY, EINVAL, CryptoError
 
 __all__ = ["ARCHES", "ARM64_HWCAP", "ARM_HWCAP", "ARM_HWCAP2", "DEFAULT_CPUS", "HWCAP_NAMES",
            "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch",
-           "hwcap_features", "select_machine"]
+           "hwcap_features", "select_machine", "select_machine_from_options"]
 
 #: Architectures a machine may be booted as (Kbuild-like names).
 ARCHES = ("x86_64", "arm64", "arm", "ppc64le")
@@ -133,19 +135,49 @@ _lock = threading.Lock()
 _machine: Optional[Machine] = None
 
 
-def _make(arch: Optional[str], cpu: Optional[str]) -> Machine:
+#: (value, where it came from): the label names an option (``--cpu``), an
+#: environment variable (``CRYPTO_API_CPU``) or a Python argument (``cpu``).
+Choice = Tuple[Optional[str], str]
+
+
+def _given(label: str, value: Optional[str]) -> str:
+    """How a refusal names a choice, as the user wrote it: ``--cpu pentium``,
+    ``CRYPTO_API_CPU=pentium``, ``select_machine(cpu='pentium')``."""
+    if label.startswith("--"):
+        return f"{label} {value}"
+    if label.isupper():
+        return f"{label}={value}"
+    return f"select_machine({label}={value!r})"
+
+
+def _pick(given: Optional[str], label: str, var: str) -> Choice:
+    """``given`` (labelled ``label``) if set, else the environment variable ``var``."""
+    if given:
+        return given, label
+    return os.environ.get(var), var
+
+
+def _make(arch_given: Optional[str], cpu_given: Optional[str],
+          labels: Tuple[str, str] = ("arch", "cpu")) -> Machine:
+    """The machine of ``arch_given``/``cpu_given`` (None: the host, the arch's default CPU);
+    ``labels`` say where each came from (:data:`Choice`), for the refusals."""
     host = host_arch()
-    arch = (arch or host).strip().lower()
+    arch = (arch_given or host).strip().lower()
     arch = _ARCH_ALIASES.get(arch, arch)
     if arch not in ARCHES:
-        raise CryptoError(EINVAL, f"machine: unknown architecture {arch!r} (known: {', '.join(ARCHES)})")
+        raise CryptoError(EINVAL, f"machine: unknown architecture {arch!r} ({_given(labels[0], arch_given)}; "
+                          f"known: {', '.join(ARCHES)})")
     emulated = arch != host
     if arch == "x86_64" and emulated:
         raise CryptoError(EINVAL, f"machine: x86_64 cannot be emulated on a {host} host")
-    cpu = (cpu or "").strip() or (DEFAULT_CPUS.get(arch, "max") if emulated else "host")
+    chosen = (cpu_given or "").strip()
+    cpu = chosen or (DEFAULT_CPUS.get(arch, "max") if emulated else "host")
     if arch == "x86_64" and cpu != "host":
-        raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU (CRYPTO_API_CPU={cpu!r} "
+        raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU ({_given(labels[1], cpu_given)} "
                           "is for emulated machines; CRYPTO_API_CPU_MASK masks x86 features)")
+    if emulated:
+        from .cpu_models import check_cpu_model
+        check_cpu_model(arch, cpu, _given(labels[1], cpu_given) if chosen else f"the {arch} default")
     return Machine(arch=arch, cpu=cpu, emulated=emulated)
 
 
@@ -156,7 +188,8 @@ def current_machine() -> Machine:
     if m is None:
         with _lock:
             if _machine is None:
-                _machine = _make(os.environ.get("CRYPTO_API_ARCH"), os.environ.get("CRYPTO_API_CPU"))
+                _machine = _make(os.environ.get("CRYPTO_API_ARCH"), os.environ.get("CRYPTO_API_CPU"),
+                                 ("CRYPTO_API_ARCH", "CRYPTO_API_CPU"))
             m = _machine
     return m
 
@@ -166,10 +199,22 @@ def select_machine(arch: Optional[str] = None, cpu: Optional[str] = None) -> Mac
 
     The machine is fixed by the first :func:`current_machine` call (the
     first module lookup makes one); choosing another after that is EBUSY,
-    as a kernel boots one machine."""
+    as a kernel boots one machine.  An architecture or an emulated CPU model
+    that does not exist (the installed qemu-user's answer,
+    crypto_api.machine.cpu_models) is EINVAL."""
+    return _select(_pick(arch, "arch", "CRYPTO_API_ARCH"), _pick(cpu, "cpu", "CRYPTO_API_CPU"))
+
+
+def select_machine_from_options(arch: Optional[str] = None, cpu: Optional[str] = None) -> Machine:
+    """:func:`select_machine` for the command line: a refusal names the
+    ``--arch`` / ``--cpu`` option the user gave rather than the variable."""
+    return _select(_pick(arch, "--arch", "CRYPTO_API_ARCH"), _pick(cpu, "--cpu", "CRYPTO_API_CPU"))
+
+
+def _select(arch: Choice, cpu: Choice) -> Machine:
     global _machine
     with _lock:
-        want = _make(arch or os.environ.get("CRYPTO_API_ARCH"), cpu or os.environ.get("CRYPTO_API_CPU"))
+        want = _make(arch[0], cpu[0], (arch[1], cpu[1]))
         if _machine is not None and (_machine.arch, _machine.cpu) != (want.arch, want.cpu):
             raise CryptoError(EBUSY, f"machine: cannot boot {want.describe()}: already running as "
                               f"{_machine.describe()}")
