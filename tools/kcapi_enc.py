@@ -1,16 +1,17 @@
 """``enc`` / ``dec``: file encryption in the style of libkcapi's kcapi-enc.
 
-    crypto-api enc -c 'adiantum(xchacha12,aes)' --keyfile key --iv HEX -i in -o out
-    crypto-api dec -c xchacha20 --keyfd 3 --iv HEX < in > out 3< key
+    crypto-api enc -c 'adiantum(xchacha12,aes)' --key-file key --iv HEX -i in -o out
+    crypto-api dec -c xchacha20 --key-fd 3 --iv HEX < in > out 3< key
 
 Any skcipher name the registry can resolve works, templates included; an
 AEAD name (``rfc7539(chacha20,poly1305)``) goes to tools/aead_crypt.py, with
 ``--aad``/``--aad-file`` and ``--taglen``, the tag appended.  The
 input (stdin by default) is one message under the given IV: a stream cipher
 or a length-preserving cipher such as Adiantum needs no padding and the
-output has the input's length.  The key comes from a file or an inherited
-descriptor, never from the command line (where other users could read it in
-the process list).
+output has the input's length.  The key comes from a file (``--key-file``,
+alias ``--keyfile``) or an inherited descriptor (``--key-fd``, alias
+``--keyfd``), never from the command line (where other users could read it
+in the process list).
 
 Memory stays constant for inputs of any size (tools/stream_crypt.py): stream
 ciphers go chunk by chunk, Adiantum in two passes over the input (a pipe is
@@ -28,7 +29,7 @@ from crypto_api.errors import EINVAL, ENOENT, CryptoError
 
 from .aead_crypt import add_arguments as add_aead_arguments
 from .aead_crypt import run_aead, uses_aead_options
-from .cli_common import check_length, parse_iv, read_key_fd, read_key_file, wipe
+from .cli_common import add_key_options, check_length, parse_iv, read_key, wipe
 from .output_target import open_output
 from .stream_continuation import continuation_for
 from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation, open_input,
@@ -46,10 +47,7 @@ def register(sub) -> None:
                             "e.g. 'adiantum(xchacha12,aes)', xchacha20, 'rfc7539(chacha20,poly1305)'")
         p.add_argument("-i", "--infile", metavar="PATH", help="input file (default: stdin)")
         p.add_argument("-o", "--outfile", metavar="PATH", help="output file (default: stdout)")
-        key = p.add_mutually_exclusive_group()
-        key.add_argument("--keyfile", metavar="PATH", help="read the raw key from this file")
-        key.add_argument("--keyfd", type=int, metavar="N",
-                         help="read the raw key from inherited file descriptor N (to EOF)")
+        add_key_options(p, key_help="read the raw key from this file", fd=True)
         p.add_argument("--iv", metavar="HEX", help="the IV in hex (required when the cipher has one)")
         add_aead_arguments(p)
         p.set_defaults(func=run, encrypt=(cmd == "enc"))
@@ -109,12 +107,8 @@ def run(args) -> int:
         raise CryptoError(EINVAL, f"{args.cipher}: {opt} is for AEADs, and this is a skcipher "
                                   f"({tfm.alg.cra_driver_name})")
     with tfm:
-        name = tfm.alg.cra_name
-        if args.keyfile is None and args.keyfd is None:
-            if tfm.max_keysize:
-                raise CryptoError(EINVAL, f"{name}: needs a key: give --keyfile PATH or --keyfd N")
-        else:
-            key = read_key_file(args.keyfile) if args.keyfile is not None else read_key_fd(args.keyfd)
+        if args.key_file is not None or args.key_fd is not None or tfm.max_keysize:
+            key = read_key(args, tfm.alg.cra_name)
             try:
                 tfm.setkey(key)
             finally:
