@@ -25,6 +25,10 @@ from crypto_api.sector import WIDE_BLOCK_TEMPLATES
 #: algorithm here is nhpoly1305's 1088 bytes; a bigger file is not a key).
 MAX_KEY_FILE = 4096
 
+#: Block modes that take any length of at least one block (ciphertext
+#: stealing: crypto/xts.c since 5.4).
+STEALING_TEMPLATES = ("xts",)
+
 #: The canonical key options and their accepted aliases (not shown in --help).
 KEY_FILE_OPTION, KEY_FILE_ALIAS = "--key-file", "--keyfile"
 KEY_FD_OPTION, KEY_FD_ALIAS = "--key-fd", "--keyfd"
@@ -106,14 +110,15 @@ def length_rule(tfm):
     """``(minimum, multiple)`` message lengths ``tfm`` takes as one message.
 
     A stream cipher (block size 1) takes any length; a length-preserving
-    wide-block cipher (Adiantum) any length of at least its block size; any
-    other block cipher only whole blocks (it would need padding otherwise).
+    wide-block cipher (Adiantum) or a mode that steals ciphertext (XTS) any
+    length of at least its block size; any other block cipher only whole
+    blocks (it would need padding otherwise).
     """
     bs = tfm.blocksize
     if bs <= 1:
         return 0, 1
     template = tfm.alg.cra_name.split("(", 1)[0]
-    if "(" in tfm.alg.cra_name and template in WIDE_BLOCK_TEMPLATES:
+    if "(" in tfm.alg.cra_name and template in WIDE_BLOCK_TEMPLATES + STEALING_TEMPLATES:
         return bs, 1
     return bs, bs
 
