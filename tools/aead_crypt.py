@@ -1,7 +1,7 @@
 """``enc``/``dec`` with an AEAD, as libkcapi's kcapi-enc takes one.
 
-    crypto-api enc -c 'rfc7539(chacha20,poly1305)' --keyfile key --iv HEX --aad-file hdr -i in -o out
-    crypto-api dec -c 'rfc7539(chacha20,poly1305)' --keyfile key --iv HEX --aad HEX < out > in
+    crypto-api enc -c 'rfc7539(chacha20,poly1305)' --key-file key --iv HEX --aad-file hdr -i in -o out
+    crypto-api dec -c 'rfc7539(chacha20,poly1305)' --key-file key --iv HEX --aad HEX < out > in
 
 The associated data comes from ``--aad-file PATH`` or ``--aad HEX`` (none
 by default) and is not part of the output; the tag (``--taglen``, default
@@ -42,7 +42,7 @@ import crypto_api as capi
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
 
 from .aead_stream import TAG_SIZE, Rfc7539Stream, rewind, stream_for, wipe_buffer
-from .cli_common import parse_iv, read_key_fd, read_key_file, wipe
+from .cli_common import parse_iv, read_key, wipe
 from .output_target import OutputTarget, open_output
 from .stream_crypt import CHUNK, InputSource, open_input, spool
 
@@ -91,10 +91,7 @@ def _read_aad(args) -> bytes:
 
 def _key(args, tfm, stream: Optional[Rfc7539Stream]) -> None:
     """Key the AEAD (which checks the key) and, when streaming, its children."""
-    name = tfm.alg.cra_name
-    if args.keyfile is None and args.keyfd is None:
-        raise CryptoError(EINVAL, f"{name}: needs a key: give --keyfile PATH or --keyfd N")
-    key = read_key_file(args.keyfile) if args.keyfile is not None else read_key_fd(args.keyfd)
+    key = read_key(args, tfm.alg.cra_name)
     try:
         tfm.setkey(key)
         if stream is not None:

@@ -1,13 +1,16 @@
 """Helpers shared by the ``enc``/``dec``, ``disk`` and ``speed`` commands.
 
-Reading key material (from a file or an inherited file descriptor, never
-from the command line, as libkcapi's kcapi-enc and cryptsetup do) into a
-wipeable buffer, and the message-length rules of a skcipher: what lengths it
-can process as one message without padding.
+The key options, spelled as cryptsetup spells them (``--key-file PATH``;
+``--key-fd N`` where a descriptor is taken), with libkcapi's ``--keyfile`` /
+``--keyfd`` accepted as hidden aliases; reading key material (from a file or
+an inherited file descriptor, never from the command line) into a wipeable
+buffer; and the message-length rules of a skcipher: what lengths it can
+process as one message without padding.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -22,6 +25,37 @@ from crypto_api.sector import WIDE_BLOCK_TEMPLATES
 #: algorithm here is nhpoly1305's 1088 bytes; a bigger file is not a key).
 MAX_KEY_FILE = 4096
 
+#: Block modes that take any length of at least one block (ciphertext
+#: stealing: crypto/xts.c since 5.4).
+STEALING_TEMPLATES = ("xts",)
+
+#: The canonical key options and their accepted aliases (not shown in --help).
+KEY_FILE_OPTION, KEY_FILE_ALIAS = "--key-file", "--keyfile"
+KEY_FD_OPTION, KEY_FD_ALIAS = "--key-fd", "--keyfd"
+
+
+def add_key_options(p, *, key_help: str, fd: bool = False, required: bool = False) -> None:
+    """``--key-file PATH`` (``args.key_file``) and, with ``fd``, ``--key-fd N``
+    (``args.key_fd``), one of them at most (``required``: exactly one).
+    Each has its alias beside it in the same group, so giving a spelling twice
+    is refused like giving both options; only the canonical names are in the
+    help and the usage line."""
+    group = p.add_mutually_exclusive_group(required=required)
+    group.add_argument(KEY_FILE_OPTION, dest="key_file", metavar="PATH", help=key_help)
+    group.add_argument(KEY_FILE_ALIAS, dest="key_file", metavar="PATH", help=argparse.SUPPRESS)
+    if fd:
+        fd_help = "read the raw key from inherited file descriptor N (to EOF)"
+        group.add_argument(KEY_FD_OPTION, dest="key_fd", type=int, metavar="N", help=fd_help)
+        group.add_argument(KEY_FD_ALIAS, dest="key_fd", type=int, metavar="N", help=argparse.SUPPRESS)
+
+
+def read_key(args, name: str) -> bytearray:
+    """The key from ``--key-file`` or ``--key-fd``; EINVAL naming ``name`` when neither is given."""
+    if args.key_file is not None:
+        return read_key_file(args.key_file)
+    if args.key_fd is not None:
+        return read_key_fd(args.key_fd)
+    raise CryptoError(EINVAL, f"{name}: needs a key: give {KEY_FILE_OPTION} PATH or {KEY_FD_OPTION} N")
 
 
 def wipe(buf: bytearray) -> None:
@@ -58,13 +92,13 @@ def read_key_file(path: str) -> bytearray:
 def read_key_fd(fd: int) -> bytearray:
     """Everything readable from an inherited descriptor (read to EOF, then closed)."""
     if not 0 <= fd < 2 ** 31:          # os.read/os.close take a C int
-        raise CryptoError(EINVAL, f"--keyfd {fd}: not a file descriptor")
+        raise CryptoError(EINVAL, f"{KEY_FD_OPTION} {fd}: not a file descriptor")
     try:
         return _read_all(fd, f"key descriptor {fd}")
     except OSError as e:
         if isinstance(e, CryptoError):
             raise
-        raise CryptoError(e.errno or EINVAL, f"--keyfd {fd}: cannot read: {e.strerror}") from None
+        raise CryptoError(e.errno or EINVAL, f"{KEY_FD_OPTION} {fd}: cannot read: {e.strerror}") from None
     finally:
         try:
             os.close(fd)
@@ -76,14 +110,15 @@ def length_rule(tfm):
     """``(minimum, multiple)`` message lengths ``tfm`` takes as one message.
 
     A stream cipher (block size 1) takes any length; a length-preserving
-    wide-block cipher (Adiantum) any length of at least its block size; any
-    other block cipher only whole blocks (it would need padding otherwise).
+    wide-block cipher (Adiantum) or a mode that steals ciphertext (XTS) any
+    length of at least its block size; any other block cipher only whole
+    blocks (it would need padding otherwise).
     """
     bs = tfm.blocksize
     if bs <= 1:
         return 0, 1
     template = tfm.alg.cra_name.split("(", 1)[0]
-    if "(" in tfm.alg.cra_name and template in WIDE_BLOCK_TEMPLATES:
+    if "(" in tfm.alg.cra_name and template in WIDE_BLOCK_TEMPLATES + STEALING_TEMPLATES:
         return bs, 1
     return bs, bs
 

@@ -28,7 +28,7 @@ from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.ivgen import SECTOR_SIZE
 from crypto_api.sector import MAX_JOBS, SECTOR_SIZES, VolumeCipher
 
-from .cli_common import read_key_file, wipe
+from .cli_common import add_key_options, read_key_file, wipe
 from .disk_engine import fingerprint, run_in_place, run_to_output
 from .disk_geometry import volume_geometry
 from .disk_io import device_size, is_block_device
@@ -112,8 +112,8 @@ def register(sub) -> None:
                         "aes-cbc-essiv:sha256, xchacha12,aes-adiantum-plain64, "
                         "xchacha20,aes-adiantum-plain64 or capi:<algorithm>-<ivmode>; "
                         "IV modes plain, plain64 and essiv:<hash> (dm-crypt 5.4+)")
-    p.add_argument("--key-file", required=True, metavar="PATH",
-                   help="file holding the raw key (32 bytes for Adiantum, 32 or 64 for aes-xts)")
+    add_key_options(p, required=True,
+                    key_help="file holding the raw key (32 bytes for Adiantum, 32 or 64 for aes-xts)")
     p.add_argument("--sector-size", type=int, choices=SECTOR_SIZES, default=SECTOR_SIZE,
                    help="encryption unit in bytes (default 512)")
     p.add_argument("--offset", type=_count_arg, default=0, metavar="SECTORS",

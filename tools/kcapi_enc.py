@@ -1,21 +1,27 @@
 """``enc`` / ``dec``: file encryption in the style of libkcapi's kcapi-enc.
 
-    crypto-api enc -c 'adiantum(xchacha12,aes)' --keyfile key --iv HEX -i in -o out
-    crypto-api dec -c xchacha20 --keyfd 3 --iv HEX < in > out 3< key
+    crypto-api enc -c 'adiantum(xchacha12,aes)' --key-file key --iv HEX -i in -o out
+    crypto-api dec -c xchacha20 --key-fd 3 --iv HEX < in > out 3< key
 
 Any skcipher name the registry can resolve works, templates included; an
 AEAD name (``rfc7539(chacha20,poly1305)``) goes to tools/aead_crypt.py, with
 ``--aad``/``--aad-file`` and ``--taglen``, the tag appended.  The
 input (stdin by default) is one message under the given IV: a stream cipher
 or a length-preserving cipher such as Adiantum needs no padding and the
-output has the input's length.  The key comes from a file or an inherited
-descriptor, never from the command line (where other users could read it in
-the process list).
+output has the input's length; so does ``xts``, which steals ciphertext for
+a partial last block, while ``ecb``/``cbc`` take whole blocks only (this
+tool never pads).  The key comes from a file (``--key-file``, alias
+``--keyfile``) or an inherited descriptor (``--key-fd``, alias ``--keyfd``),
+never from the command line (where other users could read it in the process
+list).
 
-Memory stays constant for inputs of any size (tools/stream_crypt.py): stream
-ciphers go chunk by chunk, Adiantum in two passes over the input (a pipe is
-spooled to an anonymous temporary file first).  Everything is checked (key,
-IV, the length rules) before the output is touched, and the output is
+Memory stays constant for inputs of any size: stream ciphers go chunk by
+chunk (tools/stream_crypt.py), so do ``ecb``, ``cbc``, ``ctr`` and ``xts``
+(tools/block_stream.py), Adiantum in two passes over the input.  A pipe is
+spooled to an anonymous temporary file first where the length must be known
+before anything is written (Adiantum; ``ecb``/``cbc``, to refuse a partial
+block up front).  Everything is checked (key, IV, the length rules) before
+the output is touched, and the output is
 written by tools/output_target.py's rule: devices and FIFOs in place, a
 regular file replaced atomically where the user could have written it, so a
 failure or a kill leaves the old file or the complete new one.
@@ -23,12 +29,15 @@ failure or a kill leaves the old file or the complete new one.
 
 from __future__ import annotations
 
+import contextlib
+
 import crypto_api as capi
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 
 from .aead_crypt import add_arguments as add_aead_arguments
 from .aead_crypt import run_aead, uses_aead_options
-from .cli_common import check_length, parse_iv, read_key_fd, read_key_file, wipe
+from .block_stream import block_chain_for, crypt_chained
+from .cli_common import add_key_options, check_length, length_rule, parse_iv, read_key, wipe
 from .output_target import open_output
 from .stream_continuation import continuation_for
 from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation, open_input,
@@ -40,16 +49,14 @@ def register(sub) -> None:
         p = sub.add_parser(
             cmd, help=f"{verb} a file or stdin with any skcipher or AEAD (kcapi-enc style)",
             description=f"{verb.capitalize()} the whole input as one message with a skcipher "
-                        "(no padding: stream ciphers and length-preserving ciphers such as Adiantum).")
+                        "(no padding: stream ciphers, length-preserving ciphers such as Adiantum, "
+                        "xts with ciphertext stealing; ecb and cbc take whole blocks only).")
         p.add_argument("-c", "--cipher", required=True, metavar="NAME",
                        help="skcipher or AEAD name or driver name, templates included, "
                             "e.g. 'adiantum(xchacha12,aes)', xchacha20, 'rfc7539(chacha20,poly1305)'")
         p.add_argument("-i", "--infile", metavar="PATH", help="input file (default: stdin)")
         p.add_argument("-o", "--outfile", metavar="PATH", help="output file (default: stdout)")
-        key = p.add_mutually_exclusive_group()
-        key.add_argument("--keyfile", metavar="PATH", help="read the raw key from this file")
-        key.add_argument("--keyfd", type=int, metavar="N",
-                         help="read the raw key from inherited file descriptor N (to EOF)")
+        add_key_options(p, key_help="read the raw key from this file", fd=True)
         p.add_argument("--iv", metavar="HEX", help="the IV in hex (required when the cipher has one)")
         add_aead_arguments(p)
         p.set_defaults(func=run, encrypt=(cmd == "enc"))
@@ -59,19 +66,21 @@ def _is_adiantum(tfm) -> bool:
     return tfm.alg.cra_name.startswith("adiantum(")
 
 
-def _crypt(tfm, encrypt: bool, iv, src: InputSource, outfile) -> None:
+def _crypt(tfm, encrypt: bool, iv, src: InputSource, outfile, chain) -> None:
     """Check the message, open the output, stream the result into it."""
     rule = continuation_for(tfm)
-    adiantum = rule is None and _is_adiantum(tfm)
-    if adiantum and not src.seekable:
+    adiantum = rule is None and chain is None and _is_adiantum(tfm)
+    if not src.seekable and (adiantum or (chain is not None and length_rule(tfm)[1] > 1)):
         with spool(src) as spooled:
-            return _crypt(tfm, encrypt, iv, spooled, outfile)
+            return _crypt(tfm, encrypt, iv, spooled, outfile, chain)
+    if src.seekable:
+        check_length(tfm, src.size, "the input")
+    if chain is not None:
+        return _crypt_chained(tfm, encrypt, iv, src, outfile, chain)
     if rule is None and not adiantum:
         data = read_whole(src)
         check_length(tfm, len(data), "the input")
         data = tfm.encrypt(data, iv) if encrypt else tfm.decrypt(data, iv)
-    elif src.seekable:
-        check_length(tfm, src.size, "the input")
     with open_output(outfile, src.stat) as out:
         if rule is not None:
             crypt_with_continuation(tfm, encrypt, iv, rule, src, out.write)
@@ -80,6 +89,20 @@ def _crypt(tfm, encrypt: bool, iv, src: InputSource, outfile) -> None:
         else:
             out.write(data)
         out.commit()
+
+
+def _crypt_chained(tfm, encrypt: bool, iv, src: InputSource, outfile, chain) -> None:
+    """A block mode chunk by chunk; the first chunk is read (and a too short
+    input refused) before the output is opened."""
+    pieces = crypt_chained(tfm, encrypt, iv, chain, src)
+    with contextlib.closing(pieces):
+        first = next(pieces, None)
+        with open_output(outfile, src.stat) as out:
+            if first is not None:
+                out.write(first)
+                for piece in pieces:
+                    out.write(piece)
+            out.commit()
 
 
 def _alloc(name: str):
@@ -109,17 +132,21 @@ def run(args) -> int:
         raise CryptoError(EINVAL, f"{args.cipher}: {opt} is for AEADs, and this is a skcipher "
                                   f"({tfm.alg.cra_driver_name})")
     with tfm:
-        name = tfm.alg.cra_name
-        if args.keyfile is None and args.keyfd is None:
-            if tfm.max_keysize:
-                raise CryptoError(EINVAL, f"{name}: needs a key: give --keyfile PATH or --keyfd N")
-        else:
-            key = read_key_file(args.keyfile) if args.keyfile is not None else read_key_fd(args.keyfd)
-            try:
+        key = None
+        if args.key_file is not None or args.key_fd is not None or tfm.max_keysize:
+            key = read_key(args, tfm.alg.cra_name)
+        try:
+            if key is not None:
                 tfm.setkey(key)
-            finally:
+            chain = block_chain_for(tfm, key)
+        finally:
+            if key is not None:
                 wipe(key)
-        iv = parse_iv(args.iv, tfm)
-        with open_input(args.infile) as src:
-            _crypt(tfm, args.encrypt, iv, src, args.outfile)
+        try:
+            iv = parse_iv(args.iv, tfm)
+            with open_input(args.infile) as src:
+                _crypt(tfm, args.encrypt, iv, src, args.outfile, chain)
+        finally:
+            if chain is not None:
+                chain.close()
     return 0

@@ -7,9 +7,10 @@ continues the last, so memory stays constant for any input.  An
 whole input: it runs in two passes over a seekable input
 (``adiantum_crypt_stream`` in algs/adiantum.py); a non-seekable input (a
 pipe) is first spooled to an anonymous temporary file, which costs disk
-space, not memory.  Any other skcipher (a block cipher mode, for which this
-tool knows no continuation) gets the whole input as one message in memory,
-as libkcapi's kcapi-enc does with its one-shot mode.
+space, not memory.  The block modes ``ecb``, ``cbc``, ``ctr`` and ``xts``
+go chunk by chunk too (tools/block_stream.py).  Any other skcipher (a mode
+for which this tool knows no continuation) gets the whole input as one
+message in memory, as libkcapi's kcapi-enc does with its one-shot mode.
 """
 
 from __future__ import annotations
@@ -164,6 +165,7 @@ def spool(src: InputSource, directory: Optional[str] = None, chunk_size: int = C
             tmp.write(view[:n])
             size += n
         tmp.flush()
+        tmp.seek(0)                      # read in order (read_full) from the start, or at offsets
     except BaseException:
         tmp.close()
         raise

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crypto_api.__main__ import main
-from enc_cli import ENV, assert_one_line_error, cli
+from enc_cli import ENV, assert_one_line_error, cli, peak_rss_kib
 
 AEAD = "rfc7539(chacha20,poly1305)"
 #: the best driver (the one-pass one where the CPU has it) and the generic template instance
@@ -178,16 +178,6 @@ def test_killed_anywhere_leaves_the_old_file_or_the_whole_new_one(d, verb):
     assert out.read_bytes() == want
 
 
-def _peak_rss_kib(argv):
-    """The peak RSS of one ``crypto-api`` run, measured by a wrapper process of its own."""
-    probe = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:]); "
-             "assert p.returncode == 0; print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    p = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "crypto_api", *argv],
-                       env=ENV, capture_output=True, timeout=300)
-    assert p.returncode == 0, p.stderr
-    return int(p.stdout)
-
-
 @pytest.mark.parametrize("verb", ["enc", "dec"])
 def test_the_one_pass_driver_holds_the_input_once(d, verb):
     """One buffer holds the message (read once, processed in place, wiped in
@@ -200,6 +190,6 @@ def test_the_one_pass_driver_holds_the_input_once(d, verb):
     small, big = b"x", os.urandom(48 * MIB)
     for name, data in (("small", small), ("big", big)):
         (d / name).write_bytes(data if verb == "enc" else ref.encrypt(NONCE, data, None))
-    base = _peak_rss_kib(args(verb, d, AEAD, "-i", str(d / "small"), "-o", str(d / "out")))
-    peak = _peak_rss_kib(args(verb, d, AEAD, "-i", str(d / "big"), "-o", str(d / "out")))
+    base = peak_rss_kib(args(verb, d, AEAD, "-i", str(d / "small"), "-o", str(d / "out")))
+    peak = peak_rss_kib(args(verb, d, AEAD, "-i", str(d / "big"), "-o", str(d / "out")))
     assert peak - base < 60 * 1024, (base, peak)

@@ -99,7 +99,7 @@ def run_main(args, capsys):
     (["-c", ADIANTUM, "--keyfile", "{big}", "--iv", "00" * 32], ["more than 4096 bytes"]),
     (["-c", ADIANTUM, "--keyfile", "{missing}", "--iv", "00" * 32], ["No such file", "missing"]),
     (["-c", ADIANTUM, "--keyfile", "{dir}", "--iv", "00" * 32], ["Is a directory"]),
-    (["-c", ADIANTUM, "--keyfd", "987", "--iv", "00" * 32], ["--keyfd 987", "Bad file descriptor"]),
+    (["-c", ADIANTUM, "--keyfd", "987", "--iv", "00" * 32], ["--key-fd 987", "Bad file descriptor"]),
     (["-c", ADIANTUM, "--keyfd", str(1 << 64), "--iv", "00" * 32], ["not a file descriptor"]),
     (["-c", ADIANTUM, "--keyfile", "{key}", "--iv", "00" * 32, "-i", "{missing}"], ["No such file"]),
     (["-c", ADIANTUM, "--keyfile", "{key}", "--iv", "00" * 32, "-i", "{tiny}"], ["15 bytes", "at least 16"]),
