@@ -226,3 +226,19 @@ def test_python_blocks_run_in_a_fresh_interpreter(tmp_path):
     run_python(Block("x.md", 1, "python", {}, ">>> 1 + 1\n2\n"), tmp_path)
     with pytest.raises(AssertionError):
         run_python(Block("x.md", 1, "python", {}, ">>> 1 + 1\n3\n"), tmp_path)
+
+
+def test_sh_runner_stops_at_the_first_failure_and_sees_the_venv_and_the_repo(tmp_path):
+    ok = ('test "$(command -v python)" = "' + str(Path(sys.executable).parent / "python") + '"\n'
+          'test -f "$CRYPTO_API_REPO/Makefile"\ntest "$PWD" = "' + str(tmp_path) + '"\n')
+    run_sh(Block("x.md", 1, "sh", {}, ok), tmp_path, tmp_path)
+    with pytest.raises(AssertionError):
+        run_sh(Block("x.md", 1, "sh", {}, "false\ntrue\n"), tmp_path, tmp_path)
+
+
+def test_tested_by_needs_the_test_and_every_command_line(tmp_path):
+    check_tested_by(Block("x.md", 1, "sh", {"tested-by": ".ci/run"}, "make test\n"))
+    for options, code in (({"tested-by": ".ci/run"}, "make test\nmake run\n"),
+                          ({"tested-by": "tests/docs/test_examples.py::no_such_test"}, "make test\n")):
+        with pytest.raises(AssertionError):
+            check_tested_by(Block("x.md", 1, "sh", options, code))
