@@ -1,6 +1,8 @@
-"""What a wheel build runs, checked without building one: the helpers'
-prebuild (crypto_api/machine/prebuild.py, which setup.py runs by path on the
-tree ``build_py`` lays out) runs in an interpreter with nothing but the standard library, as in
+"""What a wheel build runs, checked without building one: setup.py's
+``build_py`` declares every directory of package data as a package (no
+setuptools warning, every file copied), and the helpers' prebuild
+(crypto_api/machine/prebuild.py, which setup.py runs by path on the build
+tree) runs in an interpreter with nothing but the standard library, as in
 pip's isolated build environment, with the cross compilers hidden and with
 them present; the helpers it stores are the ones the package looks up."""
 
@@ -12,7 +14,11 @@ import sys
 import pytest
 
 from crypto_api.machine import helper_build
-from source_files import copy_sources
+from source_files import ROOT, copy_sources, source_files
+
+DATA_DIRS = {"algs/include": "crypto_api/algs/include",
+             "crypto_api/testmgr/vectors": "crypto_api/testmgr/vectors"}
+
 
 def run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
@@ -38,6 +44,16 @@ def bare_python(tmp_path_factory):
     r = subprocess.run([python, "-c", "import attrs"], capture_output=True, text=True)
     assert r.returncode != 0 and "No module named 'attrs'" in r.stderr
     return python
+
+
+def test_package_data_directories_are_declared_and_copied(build_lib):
+    out, log = build_lib
+    assert "absent from the `packages` configuration" not in log, log
+    for src_dir, pkg_dir in DATA_DIRS.items():
+        files = [f for f in source_files() if f.startswith(src_dir + "/")]
+        assert len(files) >= 5, src_dir
+        missing = [f for f in files if not (out / pkg_dir / f[len(src_dir) + 1:]).is_file()]
+        assert missing == [], missing
 
 
 def _prebuild(python, build_lib, tmp_path, path):
