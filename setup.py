@@ -55,9 +55,12 @@ class build_helpers(Command):
         if self.editable_mode or os.environ.get("CRYPTO_API_PREBUILT_HELPERS") == "0":
             return
         lib = os.path.abspath(self.build_lib)
-        subprocess.run([sys.executable, "-m", "crypto_api.machine.prebuild",
-                        os.path.join(lib, "crypto_api", "machine", "prebuilt")],
-                       check=True, cwd=lib, env=dict(os.environ, PYTHONPATH=lib,      # its own cache
+        machine = os.path.join(lib, "crypto_api", "machine")
+        # run by path, not with -m: so it imports neither crypto_api's __init__ nor
+        # the run-time dependencies, which pip's isolated build environment lacks
+        subprocess.run([sys.executable, os.path.join(machine, "prebuild.py"),
+                        os.path.join(machine, "prebuilt")],
+                       check=True, cwd=lib, env=dict(os.environ,      # its own cache
                                                      CRYPTO_API_CACHE=os.path.abspath(self.build_temp)))
 
 

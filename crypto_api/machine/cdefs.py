@@ -6,14 +6,17 @@ pointers to ``uint8_t``, ``uint32_t``, ``uint64_t`` or ``void`` (``const``:
 input only; otherwise copied in and out), at most 8 parameters, returning
 ``void`` or an integer.  The qemu backend generates its dispatcher from
 them; anything outside the grammar is refused when the helper is built.
+
+Standard library only (no attrs): setup.py's prebuild of the helpers runs
+this module in pip's isolated build environment, which has the build
+requirements but none of the run-time dependencies.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import List, Tuple
-
-import attrs
 
 from ..errors import EINVAL, CryptoError
 
@@ -25,7 +28,7 @@ _PROTO = re.compile(r"^(?P<ret>[\w ]+?)\s*\b(?P<name>[A-Za-z_]\w*)\s*\((?P<param
 _PARAM = re.compile(r"^(?P<const>const\s+)?(?P<type>unsigned\s+int|\w+)\s*(?P<ptr>\*)?\s*(?P<name>[A-Za-z_]\w*)?$")
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Param:
     name: str
     ctype: str            # the scalar type, or the pointee type of a pointer
@@ -38,7 +41,7 @@ class Param:
         return self.ctype
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Function:
     name: str
     ret: str              # "void" or one of SCALARS

@@ -3,6 +3,9 @@
 The descriptor of an arch core (``arch/<arch>/cores_*.py`` list them);
 :func:`arch_cores` collects an architecture's cores from
 ``crypto_api.arch.<arch>.cores``.
+
+Standard library only, as crypto_api.machine.cdefs (the helpers' prebuild
+runs it where the run-time dependencies are not installed).
 """
 
 from __future__ import annotations
@@ -10,15 +13,16 @@ from __future__ import annotations
 import glob
 import importlib
 import os
+import sys
+from dataclasses import dataclass
 from typing import Dict, List, Tuple
-
-import attrs
 
 from ..errors import EEXIST, ENOENT, CryptoError
 from .cdefs import Function, parse_cdef
 
 
-@attrs.frozen(kw_only=True)
+# keyword-only where dataclasses can say so (3.10 and later)
+@dataclass(frozen=True, **({"kw_only": True} if sys.version_info >= (3, 10) else {}))
 class Core:
     """One core: ``sources`` (relative to ``arch/<arch>/``), its ``cdef``
     prototypes, extra ``cflags`` and the HWCAP ``feature`` it needs."""

@@ -1,22 +1,51 @@
-"""``python -m crypto_api.machine.prebuild DIR``: the emulated machines'
-helpers, built now and stored gzipped in DIR under their source keys.
+"""The emulated machines' helpers, built now and stored gzipped in DIR under
+their source keys: ``python PACKAGE/machine/prebuild.py DIR`` (run by path, as
+setup.py does) or ``python -m crypto_api.machine.prebuild DIR``.
 
-setup.py runs it on the build tree of a wheel (``make dist``), so an
-installed wheel runs the arm64, arm and ppc64le machines with qemu-user and
-no cross compiler (crypto_api.machine.helper_build looks there first).  An
-architecture whose cross compiler is missing is skipped, and said so.
+setup.py runs it on the build tree of every wheel (``pip install .``,
+``make dist``), so an installed wheel runs the arm64, arm and ppc64le machines
+with qemu-user and no cross compiler (crypto_api.machine.helper_build looks
+there first).  An architecture whose cross compiler is missing is skipped,
+and said so.
+
+Run by path, it needs nothing but the standard library: the wheel is built in
+pip's isolated environment, which holds the build requirements (setuptools,
+cffi) and none of the package's run-time dependencies (attrs, tqdm).  It then
+registers ``crypto_api`` and ``crypto_api.machine`` as bare packages of the
+directory it lies in (an installed or build-tree layout, ``arch/`` under the
+package), so importing the helper builder runs neither package's
+``__init__`` (they load the whole API): only helper_build, cdefs, core,
+errors and the ``arch/<arch>/cores*.py`` lists are imported, and those use
+the standard library alone.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import types
 from typing import List, Optional
 
-from .helper_build import TOOLCHAINS, prebuild
+
+def _bare_packages() -> None:
+    """``crypto_api`` and ``crypto_api.machine`` in sys.modules as packages of
+    this file's tree whose ``__init__`` is not run; the script's own directory
+    off sys.path (its modules are not top-level ones)."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    package = os.path.dirname(here)
+    sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.curdir) != here]
+    sys.path.insert(0, os.path.dirname(package))
+    for name, path in (("crypto_api", package), ("crypto_api.machine", here)):
+        mod = types.ModuleType(name, f"{name}, loaded bare for the helpers' prebuild")
+        mod.__path__ = [path]
+        mod.__package__ = name
+        sys.modules[name] = mod
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    from crypto_api.machine.helper_build import TOOLCHAINS, prebuild
+
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m crypto_api.machine.prebuild DIR", file=sys.stderr)
@@ -31,4 +60,6 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
+    if not __package__:                  # run by path: the build's isolated environment
+        _bare_packages()
     sys.exit(main())

@@ -13,12 +13,12 @@ and welcome.
 """
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from doc_blocks import AWAITED
+from source_files import source_files
 
 ROOT = Path(__file__).resolve().parents[2]
 SELF = "tests/docs/test_references.py"
@@ -49,10 +49,10 @@ FENCED = re.compile(r"^```.*?^```[ \t]*$", re.S | re.M)
 
 
 def tracked_text_files():
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    for name in out.decode().split("\0"):
+    """The repository's text files (tests/source_files.py: what git lists, without git)."""
+    for name in source_files(ROOT):
         path = ROOT / name
-        if name and path.is_file() and path.suffix in TEXT_SUFFIXES:
+        if path.is_file() and path.suffix in TEXT_SUFFIXES:
             yield name, path.read_text(encoding="utf-8", errors="replace")
 
 

@@ -20,6 +20,7 @@ import zipfile
 import pytest
 
 from crypto_api.machine import helper_build
+from source_files import copy_sources, source_files
 
 pytestmark = pytest.mark.wheel
 
@@ -46,14 +47,7 @@ def source_copy(tmp_path_factory):
     """The checkout's files (tracked and new, not ignored) copied elsewhere: building
     there leaves no build/ or egg-info in the checkout (an egg-info beside the code
     would shadow the editable install's metadata)."""
-    dst = tmp_path_factory.mktemp("src") / "crypto_api"
-    files = run(["git", "-C", REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]).stdout
-    for rel in filter(None, files.split("\0")):
-        src = os.path.join(REPO, rel)
-        if os.path.isfile(src):
-            os.makedirs(os.path.dirname(dst / rel), exist_ok=True)
-            shutil.copy2(src, dst / rel)
-    return dst
+    return copy_sources(tmp_path_factory.mktemp("src") / "crypto_api", REPO)
 
 
 @pytest.fixture(scope="module")
@@ -232,9 +226,9 @@ def test_sdist_carries_the_c_sources_and_build_scripts(tmp_path, source_copy):
     (sdist,) = glob.glob(str(tmp_path / "*.tar.gz"))
     with tarfile.open(sdist) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
-    tracked = run(["git", "-C", REPO, "ls-files", "algs", "arch", "crypto_api/*.c", "crypto_api/*.h",
-                   "setup.py", "pyproject.toml"]).stdout.split()
-    wanted = [f for f in tracked if f.endswith((".c", ".h")) or os.path.basename(f).startswith("build_")
+    sources = [f for f in source_files(REPO) if f.startswith(("algs/", "arch/"))
+               or re.fullmatch(r"crypto_api/[^/]+\.[ch]", f) or f in ("setup.py", "pyproject.toml")]
+    wanted = [f for f in sources if f.endswith((".c", ".h")) or os.path.basename(f).startswith("build_")
               or f in ("setup.py", "pyproject.toml")]
     assert len(wanted) > 40
     assert sorted(set(wanted) - names) == []

@@ -2,10 +2,10 @@
 before the lazy build when their source key matches, never when it does not,
 and they spare the cross compiler; the key follows every input of the build."""
 
+import dataclasses
 import gzip
 import os
 
-import attrs
 import pytest
 
 from crypto_api.machine import helper_build as hb
@@ -64,7 +64,7 @@ def test_the_key_follows_sources_flags_and_dispatcher():
     base = _key("arm64", cores)
     assert base == _key("arm64")                         # stable
     name = sorted(cores)[0]
-    changed = dict(cores, **{name: attrs.evolve(cores[name], cflags=cores[name].cflags + ("-O3",))})
+    changed = dict(cores, **{name: dataclasses.replace(cores[name], cflags=cores[name].cflags + ("-O3",))})
     assert _key("arm64", changed) != base
     fns = hb.functions_of(cores)
     assert hb.source_key("arm64", cores, hb.dispatcher_source(fns) + "\n", arch_dir("arm64")) != base
@@ -83,6 +83,6 @@ def test_the_key_does_not_depend_on_where_the_package_lies(tmp_path):
     for n, c in cores.items():
         flags = tuple("-I" + str(tmp_path / os.path.relpath(f[2:], root)) if f.startswith("-I") else f
                       for f in c.cflags)
-        moved[n] = attrs.evolve(c, cflags=flags)
+        moved[n] = dataclasses.replace(c, cflags=flags)
     disp = hb.dispatcher_source(hb.functions_of(cores))
     assert hb.source_key("arm64", moved, disp, str(tmp_path / "arch" / "arm64")) == _key("arm64", cores)
