@@ -31,11 +31,13 @@ contributors):
                          stands for any text, across lines too; every command
                          must exit 0 (show a failure with ``; echo "exit status
                          $?"``).
-* ```sh tested-by=T / ```console tested-by=T  not run here: T (one or more,
+* ```sh|console|python tested-by=T  not run here: T (one or more,
                          comma-separated: ``tests/<file>.py::<test>``, or a file
                          such as ``.ci/run``) runs those commands literally:
                          the test function must exist, and every command line
-                         of the block must appear verbatim in one of the files.
+                         of the block must appear verbatim in one of the files
+                         (a python block: the test reads the block from the
+                         page and runs it, as the recipes' test does).
 * ```sh cwd=repo / ```console cwd=repo  run in the repository root instead of a
                          temporary directory (read-only use: ``make run``).  A
                          ``make`` command there is skipped while make would
@@ -55,20 +57,21 @@ from typing import Dict, List, Tuple
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
-#: files the documentation names that are written on another branch and not
-#: here yet: a ``tested-by=`` naming one is skipped and a path to one passes
-#: the reference check until it exists (delete an entry when its file arrives)
-AWAITED = {"tests/packaging/test_readme_install.py"}
-
 #: every language a fence may carry, and the options each understands
+#: (``append-to=``, ``sorted-into=`` and ``before=`` go with ``file=``: an edit
+#: of an existing file in a recipe of docs/contributing.md, applied and checked by
+#: tests/recipe_blocks.py, never run or parsed alone here)
+EDITS = {"append-to", "sorted-into", "before"}
 LANGUAGES: Dict[str, set] = {
-    "python": {"requires", "emulates", "excerpt", "file"},
+    "python": {"requires", "emulates", "excerpt", "file", "tested-by"} | EDITS,
     "sh": {"requires", "emulates", "tested-by", "cwd"},
     "console": {"requires", "emulates", "tested-by", "cwd"},
     "text": set(),
     "console-output": set(),
-    "toml": {"excerpt", "file"},
-    "c": {"excerpt", "file"},
+    "toml": {"excerpt", "file"} | EDITS,
+    "c": {"excerpt", "file"} | EDITS,
+    "json": {"file"},
+    "markdown": {"file"} | EDITS,
 }
 
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)

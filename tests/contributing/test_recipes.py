@@ -37,9 +37,9 @@ x86_64-linux-gnu-gcc with a static libc.  Under CRYPTO_API_REQUIRE_EMULATION=1
 the missing tools fail the test instead.
 
 Not checked here: the steps the page leaves to the reader (help text,
-docstrings, README, .ci/run, a new machine's own tests), and that the
-``python requires=`` blocks are skipped in this checkout (the docs runner's
-part).
+docstrings, README, .ci/run, a new machine's own tests).  The page's
+``python requires=`` blocks name the test here that runs them
+(``tested-by=``), so the docs runner leaves them to it.
 """
 
 from __future__ import annotations
