@@ -39,11 +39,17 @@ def _cases():
     return [pytest.param(b, id=b.id) for b in BLOCKS if b.lang in RUN]
 
 
+#: what an outer ``make test`` passes down: a reader's shell has none of it (with
+#: MAKELEVEL set, the block's ``make run`` prints "make[1]: Entering directory")
+MAKE_VARIABLES = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")
+
+
 def env() -> dict:
     """The environment of a run: this interpreter's bin/ first, the repository in
-    $CRYPTO_API_REPO."""
+    $CRYPTO_API_REPO, nothing of an outer make."""
     bindir = str(Path(sys.executable).parent)
-    return dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""),
+    out = {k: v for k, v in os.environ.items() if k not in MAKE_VARIABLES}
+    return dict(out, PATH=bindir + os.pathsep + os.environ.get("PATH", ""),
                 CRYPTO_API_REPO=str(ROOT))
 
 
