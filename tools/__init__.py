@@ -1,6 +1,7 @@
 """Userspace tools on crypto_api: boot, listing, self-test, speed, kcapi-enc style
-file encryption and a dm-crypt compatible disk-image tool.  Each command is one
-module with ``register(subparsers)``; ``crypto_api.__main__`` collects them.
+file encryption and a dm-crypt compatible disk-image tool.  Each command is a
+function ``register(subparsers)`` of its module, one row of the entry-point
+group ``crypto_api.commands`` (pyproject.toml) that ``crypto_api.__main__`` reads.
 
 The tools are users of the API.  They import ``crypto_api``'s public names
 (``crypto_api.__all__``, and the ``__all__`` of its public module ``testmgr``)
