@@ -302,8 +302,8 @@ def test_a_circle_through_a_lazy_import_in_the_tools_is_found(tmp_path):
     one inside a function the other way."""
     mods = _fake_package(tmp_path, {
         "__init__.py": "",
-        "tools/__init__.py": "",
-        "tools/targets.py": "def resolve():\n    from .aria import Pin\n",
-        "tools/aria.py": "from .targets import Target\n",
+        "ui/__init__.py": "",
+        "ui/targets.py": "def resolve():\n    from .aria import Pin\n",
+        "ui/aria.py": "from .targets import Target\n",
     })
-    assert all_cycles(import_graph(mods)) == [["crypto_api.tools.aria", "crypto_api.tools.targets"]]
+    assert all_cycles(import_graph(mods)) == [["crypto_api.ui.aria", "crypto_api.ui.targets"]]
