@@ -1,4 +1,4 @@
-"""Module ``sector_batch``: the batch planners of crypto_api.sector_batch.
+"""Module ``sector_batch``: the batch planners of crypto_api.dmcrypt.sector_batch.
 
 Fills algs/sector_batch.c's description for the drivers whose per-request C
 entry point it knows, so that a run of sectors goes through that very entry
@@ -17,12 +17,13 @@ one request per sector, drivers/md/dm-crypt.c):
   block function (crypto_api.cinterface ``c_block``) encrypting each IV.
 
 A tfm of any other driver gets no plan (one request per sector instead).
-The core requests this module by the alias ``crypto-sector-batch``; it
-registers no algorithm.
+crypto_api.dmcrypt requests this module by the alias ``crypto-sector-batch``;
+it registers no algorithm.
 
 :func:`sha256_sector_digests` gives the disk journal's per-sector digests
 (resilience ``checksum``) in one C call, on the registry's ``sha256`` block
-function where it is the SHA-NI one and SIMD is usable.
+function where it is the SHA-NI one and SIMD is usable; module_init registers
+it with crypto_api.dmcrypt.sector_digests.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from typing import Any, Optional, Tuple
 import crypto_api as capi
 from crypto_api.algs._sector_batch import ffi, lib
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.sector_batch import (SECTOR_BATCH_ALIAS, SectorBatchPlan, register_sector_batch_planner,
-                                     simd_internal_tfm, unregister_sector_batch_planner)
+from crypto_api.dmcrypt.sector_batch import (SECTOR_BATCH_ALIAS, SectorBatchPlan, register_sector_batch_planner,
+                                             simd_internal_tfm, unregister_sector_batch_planner)
+from crypto_api.dmcrypt.sector_digests import register_sector_digests, unregister_sector_digests
 
 MODULE_NAME = "sector_batch"
 MODULE_ALIASES = (SECTOR_BATCH_ALIAS,)
@@ -174,7 +176,9 @@ def sha256_sector_digests(data: Any, sector_size: int, digest_len: int) -> bytes
 
 def module_init() -> None:
     register_sector_batch_planner(plan_sector_batch)
+    register_sector_digests(sha256_sector_digests)
 
 
 def module_exit() -> None:
+    unregister_sector_digests(sha256_sector_digests)
     unregister_sector_batch_planner(plan_sector_batch)

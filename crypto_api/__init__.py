@@ -51,7 +51,6 @@ from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MS
 from .proc import proc_crypto
 from .registry import CryptoAlg, crypto_has_alg
 from .scatterlist import Scatterlist, sg_init_one, sg_init_table, sg_nbytes, sg_set_buf
-from .sector import VolumeCipher
 from .shash import (CryptoShash, ShashDesc, crypto_alloc_shash, crypto_free_shash,
                     crypto_grab_shash, crypto_shash_ctx, crypto_shash_digest, crypto_shash_export,
                     crypto_shash_final, crypto_shash_finup, crypto_shash_import,
@@ -75,6 +74,35 @@ from .template import (CryptoAttrAlg, CryptoAttrType, CryptoAttrU32, CryptoSpawn
 from .walk import SkcipherWalk, skcipher_walk_done, skcipher_walk_virt
 
 __version__ = "0.1.0"
+
+#: Names served from outside the core, imported at their first use (PEP 562):
+#: the dm-crypt helpers live in their own package, crypto_api.dmcrypt (the
+#: top-level dmcrypt/ folder), which ``import crypto_api`` does not load.
+#: ``crypto_api.VolumeCipher`` and ``from crypto_api import ivgen`` keep working.
+_LAZY = {
+    "VolumeCipher": ("crypto_api.dmcrypt", "VolumeCipher"),
+    "cipher_spec": ("crypto_api.dmcrypt.cipher_spec", None),
+    "ivgen": ("crypto_api.dmcrypt.ivgen", None),
+    "sector": ("crypto_api.dmcrypt.sector", None),
+    "sector_batch": ("crypto_api.dmcrypt.sector_batch", None),
+    "sector_workers": ("crypto_api.dmcrypt.sector_workers", None),
+}
+
+
+def __getattr__(name: str) -> object:
+    """A name of :data:`_LAZY`, imported now and kept; AttributeError for any other."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    module = importlib.import_module(where[0])
+    value = module if where[1] is None else getattr(module, where[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> "list[str]":
+    return sorted(set(globals()) | set(_LAZY))
 
 
 #: The public API: kernel names, their descriptors and constants, the type aliases

@@ -1,9 +1,12 @@
 """Command line: ``python -m crypto_api <command>`` (console script ``crypto-api``).
 
-Each command lives in its own module under ``crypto_api.tools`` exposing
-``register(subparsers)`` (adds its argparse sub-parser, with ``func`` set) ;
-the commands are the userspace tools people use with the kernel crypto API:
-boot, list, selftest, speed, enc/dec and disk.
+The commands are found through one table, the entry-point group
+``crypto_api.commands`` (pyproject.toml's, and any installed plug-in's):
+a row ``name = "package.module:function"`` names a ``function(subparsers)``
+that adds the sub-parser of the command ``name``, with ``func`` set.  Adding
+a command is adding a row.  This project's rows are the userspace tools
+people use with the kernel crypto API (crypto_api.tools): boot, list,
+selftest, speed, enc, dec, disk and benchmark.
 
 ``--arch`` / ``--cpu`` (global: before the command, and accepted after it)
 choose the machine to boot, as ``CRYPTO_API_ARCH`` / ``CRYPTO_API_CPU`` do
@@ -22,20 +25,25 @@ import importlib.metadata
 import io
 import os
 import sys
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from .errors import CryptoError
 from .testmgr import level
 
-COMMAND_MODULES = (
-    "crypto_api.tools.boot",
-    "crypto_api.tools.listing",
-    "crypto_api.tools.selftest",
-    "crypto_api.tools.speed",
-    "crypto_api.tools.kcapi_enc",
-    "crypto_api.tools.disk",
-    "crypto_api.tools.benchmark",
-)
+COMMANDS_GROUP = "crypto_api.commands"
+_DISTRIBUTION = "crypto_api"
+
+
+def command_rows() -> List[importlib.metadata.EntryPoint]:
+    """The rows of ``crypto_api.commands``, one per name: this distribution's
+    first (a plug-in cannot replace a command of its own name), then in the
+    order the metadata gives them."""
+    eps = importlib.metadata.entry_points(group=COMMANDS_GROUP)
+    ours = [ep for ep in eps if ep.dist is not None and ep.dist.name == _DISTRIBUTION]
+    rows: Dict[str, importlib.metadata.EntryPoint] = {}
+    for ep in ours + [ep for ep in eps if ep not in ours]:
+        rows.setdefault(ep.name, ep)
+    return list(rows.values())
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,14 +65,18 @@ def build_parser() -> argparse.ArgumentParser:
     _machine_options(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for path in COMMAND_MODULES:
+    for row in command_rows():
+        module = row.value.split(":", 1)[0]
         try:
-            mod = importlib.import_module(path)
+            register = row.load()
         except ImportError as e:
-            if e.name != path:
+            if e.name != module:         # a row left behind by an uninstalled package: no command
                 raise
             continue
-        mod.register(sub)
+        register(sub)
+    if not sub.choices:
+        parser.exit(1, f"{parser.prog}: no commands: the entry-point group {COMMANDS_GROUP} is empty "
+                       "(is crypto_api installed? pip install -e .)\n")
     for cmd in sub.choices.values():           # accepted after the command too
         _machine_options(cmd, argparse.SUPPRESS)
     return parser

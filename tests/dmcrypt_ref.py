@@ -1,7 +1,7 @@
 """Reference dm-crypt images for the disk tests, from the table's definition.
 
 Written from dm-crypt.rst and the cryptsetup plain options, independently of
-crypto_api.sector: the mapping ``<start> <len> crypt <cipher> <key>
+crypto_api.dmcrypt.sector: the mapping ``<start> <len> crypt <cipher> <key>
 <iv_offset> <dev> <offset>`` puts the volume's 512-byte sector ``s`` at
 device sector ``offset + s`` and hands the IV generator ``s + iv_offset``
 (shifted right by log2(sector_size/512) with ``iv_large_sectors``);

@@ -13,7 +13,7 @@ with one from cryptsetup on any machine.  PBKDF2 and Argon2 lines are out
 of scope (crypto_api has no key derivation); they are not printed.
 
 Each row is measured through the disk tool's path, the one a dm-crypt
-volume takes: crypto_api.sector.VolumeCipher with the cipher specification
+volume takes: crypto_api.VolumeCipher with the cipher specification
 (``aes-xts-plain64`` ...), encrypting and decrypting a ``--buffer-size``
 buffer (default 1 MiB, as cryptsetup's) in place as ``--sector-size``-byte
 sectors (default 4096, LUKS2's usual sector; cryptsetup hands the whole
@@ -41,7 +41,7 @@ import attrs
 
 import crypto_api as capi
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
-from crypto_api.sector import SECTOR_SIZES, VolumeCipher
+from crypto_api.dmcrypt import SECTOR_SIZES, VolumeCipher
 
 from .speed import parse_size
 from .speed_machine import cpu_mhz
@@ -214,7 +214,7 @@ def main(args) -> int:
               "no cycle counter is read", file=sys.stderr, flush=True)
         run_cipherbench(args.size, args.tries, mhz, source, _emit)
         return 0
-    print(f"benchmark: crypto_api.sector.VolumeCipher, a {args.buffer_size}-byte buffer in place as "
+    print(f"benchmark: crypto_api.VolumeCipher, a {args.buffer_size}-byte buffer in place as "
           f"{args.sector_size}-byte sectors with plain64 IVs; MiB/s = 2^20 bytes/s, best of {args.repeat} "
           f"runs of >= {args.time_budget:g} ms; PBKDF lines not measured (no key derivation here)",
           file=sys.stderr, flush=True)

@@ -19,7 +19,7 @@ import threading
 from typing import Iterator, Optional
 
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.sector import WIDE_BLOCK_TEMPLATES
+from crypto_api.dmcrypt import WIDE_BLOCK_TEMPLATES
 
 #: The most key material read from a file or descriptor (the largest key of any
 #: algorithm here is nhpoly1305's 1088 bytes; a bigger file is not a key).

@@ -12,7 +12,7 @@ In place, the run holds an exclusive lock on the image (:mod:`.disk_lock`)
 and keeps a journal beside it (:mod:`.disk_journal`, :mod:`.disk_engine`),
 so that after any failure or kill, running the same command again finishes
 the job with no sector lost or processed twice.  Each batch's sectors are
-transformed in one C call per thread (:mod:`crypto_api.sector_batch`);
+transformed in one C call per thread (:mod:`crypto_api.dmcrypt.sector_batch`);
 ``--jobs N`` spreads them over N threads before the batch's record is
 written, so the journal's guarantees do not depend on it.
 """
@@ -25,8 +25,7 @@ import os
 import sys
 
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.ivgen import SECTOR_SIZE
-from crypto_api.sector import MAX_JOBS, SECTOR_SIZES, VolumeCipher
+from crypto_api.dmcrypt import MAX_JOBS, SECTOR_SIZE, SECTOR_SIZES, VolumeCipher
 
 from .cli_common import add_key_options, read_key_file, wipe
 from .disk_engine import fingerprint, run_in_place, run_to_output

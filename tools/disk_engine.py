@@ -30,7 +30,7 @@ import hashlib
 from typing import Optional
 
 from crypto_api.errors import CryptoError
-from crypto_api.sector import VolumeCipher
+from crypto_api.dmcrypt import VolumeCipher
 
 from .disk_geometry import Geometry
 from .disk_io import pread_full, pwrite_full, sync

@@ -5,7 +5,7 @@ sectors: ``--offset`` is where the encrypted data starts on the device (the
 table's ``<offset>``): the volume's sector 0, whose IV number is 0 plus
 ``--skip``; ``--size`` is the volume's length (the table's length; default:
 the rest of the device).  ``--skip`` (the table's ``<iv_offset>``) only moves
-the IV numbers and is handled by :class:`crypto_api.sector.VolumeCipher`.
+the IV numbers and is handled by :class:`crypto_api.VolumeCipher`.
 dm-crypt requires the length to be whole sectors of ``sector_size``; the
 start must be too here, so that every sector write starts on a sector (and,
 for 4096-byte sectors, page) boundary.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import attrs
 
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.ivgen import SECTOR_SIZE
+from crypto_api.dmcrypt import SECTOR_SIZE
 
 
 @attrs.frozen

@@ -38,10 +38,8 @@ from typing import Optional
 
 import attrs
 
-from crypto_api.algs.sector_batch import sha256_sector_digests
-
+from crypto_api.dmcrypt import VolumeCipher, sha256_sector_digests
 from crypto_api.errors import EEXIST, EINVAL, CryptoError
-from crypto_api.sector import VolumeCipher
 
 from .disk_io import pread_full, pwrite_full, sync, sync_dir
 from .disk_lock import lock_exclusive

@@ -44,22 +44,29 @@ from .stream_crypt import (InputSource, crypt_adiantum, crypt_with_continuation,
                            read_whole, spool)
 
 
-def register(sub) -> None:
-    for cmd, verb in (("enc", "encrypt"), ("dec", "decrypt")):
-        p = sub.add_parser(
-            cmd, help=f"{verb} a file or stdin with any skcipher or AEAD (kcapi-enc style)",
-            description=f"{verb.capitalize()} the whole input as one message with a skcipher "
-                        "(no padding: stream ciphers, length-preserving ciphers such as Adiantum, "
-                        "xts with ciphertext stealing; ecb and cbc take whole blocks only).")
-        p.add_argument("-c", "--cipher", required=True, metavar="NAME",
-                       help="skcipher or AEAD name or driver name, templates included, "
-                            "e.g. 'adiantum(xchacha12,aes)', xchacha20, 'rfc7539(chacha20,poly1305)'")
-        p.add_argument("-i", "--infile", metavar="PATH", help="input file (default: stdin)")
-        p.add_argument("-o", "--outfile", metavar="PATH", help="output file (default: stdout)")
-        add_key_options(p, key_help="read the raw key from this file", fd=True)
-        p.add_argument("--iv", metavar="HEX", help="the IV in hex (required when the cipher has one)")
-        add_aead_arguments(p)
-        p.set_defaults(func=run, encrypt=(cmd == "enc"))
+def register_enc(sub) -> None:
+    _register(sub, "enc", "encrypt")
+
+
+def register_dec(sub) -> None:
+    _register(sub, "dec", "decrypt")
+
+
+def _register(sub, cmd: str, verb: str) -> None:
+    p = sub.add_parser(
+        cmd, help=f"{verb} a file or stdin with any skcipher or AEAD (kcapi-enc style)",
+        description=f"{verb.capitalize()} the whole input as one message with a skcipher "
+                    "(no padding: stream ciphers, length-preserving ciphers such as Adiantum, "
+                    "xts with ciphertext stealing; ecb and cbc take whole blocks only).")
+    p.add_argument("-c", "--cipher", required=True, metavar="NAME",
+                   help="skcipher or AEAD name or driver name, templates included, "
+                        "e.g. 'adiantum(xchacha12,aes)', xchacha20, 'rfc7539(chacha20,poly1305)'")
+    p.add_argument("-i", "--infile", metavar="PATH", help="input file (default: stdin)")
+    p.add_argument("-o", "--outfile", metavar="PATH", help="output file (default: stdout)")
+    add_key_options(p, key_help="read the raw key from this file", fd=True)
+    p.add_argument("--iv", metavar="HEX", help="the IV in hex (required when the cipher has one)")
+    add_aead_arguments(p)
+    p.set_defaults(func=run, encrypt=(cmd == "enc"))
 
 
 def _is_adiantum(tfm) -> bool:

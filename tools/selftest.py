@@ -28,7 +28,6 @@ from typing import List, Optional, Tuple
 from tqdm import tqdm
 
 import crypto_api as capi
-from crypto_api import alg as A
 from crypto_api import modules, registry, testmgr
 from crypto_api.errors import ELIBBAD, ENODEV, ENOENT, CryptoError
 
@@ -119,7 +118,7 @@ def _instantiate(name: str, test_kind: Optional[str]) -> Optional[CryptoError]:
 
 def _testable() -> List[registry.CryptoAlg]:
     return [a for a in registry.snapshot()
-            if not a.is_larval and not a.is_moribund and not a.cra_flags & A.CRYPTO_ALG_INTERNAL]
+            if not a.is_larval and not a.is_moribund and not a.cra_flags & capi.CRYPTO_ALG_INTERNAL]
 
 
 def _matching(name: str) -> List[registry.CryptoAlg]:
@@ -155,7 +154,7 @@ def _targets(names: List[str]) -> Tuple[List[registry.CryptoAlg], List[Tuple[str
 
 
 def _has_test(a: registry.CryptoAlg) -> bool:
-    if a.cra_flags & A.CRYPTO_ALG_TYPE_MASK == A.CRYPTO_ALG_TYPE_CIPHER:
+    if a.cra_flags & capi.CRYPTO_ALG_TYPE_MASK == capi.CRYPTO_ALG_TYPE_CIPHER:
         return testmgr.find_test(f"ecb({a.cra_name})") is not None
     return testmgr.find_test(a.cra_name) is not None or testmgr.find_test(a.cra_driver_name) is not None
 
@@ -168,7 +167,7 @@ def run_one(a: registry.CryptoAlg) -> Tuple[str, float, str]:
             testmgr.alg_test(a.cra_driver_name, a.cra_name)
         else:      # failed at registration: test the untested driver itself, as the registry does
             testmgr.alg_test(a.cra_driver_name, a.cra_name,
-                             a.cra_flags & ~A.CRYPTO_ALG_TESTED, A.CRYPTO_ALG_TESTED)
+                             a.cra_flags & ~capi.CRYPTO_ALG_TESTED, capi.CRYPTO_ALG_TESTED)
         result, why = ("passed" if _has_test(a) else "no test"), ""
     except CryptoError as e:
         log.warning("alg: self-tests for %s (%s) failed (rc=%d)", a.cra_driver_name, a.cra_name, -e.errno)

@@ -32,8 +32,8 @@ import crypto_api as capi
 from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
-from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_plot, speed_run,
-               speed_targets, speed_tcrypt)
+from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_plot, speed_resolve,
+               speed_run, speed_targets, speed_tcrypt)
 from .cli_common import sigterm_unwinds
 from .speed_machine import cpu_mhz
 
@@ -241,7 +241,7 @@ def _load_modules() -> None:
 
 
 def _measure(args, mhz, mhz_source) -> dict:
-    targets = speed_targets.resolve(args.alg, args.driver, args.into, args.all_drivers)
+    targets = speed_resolve.resolve(args.alg, args.driver, args.into, args.all_drivers)
     try:
         peers = speed_peers.peers_for([t.cra_name for t in targets], args.into) if args.peers else []
         table = args.format in ("table", "go")

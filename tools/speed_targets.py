@@ -195,29 +195,3 @@ def drivers_of(name: str) -> List[str]:
     found = [a for a in capi.registry.snapshot()
              if a.cra_name == name and not a.is_larval and not a.cra_flags & capi.CRYPTO_ALG_INTERNAL]
     return [a.cra_driver_name for a in sorted(found, key=lambda a: -a.cra_priority)]
-
-
-def resolve(algs: List[str], drivers: List[str], into: bool = False,
-            all_drivers: bool = False) -> List[Target]:
-    """Targets for ``--alg`` names then ``--driver`` names (default set if none);
-    ``into``: skciphers write into a preallocated buffer (``--into``);
-    ``all_drivers``: each ``--alg`` name's every driver too (``--all-drivers``)."""
-    if all_drivers:
-        drivers = list(drivers) + [d for n in algs for d in drivers_of(n) if d not in drivers]
-    names = [(n, False) for n in algs] + [(n, True) for n in drivers]
-    if not names:
-        names = [(n, False) for n in DEFAULT_ALGS]
-    seen = set()
-    out = []
-    try:
-        for name, pinned in names:
-            if name in seen:
-                raise CryptoError(EINVAL, f"{name}: given twice")
-            seen.add(name)
-            from .speed_aria import SboxTarget, is_sbox_target     # ARIA's S-box pins
-            out.append((SboxTarget if is_sbox_target(name) else Target)(name, pinned, into))
-    except BaseException:
-        for t in out:
-            t.free()
-        raise
-    return out

@@ -1,4 +1,4 @@
-"""The core's import graph: no cycle, and no import of the drivers or tools.
+"""The import graph: no cycle in the whole tree, and the core imports no driver or tool.
 
 The core (``crypto_api/`` and ``crypto_api/testmgr/``) is layered like the
 kernel's crypto/ framework: the registry announces events on a notifier chain
@@ -7,7 +7,12 @@ probe to it; module loading is a hook the loader sets; each type's /proc show
 and grab helper live with its frontend.  This test parses every core module
 with ``ast``, collects every import (module level, inside functions and
 classes, ``from . import x``, ``from .x import y``, ``import crypto_api.x``)
-and checks that the graph they form is acyclic.
+and checks that the graph they form is acyclic.  The same check runs over
+the whole tree as it installs (pyproject.toml's package-dir: algs/, arch/,
+dmcrypt/, tools/ beside crypto_api/): no circle anywhere, lazy imports
+included.  The one import the checker does not see is the core's PEP 562
+re-export (``crypto_api._LAZY``, read by its module ``__getattr__``), which
+tests/dmcrypt/test_package.py checks loads nothing at ``import crypto_api``.
 
 Rules for an edge A -> B: ``from P import n`` goes to ``P.n`` when that is a
 module of the package, else to ``P`` itself; ``import P.Q`` goes to ``P.Q``;
@@ -19,16 +24,19 @@ it (``from .. import x`` where x is not a module) is.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Dict, List, Optional, Set
 
 import pytest
 
 PACKAGE = "crypto_api"
-CORE_DIR = Path(__file__).resolve().parents[2] / PACKAGE     # the source tree, not an install
-# The drivers and tools install as crypto_api.algs/arch/tools: they may import
-# the core freely; the core must never import them.
-OUTSIDE_CORE = ("crypto_api.algs", "crypto_api.arch", "crypto_api.tools")
+ROOT = Path(__file__).resolve().parents[2]
+CORE_DIR = ROOT / PACKAGE                                   # the source tree, not an install
+# The drivers, the dm-crypt package and the tools install as crypto_api.algs/
+# arch/dmcrypt/tools: they may import the core freely; the core must never
+# import them.
+OUTSIDE_CORE = ("crypto_api.algs", "crypto_api.arch", "crypto_api.dmcrypt", "crypto_api.tools")
 
 
 def core_modules(root: Path = CORE_DIR) -> Dict[str, Path]:
@@ -40,6 +48,26 @@ def core_modules(root: Path = CORE_DIR) -> Dict[str, Path]:
         if parts[-1] == "__init__":
             parts = parts[:-1]
         found[".".join([PACKAGE, *parts])] = path
+    return found
+
+
+def package_dirs(pyproject: Path = ROOT / "pyproject.toml") -> Dict[str, Path]:
+    """``[tool.setuptools.package-dir]``: dotted package -> its folder in the tree."""
+    text = pyproject.read_text(encoding="utf-8")
+    section = text.split("[tool.setuptools.package-dir]", 1)[1].split("\n[", 1)[0]
+    found = {m.group(1): ROOT / m.group(2)
+             for m in re.finditer(r'^\s*"([\w.]+)"\s*=\s*"([^"]+)"', section, re.M)}
+    assert found, "no package-dir table in pyproject.toml"
+    return found
+
+
+def tree_modules() -> Dict[str, Path]:
+    """Every module that installs under crypto_api: the core, and each
+    package-dir folder's ``*.py`` under its dotted name."""
+    found = core_modules()
+    for package, folder in package_dirs().items():
+        for path in sorted(folder.glob("*.py")):
+            found[package if path.stem == "__init__" else f"{package}.{path.stem}"] = path
     return found
 
 
@@ -247,3 +275,35 @@ def test_low_layers_import_no_frontend_manager_or_loader(low):
     above = {"crypto_api", "crypto_api.skcipher", "crypto_api.shash", "crypto_api.cipher",
              "crypto_api.testmgr", "crypto_api.modules", "crypto_api.algboss", "crypto_api.proc"}
     assert not seen & above, f"{low} reaches {sorted(seen & above)}"
+
+
+# ---------------------------------------------------------------- the whole tree
+
+def test_the_tree_is_every_installed_folder():
+    dirs = package_dirs()
+    assert {"crypto_api.algs", "crypto_api.arch.x86", "crypto_api.dmcrypt", "crypto_api.tools"} <= dirs.keys()
+    mods = tree_modules()
+    for package, folder in dirs.items():
+        assert (folder / "__init__.py").is_file() and package in mods, package
+    assert {"crypto_api.tools.speed_targets", "crypto_api.dmcrypt.sector",
+            "crypto_api.algs.sector_batch", "crypto_api.registry"} <= mods.keys()
+    assert not any(str(p).startswith(str(ROOT / "tests")) for p in mods.values())
+
+
+def test_the_whole_tree_has_no_import_cycle():
+    graph = import_graph(tree_modules())
+    assert graph["crypto_api.algs.sector_batch"] >= {"crypto_api.dmcrypt.sector_batch", "crypto_api"}
+    cycles = all_cycles(graph)
+    assert cycles == [], "import circles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_a_circle_through_a_lazy_import_in_the_tools_is_found(tmp_path):
+    """The shape speed_aria/speed_targets had: a module-level import one way,
+    one inside a function the other way."""
+    mods = _fake_package(tmp_path, {
+        "__init__.py": "",
+        "ui/__init__.py": "",
+        "ui/targets.py": "def resolve():\n    from .aria import Pin\n",
+        "ui/aria.py": "from .targets import Target\n",
+    })
+    assert all_cycles(import_graph(mods)) == [["crypto_api.ui.aria", "crypto_api.ui.targets"]]

@@ -28,8 +28,12 @@ TYPING_HELPERS = {"annotations", "Any", "Callable", "Optional", "Union", "Callba
 
 
 def public_bindings():
+    """The package's public names: those it binds, and those its module
+    ``__getattr__`` serves from outside the core (``_LAZY``: VolumeCipher)."""
     names = set()
-    for name, obj in vars(capi).items():
+    bound = dict(vars(capi))
+    bound.update((name, getattr(capi, name)) for name in capi._LAZY)
+    for name, obj in bound.items():
         if name.startswith("_") or name in TYPING_HELPERS:
             continue
         if isinstance(obj, types.ModuleType) and name != "testmgr":

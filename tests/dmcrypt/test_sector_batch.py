@@ -1,4 +1,4 @@
-"""The batch path of VolumeCipher (crypto_api.sector_batch, algs/sector_batch.c).
+"""The batch path of VolumeCipher (crypto_api.dmcrypt.sector_batch, algs/sector_batch.c).
 
 A run of sectors in one C call must give exactly the bytes of one request
 per sector (``VolumeCipher.encrypt_sector``, i.e. ``tfm.encrypt`` with the
@@ -8,6 +8,7 @@ the per-sector path to the FPU model's other answers, and spread over
 ``cryptography`` in tests/tools/test_disk_modes.py.
 """
 
+import errno
 import hashlib
 import os
 import threading
@@ -20,8 +21,8 @@ import crypto_api as capi
 from crypto_api import CryptoError
 from crypto_api.arch.x86 import _cpufeatures
 from crypto_api.errors import EINVAL
-from crypto_api.sector import VolumeCipher
-from crypto_api.sector_batch import SectorBatchPlan
+from crypto_api.dmcrypt.sector import VolumeCipher
+from crypto_api.dmcrypt.sector_batch import SectorBatchPlan
 
 pytestmark = pytest.mark.skipif(not _cpufeatures.lib.cpu_has(b"aes"), reason="CPU lacks AES-NI")
 
@@ -107,7 +108,7 @@ def test_without_the_module_there_is_no_batch_and_a_request_loads_it_again():
         vc.batch_driver                                  # loads the module
         capi.rmmod("sector_batch")
         try:
-            from crypto_api import sector_batch
+            from crypto_api.dmcrypt import sector_batch
             assert sector_batch._planners == []
             buf = bytearray(data)
             vc._per_sector(0, memoryview(buf), 3, True)
@@ -228,7 +229,7 @@ def test_bad_buffers_are_einval_and_untouched():
 @given(ss=st.sampled_from([512, 1024, 4096]), count=st.integers(0, 5), digest_len=st.integers(1, 32),
        nosimd=st.booleans(), data=st.data())
 def test_sector_digests_are_hashlibs_sha256_sector_by_sector(ss, count, digest_len, nosimd, data):
-    from crypto_api.algs.sector_batch import sha256_sector_digests
+    from crypto_api.dmcrypt import sha256_sector_digests      # the sector_batch module's C loop
     buf = data.draw(st.binary(min_size=ss * count, max_size=ss * count))
     want = b"".join(hashlib.sha256(buf[k * ss:(k + 1) * ss]).digest()[:digest_len] for k in range(count))
     if nosimd:
@@ -238,6 +239,27 @@ def test_sector_digests_are_hashlibs_sha256_sector_by_sector(ss, count, digest_l
         assert sha256_sector_digests(buf, ss, digest_len) == want
     with pytest.raises(CryptoError):
         sha256_sector_digests(buf + b"x", ss, digest_len)
+
+
+def test_sector_digests_come_from_the_module_and_load_it_again(monkeypatch):
+    from crypto_api.algs import sector_batch as module
+    from crypto_api.dmcrypt import sector_digests
+    data = os.urandom(512 * 3)
+    want = b"".join(hashlib.sha256(data[k * 512:(k + 1) * 512]).digest()[:16] for k in range(3))
+    assert sector_digests.sha256_sector_digests(data, 512, 16) == want
+    assert "sector_batch" in capi.loaded_modules()
+    assert sector_digests._digests is module.sha256_sector_digests
+    capi.rmmod("sector_batch")
+    assert sector_digests._digests is None                   # module_exit took it back
+    assert sector_digests.sha256_sector_digests(data, 512, 16) == want   # requested again
+    assert "sector_batch" in capi.loaded_modules()
+    capi.rmmod("sector_batch")
+    monkeypatch.setattr(sector_digests, "crypto_request_module", lambda alias: 0)   # nothing answers
+    with pytest.raises(CryptoError) as e:
+        sector_digests.sha256_sector_digests(data, 512, 16)
+    assert e.value.errno == errno.ENOENT and "crypto-sector-batch" in str(e.value)
+    monkeypatch.undo()
+    assert sector_digests.sha256_sector_digests(data, 512, 16) == want
 
 
 def test_a_forked_child_starts_its_own_workers():

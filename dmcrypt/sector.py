@@ -27,13 +27,14 @@ from __future__ import annotations
 import weakref
 from typing import List, Optional
 
-from .alg import BytesLike, WritableBuffer
+from crypto_api.alg import BytesLike, WritableBuffer
+from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.skcipher import CryptoSkcipher, crypto_alloc_skcipher
+
 from .cipher_spec import parse_cipher_spec
-from .errors import EINVAL, CryptoError
 from .ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
 from .sector_batch import SectorBatchPlan, export_sectors, sector_batch_plan
 from .sector_workers import SectorWorkers
-from .skcipher import CryptoSkcipher, crypto_alloc_skcipher
 
 #: dm-crypt's sector sizes (``sector_size:<n>``).
 SECTOR_SIZES = (512, 1024, 2048, 4096)
@@ -115,7 +116,7 @@ class VolumeCipher:
 
     ``jobs`` (default 1): :meth:`crypt_sectors` spreads a run of sectors over
     that many threads (the caller's and ``jobs - 1`` workers), each making one
-    C call over its share (crypto_api.sector_batch: the GIL is released
+    C call over its share (crypto_api.dmcrypt.sector_batch: the GIL is released
     there).  Only the batch path is spread; a driver without one runs its
     sectors one by one in the caller's thread.
 
@@ -217,7 +218,7 @@ class VolumeCipher:
         """Transform ``buf`` (writable, whole sectors, the first is sector ``first``) in place.
 
         One C call per thread over the whole run where the driver has a batch
-        path (crypto_api.sector_batch), else one request per sector; the same
+        path (crypto_api.dmcrypt.sector_batch), else one request per sector; the same
         bytes either way.
         """
         ss = self.sector_size

@@ -1,4 +1,4 @@
-"""The worker threads of ``VolumeCipher(jobs=N)`` (crypto_api.sector).
+"""The worker threads of ``VolumeCipher(jobs=N)`` (crypto_api.dmcrypt.sector).
 
 ``jobs - 1`` threads, each fed its own share of a run of sectors (the caller
 runs the first share itself), so that N C calls with the GIL released run at

@@ -1,4 +1,4 @@
-"""IV conventions (crypto_api.ivgen) against the dm-crypt and fscrypt documentation.
+"""IV conventions (crypto_api.dmcrypt.ivgen) against the dm-crypt and fscrypt documentation.
 
 Expectations are written out byte by byte from the documented layouts
 (dm-crypt.rst: plain = 32-bit little-endian sector, plain64 = 64-bit
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crypto_api import CryptoError
-from crypto_api import ivgen
+from crypto_api.dmcrypt import ivgen
 
 ZERO24 = "00" * 24
 

@@ -1,6 +1,6 @@
 """cryptsetup / dm-crypt cipher specifications (``--cipher`` strings).
 
-Used by :class:`crypto_api.sector.VolumeCipher` and the ``disk`` command.
+Used by :class:`crypto_api.dmcrypt.sector.VolumeCipher` and the ``disk`` command.
 Parses the two forms the dm-crypt target accepts (drivers/md/dm-crypt.c,
 Documentation/admin-guide/device-mapper/dm-crypt.rst) into a crypto API
 algorithm name and a dm-crypt IV mode:
@@ -18,7 +18,7 @@ algorithm name and a dm-crypt IV mode:
   number; in the ``capi:`` form the algorithm must be an ``essiv(...)``
   instance (``capi:essiv(cbc(aes),sha256)-essiv``).
 
-Only the IV modes this project implements (:mod:`crypto_api.ivgen`:
+Only the IV modes this project implements (:mod:`crypto_api.dmcrypt.ivgen`:
 ``plain``, ``plain64`` and ``essiv``) are accepted; everything else
 (``benbi``, ``lmk``, key counts, other IV options, AEAD ``authenc`` specs)
 is refused with EINVAL naming the unsupported part.
@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import attrs
 
-from .errors import EINVAL, CryptoError
+from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.registry import check_name
+
 from .ivgen import DM_CRYPT_IV_MODES
-from .registry import check_name
 
 MAX_SPEC_LENGTH = 256
 

@@ -1,4 +1,4 @@
-"""cryptsetup / dm-crypt cipher specifications (crypto_api/cipher_spec.py).
+"""cryptsetup / dm-crypt cipher specifications (dmcrypt/cipher_spec.py).
 
 The forms are the ones dm-crypt.rst documents: ``cipher-chainmode-ivmode``
 (cryptsetup, e.g. ``aes-xts-plain64`` meaning ``xts(aes)``) and
@@ -8,7 +8,7 @@ The forms are the ones dm-crypt.rst documents: ``cipher-chainmode-ivmode``
 import pytest
 
 from crypto_api import CryptoError
-from crypto_api.cipher_spec import parse_cipher_spec
+from crypto_api.dmcrypt.cipher_spec import parse_cipher_spec
 
 
 @pytest.mark.parametrize("spec, algorithm, ivmode", [

@@ -16,7 +16,7 @@ so that data written here can be read by the kernel and the other way round.
   - ``essiv`` (5.4+): the same bytes as ``plain64``; the encryption of the
     IV under the salt H(key) is done by the ``essiv`` template that
     dm-crypt allocates for it (``aes-cbc-essiv:sha256`` is
-    ``essiv(cbc(aes),sha256)``; :mod:`crypto_api.cipher_spec`).
+    ``essiv(cbc(aes),sha256)``; :mod:`crypto_api.dmcrypt.cipher_spec`).
 
   The sector number is the one dm-crypt computes: 512-byte units plus the
   table's ``iv_offset`` (or sector-size units with ``iv_large_sectors``);
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import struct
 
-from .errors import EINVAL, CryptoError
+from crypto_api.errors import EINVAL, CryptoError
 
 #: Adiantum's (and XChaCha's) IV size in bytes: dm-crypt and fscrypt fill all of it.
 ADIANTUM_IV_SIZE = 32

@@ -1,4 +1,4 @@
-"""Many sectors in one C call: the batch path of :class:`crypto_api.sector.VolumeCipher`.
+"""Many sectors in one C call: the batch path of :class:`crypto_api.dmcrypt.sector.VolumeCipher`.
 
 dm-crypt (drivers/md/dm-crypt.c, ``crypt_convert``) makes one skcipher
 request per sector; from Python a request costs far more than a 512-byte
@@ -7,7 +7,7 @@ one C call (algs/sector_batch.c) that builds each sector's IV from its
 number and calls the C entry point of **the driver the registry picked for
 the tfm** (same bytes as one request per sector).
 
-The core knows no driver: planners are registered by the ``sector_batch``
+The package knows no driver: planners are registered by the ``sector_batch``
 module (crypto_api.algs.sector_batch, loaded on first use through the alias
 :data:`SECTOR_BATCH_ALIAS`), each ``planner(tfm, ivmode) -> plan or None``.
 Where no planner knows the tfm's driver (a plug-in, another machine's
@@ -33,9 +33,9 @@ from typing import Any, Callable, List, Optional, Tuple
 import attrs
 import cffi
 
-from .errors import EINVAL, CryptoError
-from .fpu import SIMD, fpu_account, kernel_fpu_begin, kernel_fpu_end, simd_choice
-from .registry import crypto_request_module
+from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.fpu import SIMD, fpu_account, kernel_fpu_begin, kernel_fpu_end, simd_choice
+from crypto_api.registry import crypto_request_module
 
 #: The alias the core requests to load the planners' module.
 SECTOR_BATCH_ALIAS = "crypto-sector-batch"
@@ -106,8 +106,8 @@ def simd_internal_tfm(tfm: Any) -> Optional[Any]:
     cryptd = getattr(tfm.ctx, "cryptd", None)
     if cryptd is None:
         return tfm
-    from .cryptd import cryptd_skcipher_child, cryptd_skcipher_queued
-    from .simd import in_atomic
+    from crypto_api.cryptd import cryptd_skcipher_child, cryptd_skcipher_queued
+    from crypto_api.simd import in_atomic
     if in_atomic() and cryptd_skcipher_queued(cryptd):
         return None
     return cryptd_skcipher_child(cryptd)

@@ -1,8 +1,8 @@
-"""crypto_api.sector: ``VolumeCipher`` (sector n of a dm-crypt volume) and
+"""crypto_api.dmcrypt.sector: ``VolumeCipher`` (sector n of a dm-crypt volume) and
 which ciphers suit sector encryption.
 
 The reference IVs come from the dm-crypt table's definition
-(tests/dmcrypt_ref.py), not from crypto_api.ivgen; the tfm underneath is
+(tests/dmcrypt_ref.py), not from crypto_api.dmcrypt.ivgen; the tfm underneath is
 checked against the official Adiantum vectors of sector-sized messages, and
 the SIMD drivers against the generic ones.
 """
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import crypto_api as capi
 from crypto_api import CryptoError
-from crypto_api.sector import VolumeCipher, sector_cipher_problem
+from crypto_api.dmcrypt.sector import VolumeCipher, sector_cipher_problem
 from crypto_api.testmgr.vectors import load_json
 from dmcrypt_ref import iv_bytes, iv_number
 
