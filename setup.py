@@ -8,6 +8,30 @@ from setuptools.command.build import build
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "algs"))
 from build_common import CFLAGS  # noqa: E402
 
+
+def _arch_packages():
+    """``crypto_api.arch.<dir>`` for each package directory of arch/ (one with an
+    ``__init__.py``): found, not listed, so a machine's directory needs no line
+    of packaging (its C files: pyproject.toml's package-data of crypto_api.arch)."""
+    arch = os.path.join(os.path.dirname(os.path.abspath(__file__)), "arch")
+    return ["crypto_api.arch." + d for d in sorted(os.listdir(arch))
+            if os.path.isfile(os.path.join(arch, d, "__init__.py"))]
+
+
+# pyproject.toml's package-dir says where each lives (crypto_api.arch.<dir>: arch/<dir>)
+PACKAGES = [
+    "crypto_api",
+    "crypto_api.testmgr",
+    "crypto_api.testmgr.vectors",       # data only: the self-tests' vectors (JSON)
+    "crypto_api.algs",
+    "crypto_api.algs.include",          # data only: the C cores' shared headers
+    "crypto_api.arch",
+    *_arch_packages(),
+    "crypto_api.machine",
+    "crypto_api.tools",
+    "crypto_api.dmcrypt",
+]
+
 # The C entry points that are CPython extensions rather than cffi ones
 # (crypto_api/linear_call.c, crypto_api/fast_method.c): the limited API
 # (abi3) from 3.11 on, where Py_buffer belongs to it; build flags as
@@ -67,6 +91,7 @@ class build_helpers(Command):
 build.sub_commands.append(("build_helpers", None))
 
 setup(
+    packages=PACKAGES,
     cmdclass={"build_helpers": build_helpers},
     ext_modules=[LINEAR_CALL, FAST_METHOD],
     # every extension uses the limited API there (cffi's too): one wheel,

@@ -40,9 +40,8 @@ from .fpu import (DECLINE, GENERIC, SIMD, FpuTrace, FpuUsageError, crypto_simd_u
                   fpu_account, fpu_trace, fpu_tracing, in_kernel_fpu, interrupt_context,
                   softirq_context,
                   irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
-                  kernel_neon_begin, kernel_neon_end,
-                  enable_kernel_vsx, disable_kernel_vsx,
                   simd_choice, simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
+from .fpu import machine_sections as _machine_sections
 from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
                       request_module, require_cpu, rmmod)
 from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MSG_ALG_REQUEST,
@@ -153,8 +152,6 @@ __all__ = [
     "crypto_unregister_skcipher", "crypto_unregister_skciphers", "crypto_unregister_template",
     "fpu_account", "fpu_trace", "fpu_tracing", "in_kernel_fpu", "insmod",
     "interrupt_context", "softirq_context", "irq_fpu_usable", "kernel_fpu_begin", "kernel_fpu_end", "kernel_fpu_yield",
-    "kernel_neon_begin", "kernel_neon_end",
-    "enable_kernel_vsx", "disable_kernel_vsx",
     "load_all", "loaded_modules", "may_use_simd", "might_sleep", "parse_template_name",
     "proc_crypto", "request_module", "require_cpu", "rmmod", "sg_init_one", "sg_init_table",
     "sg_nbytes", "sg_set_buf", "shash_desc_ctx", "simd_disabled", "simd_fpu_begin",
@@ -171,3 +168,11 @@ __all__ = [
     # dm-crypt volumes, sector by sector
     "VolumeCipher",
 ]
+
+# The begin/end pairs of the machines' SIMD units (kernel_neon_begin/end,
+# enable_kernel_vsx/disable_kernel_vsx, ...): each machine's descriptor
+# declares its own (crypto_api.machine.spec), as each kernel arch exports them.
+_sections = _machine_sections()
+globals().update(_sections)
+__all__ += sorted(_sections)
+del _sections

@@ -83,12 +83,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _machine_options(p: argparse.ArgumentParser, default) -> None:
+    """--arch and --cpu, their help naming the registered machines (crypto_api.machine.known)."""
+    from .machine.known import machines
+    specs = machines().values()
+    models = list(dict.fromkeys(m for spec in specs for m in spec.cpu_models))
     p.add_argument("--arch", default=default, metavar="ARCH",
-                   help="boot this machine architecture (x86_64, arm64, arm, ppc64le; default: the "
-                        "host, or $CRYPTO_API_ARCH); a foreign one runs its cores under qemu-user")
+                   help=f"boot this machine architecture ({', '.join(s.name for s in specs)}; default: "
+                        "the host, or $CRYPTO_API_ARCH); a foreign one runs its cores under qemu-user")
     p.add_argument("--cpu", default=default, metavar="MODEL",
-                   help="CPU model of an emulated machine (a qemu -cpu model: max, cortex-a53, "
-                        "cortex-a7, power9, ...; default: $CRYPTO_API_CPU, else the arch's default)")
+                   help="CPU model of an emulated machine (a qemu -cpu model: "
+                        f"{', '.join(models + ['...'])}; default: $CRYPTO_API_CPU, else the arch's default)")
 
 
 def _boot_machine(args: argparse.Namespace) -> None:

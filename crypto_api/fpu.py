@@ -1,16 +1,21 @@
 """The kernel's FPU model: kernel_fpu_begin/end, crypto_simd_usable, traces.
 
 Mirrors arch/x86/kernel/fpu/core.c (kernel_fpu_begin/end, irq_fpu_usable),
-arch/arm64/kernel/fpsimd.c as of v5.0 (kernel_neon_begin/end, may_use_simd
-with its per-CPU busy flag), arch/arm/vfp's v5.0 kernel-mode NEON
-(``!in_interrupt()``: no NEON in a softirq either, see :func:`softirq_context`),
-arch/powerpc/kernel/process.c (enable_kernel_vsx/disable_kernel_vsx, called
-with preemption off) and include/crypto/internal/simd.h
-(crypto_simd_usable and the self-test manager's "SIMD disabled for test"
-switch).  One model serves both: a thread's open section is x86's FPU
-section, arm64's NEON section or powerpc's VSX section (``FpuSection.unit``
-says which: "fpu", "neon" or "vsx"), and v5.0 arm64's rules are x86's: a nested user sees
-may_use_simd() false, a nested begin is a bug, interrupts cannot use it.
+whose rules v5.0's other architectures share for their kernel-mode SIMD
+units (arm64's kernel_neon_begin/end in arch/arm64/kernel/fpsimd.c,
+powerpc's enable_kernel_vsx/disable_kernel_vsx), and
+include/crypto/internal/simd.h (crypto_simd_usable and the self-test
+manager's "SIMD disabled for test" switch).  One model serves every unit:
+a thread's open section is the FPU section or a machine's SIMD unit's
+(``FpuSection.unit`` says which: "fpu", or the unit's name).  A nested user
+sees may_use_simd() false, a nested begin is a bug, interrupts cannot use it.
+
+What differs per architecture is the machine's descriptor's
+(crypto_api.machine.spec): the SIMD units its drivers open, whose begin/end
+pair :func:`machine_sections` makes (``crypto_api`` provides every
+registered machine's), and whether SIMD is usable in a softirq (v5.0 arm's
+kernel-mode NEON is ``!in_interrupt()``: not there either, see
+:func:`softirq_context`).
 
 Where the state lives:
 
@@ -49,7 +54,7 @@ import contextlib
 import contextvars
 import logging
 import threading
-from typing import ContextManager, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Callable, ContextManager, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 import attrs
 
@@ -61,11 +66,11 @@ class FpuUsageError(RuntimeError):
 
 @attrs.define
 class FpuSection:
-    """One kernel_fpu_begin..kernel_fpu_end (or kernel_neon_begin..end) section."""
+    """One kernel_fpu_begin..kernel_fpu_end section (or a SIMD unit's begin..end)."""
 
     nbytes: int = 0
     closed: bool = False
-    unit: str = "fpu"       # "fpu" (x86), "neon" (arm64, arm) or "vsx" (powerpc)
+    unit: str = "fpu"       # "fpu", or the name of a machine's SIMD unit
 
 
 @attrs.define
@@ -113,11 +118,13 @@ def _choice_for(sw: _Switches) -> int:
 
 
 def _softirq_blocks_simd() -> bool:
-    """arm32 v5.0 (arch/arm/kernel, asm-generic/simd.h): may_use_simd() is
-    ``!in_interrupt()``, false in a softirq too; x86 and arm64 v5.0 allow
-    SIMD in a softirq that interrupts no SIMD user."""
+    """Whether the booted machine forbids SIMD in a softirq (its descriptor's
+    ``simd_in_softirq`` False: may_use_simd() is ``!in_interrupt()`` there);
+    most allow SIMD in a softirq that interrupts no SIMD user."""
+    from .machine.known import find_machine
     from .machine.selection import current_machine
-    return current_machine().arch == "arm"
+    spec = find_machine(current_machine().arch)
+    return spec is not None and not spec.simd_in_softirq
 
 
 _NONE = _Switches()
@@ -153,9 +160,9 @@ def irq_fpu_usable() -> bool:
 
 
 def may_use_simd() -> bool:
-    """x86: irq_fpu_usable().  arm64 v5.0: not in an interrupt and this CPU's
-    kernel_neon_busy clear — the same answer in this model.  arm v5.0: not
-    in any interrupt, softirq included."""
+    """irq_fpu_usable() (arm64 v5.0's "not in an interrupt and this CPU's
+    unit not busy" is the same answer in this model); on a machine whose
+    SIMD is not usable in a softirq, not in any interrupt, softirq included."""
     return irq_fpu_usable() and not (_switches.get().softirq and _softirq_blocks_simd())
 
 
@@ -168,23 +175,6 @@ def kernel_fpu_begin() -> None:
     _begin("fpu", "kernel_fpu_begin")
 
 
-def kernel_neon_begin() -> None:
-    """arm64: take the NEON unit (v5.0: BUG unless may_use_simd(); sets the busy flag)."""
-    _begin("neon", "kernel_neon_begin")
-
-
-def enable_kernel_vsx() -> None:
-    """powerpc: preempt_disable() then enable_kernel_vsx(): take the VSX unit
-    (the kernel WARNs when preemptible; here a nested or interrupt-context
-    begin raises, as may_use_simd() = !in_interrupt() would forbid it)."""
-    _begin("vsx", "enable_kernel_vsx")
-
-
-def disable_kernel_vsx() -> None:
-    """powerpc: disable_kernel_vsx() then preempt_enable(): release the VSX unit."""
-    _end("vsx", "disable_kernel_vsx")
-
-
 def _begin(unit: str, who: str) -> None:
     st = _cpu
     if st.in_fpu:
@@ -193,8 +183,9 @@ def _begin(unit: str, who: str) -> None:
     if sw.irq:
         raise FpuUsageError(f"{who}: SIMD not usable in interrupt context")
     if sw.softirq and _softirq_blocks_simd():
-        raise FpuUsageError(f"{who}: arm kernel-mode NEON is not usable in softirq context (v5.0: "
-                            "BUG_ON(in_interrupt()))")
+        from .machine.selection import current_machine
+        raise FpuUsageError(f"{who}: {current_machine().arch} kernel-mode {unit} is not usable in softirq "
+                            "context (v5.0: BUG_ON(in_interrupt()))")
     st.in_fpu = True
     st.unit = unit
     if sw.traces:
@@ -209,11 +200,6 @@ def kernel_fpu_end() -> None:
     _end("fpu", "kernel_fpu_end")
 
 
-def kernel_neon_end() -> None:
-    """arm64: release the NEON unit (v5.0 WARNs when the busy flag was not set)."""
-    _end("neon", "kernel_neon_end")
-
-
 def _end(unit: str, who: str) -> None:
     st = _cpu
     if not st.in_fpu:
@@ -225,6 +211,51 @@ def _end(unit: str, who: str) -> None:
         st.section.closed = True
         st.section = None
     _choice.set(_choice_for(_switches.get()))
+
+
+def section_functions(unit: str, begin: str, end: str,
+                      about: str = "") -> Tuple[Callable[[], None], Callable[[], None]]:
+    """The begin and end functions of a SIMD unit's sections, named ``begin`` and
+    ``end`` (``kernel_neon_begin``/``kernel_neon_end`` for "neon"): the model's
+    kernel_fpu_begin/end for sections whose trace says ``unit``."""
+
+    def begin_fn() -> None:
+        _begin(unit, begin)
+
+    def end_fn() -> None:
+        _end(unit, end)
+
+    for fn, name, what in ((begin_fn, begin, "take"), (end_fn, end, "release")):
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = f"{what.capitalize()} the {unit} unit: {what} a {unit!r} section of the FPU model." + (
+            f"\n\n{about}" if about else "")
+    return begin_fn, end_fn
+
+
+def machine_sections() -> Dict[str, Callable[[], None]]:
+    """name -> function: the begin and end of every SIMD unit of every registered machine
+    (crypto_api.machine.known), as :func:`section_functions` makes them.  Machines
+    that declare the same unit under the same names share one pair (arm and arm64's
+    NEON); a pair whose names another unit has taken is left out, with a warning."""
+    from .machine.known import machines
+    units: Dict[str, Tuple[str, str, List[str]]] = {}       # begin name -> unit, end name, abouts
+    taken: Dict[str, str] = {}                               # function name -> unit
+    for spec in machines().values():
+        for u in spec.simd_units:
+            if taken.get(u.begin, u.name) != u.name or taken.get(u.end, u.name) != u.name or \
+                    (u.begin in units and units[u.begin][1] != u.end):
+                logging.getLogger("crypto_api").warning(
+                    "crypto_api: machine %s: SIMD unit %s: %s/%s already name another unit's "
+                    "sections: left out", spec.name, u.name, u.begin, u.end)
+                continue
+            taken[u.begin] = taken[u.end] = u.name
+            entry = units.setdefault(u.begin, (u.name, u.end, []))
+            if u.about and u.about not in entry[2]:
+                entry[2].append(u.about)
+    out: Dict[str, Callable[[], None]] = {}
+    for begin, (unit, end, abouts) in units.items():
+        out[begin], out[end] = section_functions(unit, begin, end, "\n".join(abouts))
+    return out
 
 
 def simd_fpu_begin(untraced: bool = False) -> bool:
@@ -306,9 +337,9 @@ def interrupt_context() -> ContextManager[None]:
 
 
 def softirq_context() -> ContextManager[None]:
-    """Run as if in a softirq (bottom half): SIMD stays usable on x86 and
-    arm64; on the arm machine (v5.0 ``!in_interrupt()``) it is not, and
-    kernel_neon_begin there is a bug."""
+    """Run as if in a softirq (bottom half): SIMD stays usable, except on a
+    machine whose descriptor says otherwise (v5.0 arm's ``!in_interrupt()``),
+    where opening a SIMD section there is a bug."""
     return _raised("softirq")
 
 

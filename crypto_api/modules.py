@@ -13,8 +13,9 @@ with it.  A crypto_api module is a Python module that defines
 * optionally ``MODULE_ARCH`` (``"x86_64"``, ``"arm64"``): the module is built
   for that architecture only and loads only on a machine booted as it
   (crypto_api.machine); modules without it are generic and load everywhere.
-  This project's own ``crypto_api.arch.<dir>`` modules are skipped on other
-  machines before they are even imported;
+  The modules of a machine's package (its descriptor's ``package``, as
+  ``crypto_api.arch.<dir>``) are skipped on other machines before they are
+  even imported;
 * optionally ``MODULE_CPU_FEATURE`` (e.g. ``"aes"``): the module is loaded
   at boot on a machine whose CPU has that feature, as
   module_cpu_feature_match's device-table entry makes udev do; the first
@@ -93,30 +94,33 @@ def module_name_of(mod: ModuleType, default: Optional[str] = None) -> str:
     return getattr(mod, "MODULE_NAME", None) or default or mod.__name__.rsplit(".", 1)[-1]
 
 
-#: This project's arch packages and the machine architecture each is built for.
-_ARCH_PACKAGES = {"crypto_api.arch.x86.": "x86_64", "crypto_api.arch.arm64.": "arm64",
-                  "crypto_api.arch.arm.": "arm",
-                  "crypto_api.arch.ppc64le.": "ppc64le"}
-
-
 def _machine_arch() -> str:
     from .machine.selection import current_machine
     return current_machine().arch
 
 
+def _package_arch(path: str) -> Optional[str]:
+    """The machine whose package (its descriptor's, crypto_api.machine.spec) holds the
+    module ``path``, or None for a module of no machine's package."""
+    from .machine.known import machines
+    for arch, spec in machines().items():
+        if path.startswith(spec.package + "."):
+            return arch
+    return None
+
+
 def _path_fits_machine(path: str) -> bool:
-    for prefix, arch in _ARCH_PACKAGES.items():
-        if path.startswith(prefix):
-            return not _generic_only and arch == _machine_arch()
-    return True
+    arch = _package_arch(path)
+    return arch is None or (not _generic_only and arch == _machine_arch())
 
 
 def _module_name(ep_name: str) -> str:
     """An entry point ``<arch>.<module>`` names the kernel module ``<module>``
     of that arch (two arches may build a module of the same name, as the
     kernel's arm and arm64 chacha_neon)."""
+    from .machine.known import machines
     arch, dot, rest = ep_name.partition(".")
-    return rest if dot and arch in _ARCH_PACKAGES.values() else ep_name
+    return rest if dot and arch in machines() else ep_name
 
 
 def module_fits_machine(mod: ModuleType) -> bool:

@@ -22,16 +22,23 @@ from arm64_emulation import require_emulation
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARM64 = ROOT / "arch" / "arm64"
+COMMON = ROOT / "arch" / "common"          # the C the arm machine builds too (nh_neon.c, aes_arm64.c, ...)
 MAINS = ROOT / "tests" / "arch" / "arm64" / "cores"
-INCLUDES = (ARM64, ROOT / "algs", ROOT / "algs" / "include", MAINS)
+INCLUDES = (ARM64, COMMON, ROOT / "algs", ROOT / "algs" / "include", MAINS)
+
+
+def _source(name: str) -> pathlib.Path:
+    """An arm64 core's source: in arch/arm64, else in arch/common (a path relative to arch/arm64)."""
+    own = ARM64 / name
+    return own if own.exists() or not (COMMON / name).exists() else COMMON / name
 CPU_MODELS = ("max", "cortex-a53")
 
 
 def build(out_dir: pathlib.Path, main: str, sources: Sequence[str], cflags: Sequence[str] = ()) -> pathlib.Path:
     """Compile ``main`` (in tests/arch/arm64/cores) with ``sources`` (relative
-    to arch/arm64) into a static aarch64 program; cached by content."""
+    to arch/arm64, or files of arch/common) into a static aarch64 program; cached by content."""
     require_emulation()
-    files = [MAINS / main] + [(ARM64 / s).resolve() for s in sources]
+    files = [MAINS / main] + [_source(s).resolve() for s in sources]
     digest = hashlib.sha256()
     for f in files:
         digest.update(f.read_bytes())

@@ -3,8 +3,8 @@
 Module ``aes_arm``, priority 200, alias ``aes`` only; always registers (no
 CPU feature: it runs on a CPU without NEON too).  setkey is the generic AES
 key expansion; encrypt/decrypt run the core ``aes_arm`` one block per call,
-no SIMD section.  The descriptor builder is arm64's aes-arm64 one
-(arch/arm64/aes_cipher_glue.py).
+no SIMD section.  The descriptor builder is the one arm64's aes-arm64
+shares (crypto_api.arch.common.aes_table).
 
 arm32's other AES drivers, ``aes-arm-bs`` (NEON bit-sliced, 250) and
 ``aes-ce`` (300), register only ``__ecb/__cbc/__ctr/__xts(aes)`` modes and
@@ -16,7 +16,7 @@ not built.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.arch.arm64 import aes_cipher_glue as shared
+from crypto_api.arch.common import aes_table as shared
 from crypto_api.machine import backend
 
 MODULE_ARCH = "arm"

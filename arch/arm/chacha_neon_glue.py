@@ -7,11 +7,12 @@ reports HWCAP ``neon`` (else ENODEV: nothing registered).  As in v5.0 it
 loads ``chacha_generic`` (the exported generic helpers), which registers
 the three ``*-generic`` drivers.
 
-The request rules are v5.0 arm64's (reference §2.3), shared with
-arch/arm64/chacha_neon_glue.py: 64 bytes or less, or SIMD not usable → the
-generic code on the whole request with this tfm (stride 256); otherwise one
-NEON section per walk step (non-final steps rounded down to 256), XChaCha's
-HChaCha in a section of its own first.  Inside a step the core
+The request rules are v5.0 arm64's (reference §2.3), whose request path
+arch/arm64/chacha_neon_glue.py shares (crypto_api.arch.common.chacha_neon):
+64 bytes or less, or SIMD not usable → the generic code on the whole
+request with this tfm (stride 256); otherwise one NEON section per walk
+step (non-final steps rounded down to 256), XChaCha's HChaCha in a section
+of its own first.  Inside a step the core
 (arch/arm/chacha_neon.c) runs the 4-block routine per 256 bytes, the
 1-block routine per 64 and bounces a last partial block.  The v5.0 module
 has no Cortex-A7 special case (that came with 5.5's scalar ``*-arm``).
@@ -22,7 +23,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api import modules
 from crypto_api.algs import chacha_generic as generic
-from crypto_api.arch.arm64 import chacha_neon_glue as shared
+from crypto_api.arch.common import chacha_neon as shared
 from crypto_api.machine import backend, current_machine
 
 MODULE_ARCH = "arm"

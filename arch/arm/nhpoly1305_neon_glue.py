@@ -2,7 +2,7 @@
 
 Module ``nhpoly1305_neon``, priority 200, needs HWCAP ``neon`` (else ENODEV);
 loads ``nhpoly1305`` (``nhpoly1305-generic``) as v5.0 does.  The glue is
-arm64's (arch/arm64/nhpoly1305_neon_glue.py, reference §2.6 "exactly §1.8"):
+arm64's (crypto_api.arch.common.nhpoly1305_neon, reference §2.6 "exactly §1.8"):
 generic update under 64 bytes or without SIMD, else 4 KiB pieces (arm32's
 PAGE_SIZE is always 4 KiB), one NEON section each, over the arm core
 ``neon_hash``.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs import nhpoly1305_generic as generic
-from crypto_api.arch.arm64 import neon_glue
-from crypto_api.arch.arm64 import nhpoly1305_neon_glue as shared
+from crypto_api.arch.common import glue
+from crypto_api.arch.common import nhpoly1305_neon as shared
 from crypto_api.machine import backend
 
 MODULE_ARCH = "arm"
@@ -23,10 +23,10 @@ ALGS = []
 
 
 def module_init() -> None:
-    neon_glue.require_feature("neon", MODULE_NAME, "NEON")
+    glue.require_feature("neon", MODULE_NAME, "NEON")
     core = backend.load("arm", "neon_hash")
     shared.check_layout(core)
-    neon_glue.ensure_module(generic.MODULE_NAME)
+    glue.ensure_module(generic.MODULE_NAME)
     ALGS[:] = [shared.make_alg(core)]
     capi.crypto_register_shash(ALGS[0])
 

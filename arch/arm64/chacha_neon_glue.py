@@ -17,8 +17,10 @@ runs the 5-block routine per 320 bytes and the 1-block routine for a last
 piece of 64 bytes or less (arch/arm64/chacha_neon.c).  XChaCha derives its
 subkey with the NEON HChaCha in a section of its own, before the walk.
 
-The core runs wherever crypto_api.machine.backend puts it (natively on an
-arm64 host, else under qemu-user); this glue does not know which.
+The request path is the one the arm machine's module shares
+(crypto_api.arch.common.chacha_neon).  The core runs wherever
+crypto_api.machine.backend puts it (natively on an arm64 host, else under
+qemu-user); this glue does not know which.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api import modules
 from crypto_api.algs import chacha_generic as generic
-from crypto_api.fpu import GENERIC
+from crypto_api.arch.common.chacha_neon import neon_algs, v5_requests
 from crypto_api.machine import backend, current_machine
 
 MODULE_ARCH = "arm64"
@@ -36,74 +38,6 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
 
 WALKSIZE = 5 * generic.CHACHA_BLOCK_SIZE
 _core = None                  # the chacha_neon core, loaded at module init
-_simd_choice = capi.simd_choice
-
-
-def neon_stream(core, req, xchacha: bool) -> None:
-    """The v5.0 NEON walk (shared with the arm machine's glue): XChaCha's
-    HChaCha in a NEON section of its own, then one section per walk step
-    running ``core.chacha_doneon`` (non-final steps rounded down to the
-    walk stride, the driver's walksize)."""
-    ctx = req.tfm.ctx
-
-    def hchacha(state, subkey, nrounds: int) -> None:
-        capi.kernel_neon_begin()
-        try:
-            core.hchacha_block_neon(state, subkey, nrounds)
-        finally:
-            capi.kernel_neon_end()
-
-    state = generic.arch_state(ctx, req.iv, xchacha, hchacha if xchacha else None)
-    doneon = core.chacha_doneon
-    nrounds = ctx.nrounds
-    try:
-        walk = capi.skcipher_walk_virt(req, atomic=False)
-        while walk.nbytes:
-            n = walk.nbytes
-            if n < walk.total:
-                n -= n % walk.stride
-            capi.kernel_neon_begin()
-            try:
-                doneon(state, walk.dst[:n], walk.src[:n], n, nrounds)
-                capi.fpu_account(n)
-            finally:
-                capi.kernel_neon_end()
-            capi.skcipher_walk_done(walk, walk.nbytes - n)
-    finally:
-        generic.wipe_state(state)
-
-
-def v5_requests(get_core):
-    """The v5.0 encrypt callbacks (chacha, xchacha) over the core ``get_core()``
-    gives: a request of 64 bytes or less, or one made while SIMD is not
-    usable, runs the generic code on the whole request (same tfm); the rest
-    :func:`neon_stream`.  arm64 and arm share them."""
-
-    def chacha(req) -> None:
-        if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
-            generic.crypto_chacha_crypt(req)
-            return
-        neon_stream(get_core(), req, False)
-
-    def xchacha(req) -> None:
-        if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
-            generic.crypto_xchacha_crypt(req)
-            return
-        neon_stream(get_core(), req, True)
-
-    return chacha, xchacha
-
-
-def neon_algs(walksize: int, encrypts) -> tuple:
-    """The three ``*-neon`` descriptors (priority 300) with ``walksize``."""
-    chacha, xchacha = encrypts
-    # the core is not callable from C in this process: every path is the request path
-    return tuple(generic.chacha_alg(cra, cra + "-neon", 300, x, rounds, fn, c_stream=None,
-                                    linear=None, oneshot=None, walksize=walksize)
-                 for cra, x, rounds, fn in (("chacha20", False, 20, chacha),
-                                            ("xchacha20", True, 20, xchacha),
-                                            ("xchacha12", True, 12, xchacha)))
-
 
 chacha_neon, xchacha_neon = v5_requests(lambda: _core)
 ALGS = neon_algs(WALKSIZE, (chacha_neon, xchacha_neon))

@@ -6,8 +6,8 @@ What the kernel's powerpc glue gets from asm/switch_to.h and the
 section in the shared FPU trace with unit "vsx" (crypto_api.fpu).  Cores
 load through crypto_api.machine.backend (native on a ppc64le host, else the
 qemu-user helper).  The arch-neutral parts (feature check at module init,
-crypto_simd_usable, module dependencies) are the arm64 glue's
-(crypto_api.arch.arm64.neon_glue), reused, not repeated.
+crypto_simd_usable, module dependencies) are shared with the other machines
+(crypto_api.arch.common.glue), reused, not repeated.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import crypto_api as capi
-from crypto_api.arch.arm64.neon_glue import ensure_module, require_feature, simd_usable
+from crypto_api.arch.common.glue import ensure_module, require_feature, section_call, simd_usable
 from crypto_api.machine import backend
 
 ARCH = "ppc64le"
@@ -31,10 +31,4 @@ def load_core(name: str) -> Any:
 
 def vsx_call(fn: Callable[..., Any], *args: Any, nbytes: int = 0) -> Any:
     """``fn(*args)`` inside one VSX section that processed ``nbytes``."""
-    capi.enable_kernel_vsx()
-    try:
-        ret = fn(*args)
-        capi.fpu_account(nbytes)
-    finally:
-        capi.disable_kernel_vsx()
-    return ret
+    return section_call(capi.enable_kernel_vsx, capi.disable_kernel_vsx, fn, *args, nbytes=nbytes)

@@ -4,7 +4,7 @@
 core's functions, called with Python buffers, ints and None.  On a host of
 that architecture it is a cffi extension built (at first use, in cffi's API
 mode, into the helper cache) from the same sources and cdef and called the
-same way (:class:`NativeLib`; kept simple: on the x86_64 hosts here only the
+same way (:class:`NativeLib`; kept simple: on the hosts here only the
 portable probe core goes through it).  On any other host it is a proxy into
 the one static helper of the architecture, running under qemu-user with the
 machine's CPU model (crypto_api.machine.qemu).
@@ -23,7 +23,8 @@ from typing import Any, Dict, Optional
 
 from ..errors import ENODEV, ENOENT, CryptoError
 from .core import Core, arch_cores, arch_dir  # noqa: F401  (Core: the contract's import path)
-from .selection import DEFAULT_CPUS, current_machine, host_arch, hwcap_features
+from .known import machine_spec
+from .selection import current_machine, host_arch, hwcap_features
 
 _native: Dict[Any, Any] = {}
 _native_lock = threading.Lock()
@@ -33,7 +34,7 @@ def _cpu_for(arch: str, cpu: Optional[str]) -> str:
     if cpu:
         return cpu
     m = current_machine()
-    return m.cpu if m.arch == arch else DEFAULT_CPUS.get(arch, "max")
+    return m.cpu if m.arch == arch else machine_spec(arch).default_cpu
 
 
 class NativeLib:
@@ -101,7 +102,7 @@ def load(arch: str, core_name: str, *, cpu: Optional[str] = None, check_feature:
     """The functions of core ``core_name`` of ``arch``.
 
     ``cpu``: the qemu CPU model (default: the booted machine's when it is
-    ``arch``, else the arch's default CPU, selection.DEFAULT_CPUS).  ``check_feature=False`` skips the HWCAP check
+    ``arch``, else the arch's default CPU, its descriptor's ``default_cpu``).  ``check_feature=False`` skips the HWCAP check
     (tests use it to watch a helper die of SIGILL)."""
     cores = arch_cores(arch)
     core = cores.get(core_name)

@@ -1,4 +1,4 @@
-"""The restricted C prototype grammar of arm64 cores.
+"""The restricted C prototype grammar of the cores of the emulated machines.
 
 A core's ``cdef`` holds prototypes using only ``void``, ``int``, ``unsigned
 int``, ``size_t``, ``uint32_t``, ``uint64_t``, ``int64_t`` scalars and

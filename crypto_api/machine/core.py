@@ -1,8 +1,9 @@
 """A core: C sources of one architecture and the prototypes the glue calls.
 
 The descriptor of an arch core (``arch/<arch>/cores_*.py`` list them);
-:func:`arch_cores` collects an architecture's cores from
-``crypto_api.arch.<arch>.cores``.
+:func:`arch_cores` collects an architecture's cores from the ``cores``
+module of its package (the machine descriptor's ``package``,
+``crypto_api.arch.<dir>``).
 
 Standard library only, as crypto_api.machine.cdefs (the helpers' prebuild
 runs it where the run-time dependencies are not installed).
@@ -19,6 +20,7 @@ from typing import Dict, List, Tuple
 
 from ..errors import EEXIST, ENOENT, CryptoError
 from .cdefs import Function, parse_cdef
+from .known import machine_spec
 
 
 # keyword-only where dataclasses can say so (3.10 and later)
@@ -55,15 +57,16 @@ def collect_cores(package: str, directory: str) -> List[Core]:
 
 
 def arch_dir(arch: str) -> str:
-    """The directory holding an architecture's sources (the package of crypto_api.arch.<arch>)."""
-    mod = importlib.import_module(f"crypto_api.arch.{arch}")
+    """The directory holding an architecture's sources (its descriptor's package)."""
+    mod = importlib.import_module(machine_spec(arch).package)
     return os.path.dirname(os.path.abspath(mod.__file__))
 
 
 def arch_cores(arch: str) -> Dict[str, Core]:
-    """name -> Core for every core of ``arch`` (``crypto_api.arch.<arch>.cores.CORES``)."""
+    """name -> Core for every core of ``arch`` (``<package>.cores.CORES``, the package
+    of its descriptor)."""
     try:
-        mod = importlib.import_module(f"crypto_api.arch.{arch}.cores")
+        mod = importlib.import_module(f"{machine_spec(arch).package}.cores")
     except ModuleNotFoundError:
         raise CryptoError(ENOENT, f"machine: architecture {arch} has no cores") from None
     out: Dict[str, Core] = {}

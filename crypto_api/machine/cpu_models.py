@@ -1,11 +1,12 @@
 """Which CPU models the installed qemu-user accepts for an emulated machine.
 
 The truth is the emulator's own answer, asked once per process and model
-(cached here): ``qemu-aarch64 -cpu MODEL /dev/null`` says ``unable to find
-CPU model 'MODEL'`` for a model it does not have, and nothing about the CPU
-for one it has (the empty program then fails to load, silently).  That
-covers what ``-cpu help`` leaves out (qemu-aarch64's ``any``) and qemu's
-own spelling rules (ppc64le's models are case-insensitive).  ``-cpu help``
+(cached here): ``QEMU -cpu MODEL /dev/null`` (the machine's qemu-user binary,
+its descriptor's) says ``unable to find CPU model 'MODEL'`` for a model it
+does not have, and nothing about the CPU for one it has (the empty program
+then fails to load, silently).  That covers what ``-cpu help`` leaves out
+(an ``any`` model some binaries accept) and qemu's own spelling rules (some
+targets' models are case-insensitive).  ``-cpu help``
 gives the list a refusal names.  A model's properties (``max,sve=off``) are
 not checked here: the helper's start reports a bad one.
 
@@ -23,12 +24,13 @@ import threading
 from typing import Dict, Optional, Tuple
 
 from ..errors import EINVAL, CryptoError
-from .helper_build import TOOLCHAINS
+from .helper_build import toolchain_of
+from .known import machine_spec
 
 #: qemu's words for a model it does not know (target/*/cpu.c since qemu 2.x).
 UNKNOWN_MODEL = "unable to find CPU model"
 
-#: Lists longer than this are summarised in a refusal (qemu-ppc64le knows about 460 models).
+#: Lists longer than this are summarised in a refusal (some qemu binaries know hundreds of models).
 LIST_IN_FULL = 50
 
 _lock = threading.Lock()
@@ -37,7 +39,7 @@ _accepted: Dict[Tuple[str, str], bool] = {}             # (qemu path, model) -> 
 
 
 def _qemu(arch: str) -> Optional[str]:
-    return shutil.which(TOOLCHAINS[arch]["qemu"])
+    return shutil.which(toolchain_of(arch).qemu)
 
 
 def parse_cpu_help(text: str) -> Tuple[str, ...]:
@@ -94,22 +96,22 @@ def _cores_models(arch: str, known: Tuple[str, ...]) -> Tuple[str, ...]:
     """Of ``known``, the models the arch's cores and helper are built for (their
     ``-mcpu=``) and its default CPU, in qemu's order: what a long list is summarised by."""
     from .core import arch_cores
-    from .selection import DEFAULT_CPUS
-    flags = list(TOOLCHAINS[arch]["cflags"])
+    flags = list(toolchain_of(arch).cflags)
     for core in arch_cores(arch).values():
         flags += core.cflags
     wanted = {f.split("=", 1)[1].lower() for f in flags if f.startswith("-mcpu=")}
-    wanted.add(DEFAULT_CPUS.get(arch, "max").lower())
+    wanted.add(machine_spec(arch).default_cpu.lower())
     return tuple(m for m in known if m.lower() in wanted)
 
 
 def known_models_text(arch: str) -> str:
     """What a refusal says about the models of ``arch``: the emulator's list (summarised
     when long), or that there is no emulator to ask."""
-    qemu = TOOLCHAINS[arch]["qemu"]
+    tc = toolchain_of(arch)
+    qemu = tc.qemu
     known = qemu_cpu_models(arch)
     if known is None:
-        return f"{qemu} is not installed to list them (Debian package {TOOLCHAINS[arch]['qemu_package']})"
+        return f"{qemu} is not installed to list them (Debian package {tc.qemu_package})"
     if len(known) <= LIST_IN_FULL:
         return f"{qemu} knows " + ", ".join(known)
     ours = _cores_models(arch, known)

@@ -1,6 +1,6 @@
 """Whether an emulated machine can run its own drivers, and when it is an error that it cannot.
 
-An arm64, arm or ppc64le machine booted on another host runs its drivers'
+A machine booted on a host of another architecture runs its drivers'
 cores in a helper under qemu-user.  Without the emulator, without the cross
 compiler and a prebuilt helper, when the helper does not build, or when the
 emulator cannot start it on the chosen CPU model, the arch modules register

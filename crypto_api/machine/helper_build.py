@@ -1,9 +1,9 @@
 """Build the static helper of an architecture: every core plus a generated dispatcher.
 
-The helper is one static executable per architecture (:data:`TOOLCHAINS`:
-``aarch64-linux-gnu-gcc -static``, ``arm-linux-gnueabihf-gcc -static``,
-``powerpc64le-linux-gnu-gcc -static``), run under qemu-user by
-crypto_api.machine.qemu.  Its ``main``
+The helper is one static executable per architecture, built with the cross
+compiler of the machine's descriptor (:func:`toolchain_of`, the
+``Toolchain`` of ``arch/<arch>/machine.py``) and ``-static``, run under
+its qemu-user binary by crypto_api.machine.qemu.  Its ``main``
 maps the shared memory it is given, reports the CPU's HWCAP words
 (``getauxval``), then serves fixed-size request records from stdin with
 reply records on stdout.  The dispatcher is generated from the cores' cdefs
@@ -44,23 +44,8 @@ from errno import ENODEV, ENOEXEC
 from ..errors import CryptoError
 from .cdefs import Function
 from .core import Core, arch_cores, arch_dir
-
-#: Per architecture: the cross compiler, its Debian packages, base flags, the emulator.
-TOOLCHAINS = {
-    "arm64": {"cc": "aarch64-linux-gnu-gcc", "packages": "gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
-              "cflags": ("-O2", "-Wall", "-Wextra", "-march=armv8-a"),
-              "qemu": "qemu-aarch64", "qemu_package": "qemu-user"},
-    # hard-float ARMv7; the base is VFP only (a CPU model without NEON still
-    # runs the helper): NEON cores add -mfpu=neon in their own cflags
-    "arm": {"cc": "arm-linux-gnueabihf-gcc", "packages": "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
-            "cflags": ("-O2", "-Wall", "-Wextra", "-march=armv7-a", "-mfloat-abi=hard", "-mfpu=vfpv3-d16"),
-            "qemu": "qemu-arm", "qemu_package": "qemu-user"},
-    # POWER8 baseline (p8_aes runs there); POWER9/POWER10 cores add their -mcpu per object
-    "ppc64le": {"cc": "powerpc64le-linux-gnu-gcc",
-                "packages": "gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross",
-                "cflags": ("-O2", "-Wall", "-Wextra", "-mcpu=power8"),
-                "qemu": "qemu-ppc64le", "qemu_package": "qemu-user"},
-}
+from .known import machine_spec
+from .spec import Toolchain
 
 MAGIC = 0x43415049  # "CAPI": the helper's hello record starts with it
 NULL_OFFSET = 0xFFFFFFFFFFFFFFFF
@@ -78,15 +63,24 @@ def cache_root() -> str:
 PREBUILT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "prebuilt")
 
 
+def toolchain_of(arch: str) -> Toolchain:
+    """The toolchain of machine ``arch`` (its descriptor's); ENODEV for a machine
+    that is never emulated, EINVAL for an unknown one."""
+    spec = machine_spec(arch)
+    if spec.toolchain is None:
+        raise CryptoError(ENODEV, f"machine {spec.name}: never emulated, it has no cross toolchain")
+    return spec.toolchain
+
+
 def missing_tools(arch: str) -> List[str]:
     """'tool (package ...)' for each tool of ``arch`` not on PATH (the cross
     compiler only when no prebuilt helper matches the sources)."""
-    tc = TOOLCHAINS[arch]
+    tc = toolchain_of(arch)
     out = []
-    if shutil.which(tc["cc"]) is None and prebuilt_path(arch) is None:
-        out.append(f"{tc['cc']} (Debian packages {tc['packages']})")
-    if shutil.which(tc["qemu"]) is None:
-        out.append(f"{tc['qemu']} (Debian package {tc['qemu_package']})")
+    if shutil.which(tc.cc) is None and prebuilt_path(arch) is None:
+        out.append(f"{tc.cc} (Debian packages {tc.packages})")
+    if shutil.which(tc.qemu) is None:
+        out.append(f"{tc.qemu} (Debian package {tc.qemu_package})")
     return out
 
 
@@ -163,8 +157,8 @@ def dispatcher_source(fns: List[Tuple[Core, Function]]) -> str:
 
 def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) -> str:
     h = hashlib.sha256()
-    tc = TOOLCHAINS[arch]
-    h.update(repr((tc["cc"], tc["cflags"], shutil.which(tc["cc"]))).encode())
+    tc = toolchain_of(arch)
+    h.update(repr((tc.cc, tc.cflags, shutil.which(tc.cc))).encode())
     h.update(dispatcher.encode())
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
     for c in cores.values():
@@ -172,7 +166,7 @@ def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) ->
         srcs = [os.path.join(src_dir, s) for s in c.sources]
         files.update(srcs)
         # headers beside sources of other directories and in -I directories (a core may
-        # build another arch's or the generic C, as arch/arm's build arch/arm64's)
+        # build the common or the generic C, as arch/arm's build arch/common's)
         dirs = {os.path.dirname(f) for f in srcs} | {f[2:] for f in c.cflags if f.startswith("-I")}
         for d in dirs:
             files.update(glob.glob(os.path.join(d, "*.h")))
@@ -203,8 +197,8 @@ def source_key(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str)
         return "-I" + rel(flag[2:]) if flag.startswith("-I") and os.path.isabs(flag[2:]) else flag
 
     h = hashlib.sha256()
-    tc = TOOLCHAINS[arch]
-    h.update(repr((tc["cc"], tc["cflags"])).encode())
+    tc = toolchain_of(arch)
+    h.update(repr((tc.cc, tc.cflags)).encode())
     h.update(dispatcher.encode())
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
     for c in cores.values():
@@ -297,7 +291,7 @@ def _build_in_cache(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
     if os.path.exists(exe):
         return exe, fns
     os.makedirs(out_dir, exist_ok=True)
-    tc = TOOLCHAINS[arch]
+    tc = toolchain_of(arch)
     with open(os.path.join(out_dir, ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(exe):
@@ -309,13 +303,13 @@ def _build_in_cache(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
                 f.write(disp)
             for c in [None] + [cores[n] for n in sorted(cores)]:
                 srcs = [dpath] if c is None else [os.path.join(src_dir, s) for s in c.sources]
-                flags = list(tc["cflags"]) + ([] if c is None else list(c.cflags))
+                flags = list(tc.cflags) + ([] if c is None else list(c.cflags))
                 for s in srcs:
                     obj = os.path.join(tmp, f"{len(objs)}_{os.path.basename(s)}.o")
-                    _run([tc["cc"], *flags, "-I", src_dir, "-c", s, "-o", obj],
+                    _run([tc.cc, *flags, "-I", src_dir, "-c", s, "-o", obj],
                          f"compiling {'the dispatcher' if c is None else 'core ' + c.name}")
                     objs.append(obj)
             tmp_exe = os.path.join(tmp, "helper")
-            _run([tc["cc"], "-static", "-o", tmp_exe, *objs], "linking the helper")
+            _run([tc.cc, "-static", "-o", tmp_exe, *objs], "linking the helper")
             os.replace(tmp_exe, exe)
     return exe, fns

@@ -3,10 +3,13 @@ their source keys: ``python PACKAGE/machine/prebuild.py DIR`` (run by path, as
 setup.py does) or ``python -m crypto_api.machine.prebuild DIR``.
 
 setup.py runs it on the build tree of every wheel (``pip install .``,
-``make dist``), so an installed wheel runs the arm64, arm and ppc64le machines
-with qemu-user and no cross compiler (crypto_api.machine.helper_build looks
-there first).  An architecture whose cross compiler is missing is skipped,
-and said so.
+``make dist``), so an installed wheel runs every emulated machine with
+qemu-user and no cross compiler (crypto_api.machine.helper_build looks there
+first).  The machines are the tree's own, each ``arch/<dir>/machine.py`` (a
+build has no installed metadata to read the ``crypto_api.machines`` entry
+points from; crypto_api.machine.known.tree_machines), those with a
+toolchain.  An architecture whose cross compiler is missing is skipped, and
+said so.
 
 Run by path, it needs nothing but the standard library: the wheel is built in
 pip's isolated environment, which holds the build requirements (setuptools,
@@ -15,8 +18,9 @@ registers ``crypto_api`` and ``crypto_api.machine`` as bare packages of the
 directory it lies in (an installed or build-tree layout, ``arch/`` under the
 package), so importing the helper builder runs neither package's
 ``__init__`` (they load the whole API): only helper_build, cdefs, core,
-errors and the ``arch/<arch>/cores*.py`` lists are imported, and those use
-the standard library alone.
+spec, known, errors, the ``arch/<arch>/machine.py`` descriptors and the
+``arch/<arch>/cores*.py`` lists are imported, and those use the standard
+library alone.
 """
 
 from __future__ import annotations
@@ -43,19 +47,30 @@ def _bare_packages() -> None:
         sys.modules[name] = mod
 
 
+def _use_tree_machines() -> None:
+    """Register the machines of the tree this file lies in (``<package>/arch/*/machine.py``)."""
+    from crypto_api.machine import known
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    known.use(known.tree_machines(os.path.join(package, "arch")))
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    from crypto_api.machine.helper_build import TOOLCHAINS, prebuild
+    from crypto_api.machine.helper_build import prebuild
+    from crypto_api.machine.known import emulated_machines
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m crypto_api.machine.prebuild DIR", file=sys.stderr)
         return 2
-    for arch, tc in TOOLCHAINS.items():
-        if shutil.which(tc["cc"]) is None:
-            print(f"prebuild: {arch}: {tc['cc']} not found, no prebuilt helper "
+    _use_tree_machines()
+    for spec in emulated_machines():
+        tc = spec.toolchain
+        assert tc is not None
+        if shutil.which(tc.cc) is None:
+            print(f"prebuild: {spec.name}: {tc.cc} not found, no prebuilt helper "
                   f"(installed wheels build it lazily)", file=sys.stderr)
             continue
-        print(f"prebuild: {arch}: {prebuild(arch, args[0])}", file=sys.stderr)
+        print(f"prebuild: {spec.name}: {prebuild(spec.name, args[0])}", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,6 @@
 """The qemu-user backend: one long-lived helper per (arch, CPU model).
 
-``qemu-aarch64 -cpu MODEL helper FD SIZE`` runs the static helper of
+``QEMU -cpu MODEL helper FD SIZE`` (the machine's qemu-user binary) runs the static helper of
 crypto_api.machine.helper_build.  Arguments travel through a ``memfd``
 mapped MAP_SHARED on both sides (const pointers copied in, the others in
 and out); a call is one fixed 72-byte request record on the helper's stdin
@@ -91,7 +91,7 @@ class QemuHelper:
         self._shm = mmap.mmap(self._memfd, SHM_SIZE, mmap.MAP_SHARED)
         cpus = os.sched_getaffinity(0)
         self._pin = self._pin if self._pin in cpus else min(cpus)
-        cmd = [helper_build.TOOLCHAINS[self.arch]["qemu"], "-cpu", self.cpu, self._exe,
+        cmd = [helper_build.toolchain_of(self.arch).qemu, "-cpu", self.cpu, self._exe,
                str(self._memfd), str(SHM_SIZE)]
         # no preexec_fn: it would run the at-fork handlers (which drop helpers) in
         # the child; the helper is limited and pinned before its first request

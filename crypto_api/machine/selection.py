@@ -3,19 +3,19 @@
 (crypto_api.machine re-exports this module's names.)
 
 The kernel is built for one architecture; so is one crypto_api process.  It
-boots as the host unless ``CRYPTO_API_ARCH`` (``x86_64``, ``arm64``, ``arm``, ``ppc64le``)
-and ``CRYPTO_API_CPU`` (a qemu CPU model: ``max``, ``cortex-a53``, ``cortex-a7``,
-``power9``, ...) — or the
-CLI's ``--arch`` / ``--cpu`` through :func:`select_machine_from_options` —
-choose another before the first module loads.  A foreign machine is
+boots as the host unless ``CRYPTO_API_ARCH`` (a registered machine's name,
+crypto_api.machine.known) and ``CRYPTO_API_CPU`` (a qemu CPU model) — or
+the CLI's ``--arch`` / ``--cpu`` through :func:`select_machine_from_options`
+— choose another before the first module loads.  A foreign machine is
 emulated: its cores run in a helper under qemu-user (crypto_api.machine.qemu),
 and its CPU model must be one the installed qemu-user knows
-(crypto_api.machine.cpu_models).
+(crypto_api.machine.cpu_models).  What the core knows of an architecture
+(its other spellings, default CPU model, whether it can be emulated) is its
+descriptor's (crypto_api.machine.spec).
 
 CPU features are the emulated CPU's own HWCAP words, read by the helper with
-``getauxval``, never the host's, decoded by :data:`HWCAP_NAMES`
-(arch/arm64/include/uapi/asm/hwcap.h and arch/powerpc/include/uapi/asm/cputable.h
-bit names, as ``/proc/cpuinfo`` prints them).
+``getauxval``, never the host's, decoded by the names of the machine's
+descriptor (as ``/proc/cpuinfo`` prints them).
 """
 
 from __future__ import annotations
@@ -28,62 +28,25 @@ from typing import Optional, Tuple
 import attrs
 
 from ..errors import EBUSY, EINVAL, CryptoError
+from .known import find_machine, machine_names
+from .spec import MachineSpec
 
-__all__ = ["ARCHES", "ARM64_HWCAP", "ARM_HWCAP", "ARM_HWCAP2", "DEFAULT_CPUS", "HWCAP_NAMES",
-           "PPC64LE_HWCAP", "PPC64LE_HWCAP2", "Machine", "current_machine", "host_arch",
-           "hwcap_features", "select_machine", "select_machine_from_options"]
-
-#: Architectures a machine may be booted as (Kbuild-like names).
-ARCHES = ("x86_64", "arm64", "arm", "ppc64le")
-
-#: arm64 ``elf_hwcap`` bit names, bit 0 first (v5.0 uapi/asm/hwcap.h).
-ARM64_HWCAP = ("fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32", "atomics",
-               "fphp", "asimdhp", "cpuid", "asimdrdm", "jscvt", "fcma", "lrcpc", "dcpop", "sha3",
-               "sm3", "sm4", "asimddp", "sha512", "sve", "asimdfhm", "dit", "uscat", "ilrcpc",
-               "flagm", "ssbs", "sb", "paca", "pacg")
-
-#: arm (32-bit) ``elf_hwcap`` / ``elf_hwcap2`` bit names (arch/arm/include/uapi/asm/hwcap.h).
-ARM_HWCAP = ("swp", "half", "thumb", "26bit", "fastmult", "fpa", "vfp", "edsp", "java", "iwmmxt",
-             "crunch", "thumbee", "neon", "vfpv3", "vfpv3d16", "tls", "vfpv4", "idiva", "idivt",
-             "vfpd32", "lpae", "evtstrm")
-ARM_HWCAP2 = ("aes", "pmull", "sha1", "sha2", "crc32")
-
-#: The CPU model an emulated machine boots with when none is chosen.
-DEFAULT_CPUS = {"arm64": "max", "arm": "cortex-a7", "ppc64le": "power9"}
-
-#: Host ``platform.machine()`` names -> the kernel's architecture names.
-_ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64",
-                 "armv7l": "arm", "armv7hl": "arm", "armhf": "arm", "arm32": "arm",
-                 "ppc64el": "ppc64le", "powerpc64le": "ppc64le"}
-
-#: powerpc AT_HWCAP bit names, bit 0 first (uapi/asm/cputable.h PPC_FEATURE_*; "" unnamed).
-PPC64LE_HWCAP = ("ppcle", "true_le", "", "", "", "", "archpmu", "vsx", "arch_2_06", "power6x",
-                 "dfp", "pa6t", "arch_2_05", "ic_snoop", "smt", "booke", "cellbe", "power5+",
-                 "power5", "power4", "notb", "efpdouble", "efpsingle", "spe", "ucache", "4xxmac",
-                 "mmu", "fpu", "altivec", "ppc601", "ppc64", "ppc32")
-#: powerpc AT_HWCAP2 bit names, bit 0 first (PPC_FEATURE2_*: vcrypto POWER8, arch_3_00
-#: POWER9, arch_3_1 POWER10).
-PPC64LE_HWCAP2 = ("",) * 17 + ("mma", "arch_3_1", "htm-no-suspend", "scv", "darn", "ieee128",
-                                "arch_3_00", "htm-nosc", "vcrypto", "tar", "isel", "ebb", "dscr",
-                                "htm", "arch_2_07")
-
-#: Per architecture: the names of the AT_HWCAP and AT_HWCAP2 bits, bit 0 first (an arch
-#: missing here decodes none).
-HWCAP_NAMES = {"arm64": (ARM64_HWCAP, ()), "arm": (ARM_HWCAP, ARM_HWCAP2),
-               "ppc64le": (PPC64LE_HWCAP, PPC64LE_HWCAP2)}
+__all__ = ["Machine", "current_machine", "host_arch", "hwcap_features", "select_machine",
+           "select_machine_from_options"]
 
 
 def host_arch() -> str:
-    """The host's architecture under the kernel's name (aarch64 is arm64)."""
+    """The host's architecture under the kernel's name (a machine's alias, as aarch64, is its name)."""
     m = platform.machine().lower()
-    return _ARCH_ALIASES.get(m, m)
+    spec = find_machine(m) if m else None
+    return spec.name if spec is not None else m
 
 
 def hwcap_features(arch: str, hwcap: int, hwcap2: int = 0) -> Tuple[str, ...]:
-    """Feature names of an architecture's HWCAP words (:data:`HWCAP_NAMES`; none for x86_64)."""
-    names1, names2 = HWCAP_NAMES.get(arch, ((), ()))
-    return (tuple(n for i, n in enumerate(names1) if n and hwcap >> i & 1)
-            + tuple(n for i, n in enumerate(names2) if n and hwcap2 >> i & 1))
+    """Feature names of an architecture's HWCAP words (its descriptor's bit names; none
+    for a machine that names no bits, or an unknown one)."""
+    spec = find_machine(arch)
+    return spec.features(hwcap, hwcap2) if spec is not None else ()
 
 
 @attrs.define
@@ -110,6 +73,14 @@ class Machine:
         calling it registers nothing and says why."""
         return feature.lower() in self.features
 
+    @property
+    def spec(self) -> MachineSpec:
+        """The machine's descriptor (crypto_api.machine.spec)."""
+        spec = find_machine(self.arch)
+        if spec is None:
+            raise CryptoError(EINVAL, f"machine: unknown architecture {self.arch!r}")
+        return spec
+
     def describe(self) -> str:
         kind = "emulated" if self.emulated else "native"
         return f"{self.arch} ({kind}, cpu {self.cpu})"
@@ -117,18 +88,19 @@ class Machine:
 
 def _read_features(m: Machine) -> Tuple[str, ...]:
     """HWCAP feature names of the machine's CPU: the emulated CPU's words as
-    its helper reads them, or this host's (an arm64 host).  The x86_64
-    machine lists none here: x86 drivers ask arch/x86/cpufeature.py."""
-    if m.arch == "x86_64":
+    its helper reads them, or this host's.  A machine whose descriptor names
+    no HWCAP bit lists none here (x86 drivers ask arch/x86/cpufeature.py)."""
+    spec = m.spec
+    if not (spec.hwcap or spec.hwcap2):
         return ()
     if m.emulated:
         from .qemu import helper
         h = helper(m.arch, m.cpu)
-        return hwcap_features(m.arch, h.hwcap, h.hwcap2)
+        return spec.features(h.hwcap, h.hwcap2)
     import ctypes
     libc = ctypes.CDLL(None)
     libc.getauxval.restype = ctypes.c_ulong
-    return hwcap_features(m.arch, int(libc.getauxval(16)), int(libc.getauxval(26)))   # AT_HWCAP, AT_HWCAP2
+    return spec.features(int(libc.getauxval(16)), int(libc.getauxval(26)))   # AT_HWCAP, AT_HWCAP2
 
 
 _lock = threading.Lock()
@@ -162,19 +134,21 @@ def _make(arch_given: Optional[str], cpu_given: Optional[str],
     """The machine of ``arch_given``/``cpu_given`` (None: the host, the arch's default CPU);
     ``labels`` say where each came from (:data:`Choice`), for the refusals."""
     host = host_arch()
-    arch = (arch_given or host).strip().lower()
-    arch = _ARCH_ALIASES.get(arch, arch)
-    if arch not in ARCHES:
-        raise CryptoError(EINVAL, f"machine: unknown architecture {arch!r} ({_given(labels[0], arch_given)}; "
-                          f"known: {', '.join(ARCHES)})")
+    given = (arch_given or host).strip().lower()
+    spec = find_machine(given)
+    if spec is None:
+        raise CryptoError(EINVAL, f"machine: unknown architecture {given!r} ({_given(labels[0], arch_given)}; "
+                          f"known: {', '.join(machine_names())})")
+    arch = spec.name
     emulated = arch != host
-    if arch == "x86_64" and emulated:
-        raise CryptoError(EINVAL, f"machine: x86_64 cannot be emulated on a {host} host")
+    if emulated and not spec.emulatable:
+        raise CryptoError(EINVAL, f"machine: {arch} cannot be emulated on a {host} host")
     chosen = (cpu_given or "").strip()
-    cpu = chosen or (DEFAULT_CPUS.get(arch, "max") if emulated else "host")
-    if arch == "x86_64" and cpu != "host":
-        raise CryptoError(EINVAL, f"machine: the x86_64 machine is the host CPU ({_given(labels[1], cpu_given)} "
-                          "is for emulated machines; CRYPTO_API_CPU_MASK masks x86 features)")
+    cpu = chosen or (spec.default_cpu if emulated else "host")
+    if not spec.emulatable and cpu != "host":
+        note = f"; {spec.cpu_note}" if spec.cpu_note else ""
+        raise CryptoError(EINVAL, f"machine: the {arch} machine is the host CPU ({_given(labels[1], cpu_given)} "
+                          f"is for emulated machines{note})")
     if emulated:
         from .cpu_models import check_cpu_model
         check_cpu_model(arch, cpu, _given(labels[1], cpu_given) if chosen else f"the {arch} default")

@@ -139,6 +139,26 @@ def test_no_python_block_of_the_page_runs_in_this_checkout():
             assert b.path or b.options.get("requires"), f"{b}: neither file= nor requires="
 
 
+def test_a_new_machine_is_its_directory_and_one_line():
+    """The machine recipe (section 4) writes the machine's directory and, outside
+    it, only pyproject.toml: one line for the machine's descriptor and one per
+    driver (the copy's build and checks below show that this is enough)."""
+    text = PAGE.read_text(encoding="utf-8")
+    first = text.count("\n", 0, text.index("\n## 4. ")) + 1
+    last = text.count("\n", 0, text.index("\n## 5. ")) + 1
+    blocks = [b for b in page_blocks() if b.path and first <= b.line <= last]
+    assert {"arch/x86emu/__init__.py", "arch/x86emu/machine.py"} <= {b.path for b in blocks}
+    outside = [b for b in blocks if not b.path.startswith("arch/x86emu/")]
+    assert [b.path for b in outside] == ["pyproject.toml"] * len(outside)
+    lines = {b.options.get("append-to"): [line for line in b.text.splitlines() if line.strip()] for b in outside}
+    assert len(lines) == len(outside)
+    assert lines.pop('[project.entry-points."crypto_api.machines"]') == [
+        'x86emu = "crypto_api.arch.x86emu.machine:MACHINE"']
+    assert list(lines) == ['[project.entry-points."crypto_api.modules"]']
+    for line in lines['[project.entry-points."crypto_api.modules"]']:     # the machine's drivers only
+        assert line.split("=", 1)[1].strip().strip('"').startswith("crypto_api.arch.x86emu."), line
+
+
 # --------------------------------------------------------------------------
 # The copy, built once
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from crypto_api.machine import helper_build
+from crypto_api.machine import emulated_machines, helper_build
 from source_files import ROOT, copy_sources, source_files
 
 DATA_DIRS = {"algs/include": "crypto_api/algs/include",
@@ -70,12 +70,12 @@ def test_prebuild_without_cross_compilers_needs_only_the_standard_library(bare_p
     empty.mkdir()
     built, log = _prebuild(bare_python, build_lib, tmp_path, str(empty))
     assert built == []
-    for arch, tc in helper_build.TOOLCHAINS.items():
-        assert f"prebuild: {arch}: {tc['cc']} not found" in log, log
+    for m in emulated_machines():
+        assert f"prebuild: {m.name}: {m.toolchain.cc} not found" in log, log
 
 
 def test_prebuild_with_cross_compilers_needs_only_the_standard_library(bare_python, build_lib, tmp_path):
-    present = [arch for arch, tc in helper_build.TOOLCHAINS.items() if shutil.which(tc["cc"])]
+    present = [m.name for m in emulated_machines() if shutil.which(m.toolchain.cc)]
     if not present:
         if os.environ.get("CRYPTO_API_REQUIRE_EMULATION") == "1":
             pytest.fail("emulation required but no cross compiler is installed")

@@ -28,7 +28,7 @@ from glob import glob
 
 import pytest
 
-from crypto_api.machine import helper_build
+from crypto_api.machine import emulated_machines, helper_build
 from source_files import ROOT, copy_sources, source_files
 
 #: the README's "Installing" commands, from a checkout (run by bash with set -e)
@@ -94,7 +94,7 @@ def check_the_install(out: str, venv) -> None:
         files = [f[len(src_dir) + 1:] for f in source_files() if f.startswith(src_dir + "/")]
         assert files, src_dir
         assert sorted(os.listdir(os.path.join(site, pkg_dir))) == sorted(files), pkg_dir
-    present = [arch for arch, tc in helper_build.TOOLCHAINS.items() if shutil.which(tc["cc"])]
+    present = [m.name for m in emulated_machines() if shutil.which(m.toolchain.cc)]
     prebuilt = os.path.join(pkg, "machine", "prebuilt")
     found = sorted(os.listdir(prebuilt)) if os.path.isdir(prebuilt) else []
     # built in the isolated build environment, under the keys the package looks up

@@ -19,7 +19,7 @@ import zipfile
 
 import pytest
 
-from crypto_api.machine import helper_build
+from crypto_api.machine import emulated_machines, helper_build
 from source_files import copy_sources, source_files
 
 pytestmark = pytest.mark.wheel
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.wheel
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # (this folder is not called dist/: pytest does not collect tests from folders of that name)
 COMPILERS = ("cc", "gcc", "clang", "c99", "x86_64-linux-gnu-gcc") + tuple(
-    tc["cc"] for tc in helper_build.TOOLCHAINS.values())
+    m.toolchain.cc for m in emulated_machines())
 
 
 def run(cmd, **kw):
@@ -123,8 +123,8 @@ def test_every_isa_variant_and_the_prebuilt_helpers_are_inside(wheel):
     assert len(sos) == len(_extension_names()) >= 19
     for isa in ("ssse3", "avx2", "avx512vl", "avx512", "sse2"):
         assert any(f"_{isa}" in n for n in sos), isa
-    for arch, tc in helper_build.TOOLCHAINS.items():
-        if shutil.which(tc["cc"]) is None:
+    for arch, tc in ((m.name, m.toolchain) for m in emulated_machines()):
+        if shutil.which(tc.cc) is None:
             continue                    # built without that cross compiler: lazy build at run time
         key, _fns = helper_build._prebuilt_name(arch)      # from this source tree
         assert f"crypto_api/machine/prebuilt/{key}.gz" in names, (arch, [n for n in names if "prebuilt" in n])
@@ -139,10 +139,10 @@ def no_compiler_venv(wheel, tmp_path_factory):
     run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", wheel])
     tools = root / "bin"                # only the emulators, none of /usr/bin's compilers
     tools.mkdir()
-    for tc in helper_build.TOOLCHAINS.values():
-        found = shutil.which(tc["qemu"])
-        if found and not (tools / tc["qemu"]).exists():
-            os.symlink(found, tools / tc["qemu"])
+    for tc in (m.toolchain for m in emulated_machines()):
+        found = shutil.which(tc.qemu)
+        if found and not (tools / tc.qemu).exists():
+            os.symlink(found, tools / tc.qemu)
     home = root / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items()
@@ -175,8 +175,8 @@ def test_selftests_pass_from_the_wheel_without_a_compiler(no_compiler_venv):
 
 def test_emulated_arm64_runs_from_the_prebuilt_helper(no_compiler_venv):
     venv, env, root = no_compiler_venv
-    tc = helper_build.TOOLCHAINS["arm64"]
-    if shutil.which(tc["qemu"]) is None or shutil.which(tc["cc"]) is None:
+    tc = helper_build.toolchain_of("arm64")
+    if shutil.which(tc.qemu) is None or shutil.which(tc.cc) is None:
         if os.environ.get("CRYPTO_API_REQUIRE_EMULATION") == "1":
             pytest.fail("arm64 emulation required but qemu-aarch64 or its cross compiler is missing")
         pytest.skip("arm64: no qemu-aarch64 or no cross compiler when the wheel was built")

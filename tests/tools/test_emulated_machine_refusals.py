@@ -43,11 +43,11 @@ def _cli(env, *args):
 
 
 def _qemu(arch):
-    found = shutil.which(helper_build.TOOLCHAINS[arch]["qemu"])
+    found = shutil.which(helper_build.toolchain_of(arch).qemu)
     if found is None:
         if os.environ.get(REQUIRE_VAR) == "1":
-            pytest.fail(f"{helper_build.TOOLCHAINS[arch]['qemu']} missing ({REQUIRE_VAR}=1 requires it)")
-        pytest.skip(f"no {helper_build.TOOLCHAINS[arch]['qemu']}")
+            pytest.fail(f"{helper_build.toolchain_of(arch).qemu} missing ({REQUIRE_VAR}=1 requires it)")
+        pytest.skip(f"no {helper_build.toolchain_of(arch).qemu}")
     return found
 
 
@@ -160,7 +160,7 @@ def test_a_machine_chosen_in_the_environment_refuses_the_first_lookup(tmp_path):
 
 def _without_qemu(tmp_path, arch):
     """PATH with the cross compiler of ``arch`` only (no emulator)."""
-    cc = helper_build.TOOLCHAINS[arch]["cc"]
+    cc = helper_build.toolchain_of(arch).cc
     found = shutil.which(cc)
     return _only(tmp_path, *([(cc, found)] if found else []))
 
@@ -169,16 +169,16 @@ def _without_compiler(tmp_path, arch):
     """PATH with the emulator of ``arch`` only (no cross compiler)."""
     if helper_build.prebuilt_path(arch) is not None:
         pytest.skip(f"a prebuilt {arch} helper is installed: no compiler is needed")
-    qemu = helper_build.TOOLCHAINS[arch]["qemu"]
+    qemu = helper_build.toolchain_of(arch).qemu
     return _only(tmp_path, (qemu, _qemu(arch)))
 
 
 @pytest.mark.parametrize("arch", ARCHES)
 def test_without_qemu_selftest_fails_naming_the_package(tmp_path, arch):
-    tc = helper_build.TOOLCHAINS[arch]
+    tc = helper_build.toolchain_of(arch)
     r = _cli(_env(tmp_path, _without_qemu(tmp_path, arch)), "--arch", arch, "selftest")
     assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
-    assert f"missing {tc['qemu']} (Debian package qemu-user)" in r.stderr, r.stderr
+    assert f"missing {tc.qemu} (Debian package qemu-user)" in r.stderr, r.stderr
     assert "--generic-only" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -198,18 +198,18 @@ def test_without_qemu_list_and_boot_warn_and_serve_the_generic_drivers(tmp_path)
 
 @pytest.mark.parametrize("arch", ARCHES)
 def test_without_the_cross_compiler_selftest_fails_naming_its_packages(tmp_path, arch):
-    tc = helper_build.TOOLCHAINS[arch]
+    tc = helper_build.toolchain_of(arch)
     r = _cli(_env(tmp_path, _without_compiler(tmp_path, arch)), "--arch", arch, "selftest")
     assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
-    assert f"missing {tc['cc']} (Debian packages {tc['packages']})" in r.stderr, r.stderr
+    assert f"missing {tc.cc} (Debian packages {tc.packages})" in r.stderr, r.stderr
     assert not os.path.exists(tmp_path / "cache" / "helpers")      # nothing was built
 
 
 def test_without_the_cross_compiler_list_warns_naming_its_packages(tmp_path):
-    tc = helper_build.TOOLCHAINS["arm64"]
+    tc = helper_build.toolchain_of("arm64")
     r = _cli(_env(tmp_path, _without_compiler(tmp_path, "arm64")), "--arch", "arm64", "list", "--table")
     assert r.returncode == 0, r.stderr
-    assert f"warning: arm64 emulation unavailable: missing {tc['cc']} (Debian packages {tc['packages']})" \
+    assert f"warning: arm64 emulation unavailable: missing {tc.cc} (Debian packages {tc.packages})" \
         in r.stderr, r.stderr
     drivers = [ln.split()[2] for ln in r.stdout.splitlines()[1:]]
     assert "xchacha12-generic" in drivers and not [d for d in drivers if d.endswith("-neon")], drivers

@@ -1,4 +1,4 @@
-"""nh_neon (arch/arm64/nh_neon.c) on its own under qemu-aarch64: the NH
+"""nh_neon (arch/common/nh_neon.c) on its own under qemu-aarch64: the NH
 vectors and the generic NH (algs/nh_generic.c) on drawn keys and messages,
 under two CPU models."""
 

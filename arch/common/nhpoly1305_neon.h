@@ -1,4 +1,4 @@
-/* NHPoly1305 update with the NEON NH (arch/arm64/nhpoly1305_neon.c). */
+/* NHPoly1305 update with the NEON NH (arch/common/nhpoly1305_neon.c). */
 #ifndef CRYPTO_API_ARM64_NHPOLY1305_NEON_H
 #define CRYPTO_API_ARM64_NHPOLY1305_NEON_H
 

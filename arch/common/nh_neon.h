@@ -1,4 +1,4 @@
-/* NH with AArch64 Advanced SIMD (arch/arm64/nh_neon.c). */
+/* NH with AArch64 Advanced SIMD (arch/common/nh_neon.c). */
 #ifndef CRYPTO_API_ARM64_NH_NEON_H
 #define CRYPTO_API_ARM64_NH_NEON_H
 

@@ -1,6 +1,7 @@
 /*
  * Scalar table-driven AES for arm64: the role of arch/arm64/crypto/
- * aes-cipher-core.S (the aes-arm64 cipher).
+ * aes-cipher-core.S (the aes-arm64 cipher); the arm machine's aes-arm builds
+ * this same file for ARMv7 (arch/arm/crypto/aes-cipher-core.S's role).
  *
  * One 1 KiB table per direction: Te[x] is MixColumns applied to a column
  * holding S(x) in row 0 only, Td[x] InvMixColumns of InvS(x) in row 0.  A byte
