@@ -71,7 +71,7 @@ def register(sub) -> None:
                    help="show a progress bar on stderr even when it is not a terminal")
     p.add_argument("--generic-only", action="store_true",
                    help="load no architecture module and test the generic drivers alone; without "
-                        "it, an emulated machine (--arch arm64, arm, ppc64le) that cannot run its "
+                        "it, an emulated machine (--arch NAME) that cannot run its "
                         "own drivers (no qemu-user, no cross compiler) is an error")
     p.set_defaults(func=run, strict_emulation="pass --generic-only to test the generic drivers alone")
 

@@ -41,7 +41,7 @@ PRIVATE = [
 #: a name with a wildcard, crypto_api/testmgr/vectors/*.json, is a pattern, not a path)
 REPO_PATH = re.compile(
     r"(?<![\w./-])((?:crypto_api|algs|tools|tests|examples|docs)/[\w./-]*\.[A-Za-z]\w*"
-    r"|arch/(?:x86|arm64|arm|ppc64le)/[\w-]+\.[A-Za-z]\w*)(?![\w*{<])")
+    r"|arch/(?:x86|arm64|arm|ppc64le|common)/[\w-]+\.[A-Za-z]\w*)(?![\w*{<])")
 URL = re.compile(r"https?://\S+")
 MD_LINK = re.compile(r"\]\((?!https?:|mailto:)([^)\s]+)\)")
 HEADING = re.compile(r"^#{1,6} +(.+?) *#*$", re.M)
