@@ -52,12 +52,18 @@ def core_modules(root: Path = CORE_DIR) -> Dict[str, Path]:
 
 
 def package_dirs(pyproject: Path = ROOT / "pyproject.toml") -> Dict[str, Path]:
-    """``[tool.setuptools.package-dir]``: dotted package -> its folder in the tree."""
+    """``[tool.setuptools.package-dir]``: dotted package -> its folder in the tree,
+    and each sub-folder of one that is a package (``crypto_api.arch.<dir>``:
+    setup.py packages every ``arch/<dir>`` with an ``__init__.py``)."""
     text = pyproject.read_text(encoding="utf-8")
     section = text.split("[tool.setuptools.package-dir]", 1)[1].split("\n[", 1)[0]
     found = {m.group(1): ROOT / m.group(2)
              for m in re.finditer(r'^\s*"([\w.]+)"\s*=\s*"([^"]+)"', section, re.M)}
     assert found, "no package-dir table in pyproject.toml"
+    for package, folder in list(found.items()):
+        for init in sorted(folder.glob("*/**/__init__.py")):
+            sub = init.parent.relative_to(folder)
+            found.setdefault(".".join([package, *sub.parts]), init.parent)
     return found
 
 
