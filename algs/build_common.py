@@ -48,7 +48,16 @@ X86 = os.path.join("arch", "x86")
 ALGS_DIRS = (ALGS, ALGS_INCLUDE)
 X86_DIRS = (X86, ALGS_INCLUDE, ALGS)
 
-OPT_FLAGS = ["-O3"]
+def _opt_flags() -> list:
+    """``-O3``, unless the environment's CFLAGS choose an optimisation level
+    (a sanitizer or coverage build): setuptools puts CFLAGS before the
+    extension's own flags, so a later ``-O3`` would win over them."""
+    if any(f.startswith("-O") for f in os.environ.get("CFLAGS", "").split()):
+        return []
+    return ["-O3"]
+
+
+OPT_FLAGS = _opt_flags()
 # Every C file, cffi's generated wrapper included, builds with zero warnings
 # under these (tests/algs/test_build_flags.py compiles each with -Werror).
 WARN_FLAGS = ["-Wall", "-Wextra", "-Werror=implicit-function-declaration"]
