@@ -14,7 +14,7 @@ machine's descriptor, arch/arm/machine.py), so a CPU model without NEON
 still runs the helper and the scalar cores.
 """
 
-from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF, generic, source
+from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF
 from crypto_api.machine.core import Core
 
 _NEON = ("-march=armv7-a", "-mfpu=neon")
@@ -35,13 +35,12 @@ CORES = [
          cflags=_NEON,
          feature="neon"),
     Core(name="neon_hash",
-         sources=(source("nh_neon.c"), source("nhpoly1305_neon.c"),
-                  generic("nhpoly1305.c"), generic("poly1305_core.c")),
+         sources=(), links=("nh_neon", "nhpoly1305", "poly1305_core"),
          cdef=NH_NEON_CDEF,
          cflags=(*_NEON, *INCLUDES),
          feature="neon"),
     Core(name="aes_arm",
-         sources=(source("aes_arm64.c"),),
+         sources=(), links=("aes_table",),
          cdef=AES_TABLE_CDEF,
          cflags=("-march=armv7-a", *INCLUDES),
          feature="vfp"),

@@ -15,15 +15,14 @@ with NEON, scalar AES, AES with the Crypto Extensions, and the seed's
   with the kernel's round count parameter and 32-bit counter.
 """
 
-from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF, generic, source
+from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF, generic
 from crypto_api.machine.core import Core
 
 __all__ = ["CORES", "generic"]
 
 CORES = [
     Core(name="neon_hash",
-         sources=(source("nh_neon.c"), source("nhpoly1305_neon.c"), "poly1305_neon.c",
-                  generic("nhpoly1305.c"), generic("poly1305_core.c"), generic("poly1305_desc.c")),
+         sources=("poly1305_neon.c",), links=("nh_neon", "nhpoly1305", "poly1305_core"),
          cdef=NH_NEON_CDEF + """
              void poly1305_neon_update(void *desc, const uint8_t *src, size_t len);
              size_t poly1305_neon_desc_size(void);
@@ -31,7 +30,7 @@ CORES = [
          cflags=("-march=armv8-a", *INCLUDES),
          feature="asimd"),
     Core(name="aes_arm64",
-         sources=(source("aes_arm64.c"),),
+         sources=(), links=("aes_table",),
          cdef=AES_TABLE_CDEF,
          cflags=("-march=armv8-a", *INCLUDES),
          feature="fp"),

@@ -12,6 +12,8 @@ Standard library only, as every cores list (the helpers' prebuild reads them).
 
 import os
 
+from crypto_api.machine.core import Core
+
 #: This directory (``-I`` it to include aes_arm64.h, nh_neon.h, nhpoly1305_neon.h).
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,6 +31,13 @@ def generic(name: str) -> str:
     """A generic C file of algs/, relative to an arch's directory."""
     return os.path.join(os.pardir, os.pardir, "algs", name)
 
+
+#: The shared C as cores that a machine's core links (``links``; compiled with
+#: that core's flags, once per helper): crypto_api.machine.core.SHARED_CORES.
+CORES = [
+    Core(name="nh_neon", sources=("nh_neon.c", "nhpoly1305_neon.c")),
+    Core(name="aes_table", sources=("aes_arm64.c",)),
+]
 
 NH_NEON_CDEF = """
     void nh_neon(const uint32_t *key, const uint8_t *message, size_t message_len,

@@ -2,10 +2,15 @@
 declarations its C header already holds (between ``/* cdef: begin */`` and
 ``/* cdef: end */``) instead of writing them again; every region in order,
 nothing outside them, and a header with unmatched markers is refused rather
-than half read."""
+than half read (CryptoError EINVAL).  The regions' extras: ``/* cffi: ... */``
+text for cffi alone, regions of one core (``cdef: begin <core>``), and the
+attribute macro in front of a declaration dropped."""
 
 import pytest
 from cffi import FFI
+
+from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.machine.cdefs import header_regions
 
 from c_build import build_common
 
@@ -41,8 +46,21 @@ def test_every_region_in_order_and_nothing_outside(common, tmp_path):
     "/* cdef: end */\n/* cdef: begin */\nint f(void);\n",          # end before begin
 ])
 def test_unmatched_markers_are_refused(common, tmp_path, text):
-    with pytest.raises(ValueError, match="cdef: "):
+    with pytest.raises(CryptoError, match="cdef: ") as e:
         common.header_cdef(write(tmp_path, text))
+    assert e.value.errno == EINVAL
+
+
+def test_tagged_regions_cffi_only_text_and_attribute_macros():
+    text = ("/* cdef: begin */\nint shared(void);\n/* cffi: extern int table; */\n/* cdef: end */\n"
+            "/* cdef: begin one */\nHIDDEN void only_one(void);\n/* cdef: end */\n"
+            "/* cdef: begin two */\nint only_two(void);\n/* cdef: end */\n")
+    one = header_regions(text, "h.h", "one")
+    assert "shared" in one and "only_one" in one and "only_two" not in one
+    assert "extern int table;" in one and "HIDDEN" not in one
+    assert "only_one" not in header_regions(text, "h.h")
+    ffi = FFI()
+    ffi.cdef(one)
 
 
 @pytest.mark.parametrize("header", ["algs/adiantum_core.h", "algs/modes_core.h", "algs/chacha_generic.h",
@@ -54,8 +72,6 @@ def test_the_marked_project_headers_parse_as_a_cdef_of_their_own(common, header)
     ffi = FFI()
     if header == "algs/modes_core.h":           # its block type comes from _aes_generic
         ffi.cdef("typedef void (*aes_block_fn)(const void *ctx, uint8_t *out, const uint8_t *in);")
-    if header == "algs/sha256_generic.h":       # its state struct is written in the script
-        ffi.cdef("struct sha256_state;")
     if header == "algs/poly1305_desc.h":        # on the core's types
         ffi.cdef(common.header_cdef("algs/include/poly1305_core.h"))
     if header == "algs/adiantum_core.h":        # its NH/Poly1305 types come from _poly1305
