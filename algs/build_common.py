@@ -35,7 +35,7 @@ the real one is not loaded (:func:`host_cores`).
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 import sys
 import tempfile
@@ -47,12 +47,8 @@ from cffi import FFI
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALGS = "algs"
-ALGS_INCLUDE = os.path.join("algs", "include")
 X86 = os.path.join("arch", "x86")
-# The header directories of each tree (the directory itself, then the shared
-# headers; x86 code that includes an algs/ builder sees algs/ headers too).
-ALGS_DIRS = (ALGS, ALGS_INCLUDE)
-X86_DIRS = (X86, ALGS_INCLUDE, ALGS)
+
 
 def _opt_flags() -> list:
     """``-O3``, unless the environment's CFLAGS choose an optimisation level
@@ -90,7 +86,7 @@ SPECS: dict = {}
 
 
 def _compiled_directly() -> bool:
-    """True when a build script runs as ``python <script>`` (ffi.compile,
+    """True when algs/build_cores.py runs as ``python <script>`` (ffi.compile,
     absolute paths), False under setuptools (paths relative to the root)."""
     main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
     main_file = os.path.abspath(main_file)
@@ -105,10 +101,11 @@ def _path(rel: str) -> str:
 
 
 def extension(module: str, cdef: str, source: str, sources: list, *,
-              include_dirs: tuple = ALGS_DIRS, includes: tuple = ()) -> FFI:
+              include_dirs: tuple, includes: tuple = ()) -> FFI:
     """An FFI builder for ``module``: ``cdef`` is what Python sees, ``source``
-    the wrapper preamble (headers, small adapters), ``sources`` the C files
-    (project-relative), ``includes`` other extensions' builders whose types
+    the wrapper preamble (headers, generated adapters), ``sources`` the C files
+    and ``include_dirs`` the header directories (project-relative),
+    ``includes`` other extensions' builders whose types
     this one shares (``ffi.include``; that module is imported first at run
     time)."""
     ffi = FFI()

@@ -7,13 +7,18 @@ No kernel counterpart: the role of arch/x86/crypto/Makefile's object lists.
 Standard library only (setup.py reads it in pip's isolated build).
 """
 
+import os
+
 from crypto_api.machine.core import Core
+
+#: algs/, relative to this directory.
+_ALGS = os.path.join(os.pardir, os.pardir, "algs")
 
 #: The header directories of every core here (relative to this directory):
 #: its own, the shared headers, and algs/ (the generic cores some of these link).
-INCLUDE_DIRS = (".", "../../algs/include", "../../algs")
+INCLUDE_DIRS = (".", os.path.join(_ALGS, "include"), _ALGS)
 
-_MEMZERO = "../../algs/include/memzero.h"
+_MEMZERO = os.path.join(_ALGS, "include", "memzero.h")
 _CHACHA = ("chacha_x86.h", _MEMZERO)
 
 CORES = [
@@ -40,8 +45,8 @@ CORES = [
     Core(name="poly1305_simd", module="crypto_api.arch.x86._poly1305_simd",
          sources=("poly1305_simd_desc.c", "poly1305_simd_powers.c", "poly1305_sse2.c", "poly1305_avx2.c"),
          links=("poly1305_core",), feature="sse2",
-         headers=("../../algs/include/poly1305_core.h", "../../algs/poly1305_desc.h", "poly1305_simd.h",
-                  "poly1305_simd_desc.h"),
+         headers=(os.path.join(_ALGS, "include", "poly1305_core.h"), os.path.join(_ALGS, "poly1305_desc.h"),
+                  "poly1305_simd.h", "poly1305_simd_desc.h"),
          bytes_adapters=(("poly1305_simd_digest_bytes", "poly1305_simd_digest"),)),
     Core(name="chacha20poly1305_avx2", module="crypto_api.arch.x86._chacha20poly1305_avx2",
          sources=("chacha20poly1305_avx2.c",), links=("chacha_avx2", "chacha_avx512", "poly1305_x86_64"),

@@ -94,6 +94,18 @@ class Core:
         return f"{isa} (HWCAP feature {self.feature!r})"
 
 
+def header_cdef(directory: str, *headers: str, tag: str = "") -> str:
+    """The ``cdef: begin``/``cdef: end`` regions of ``headers`` (relative to
+    ``directory``; those of ``tag`` too): the ``cdef`` of an emulated
+    machine's core, read from the header that declares it rather than typed
+    again (crypto_api.machine.cdefs.header_regions)."""
+    out = []
+    for h in headers:
+        with open(os.path.join(directory, h)) as f:
+            out.append(header_regions(f.read(), h, tag))
+    return "\n".join(out)
+
+
 #: The cores lists any emulated machine's core may link (``links``): the C that
 #: the arm and arm64 machines share, and the generic C of algs/.
 SHARED_CORES = ("crypto_api.arch.common.c_sources", "crypto_api.algs.cores")

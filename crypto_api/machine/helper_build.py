@@ -7,8 +7,11 @@ its qemu-user binary by crypto_api.machine.qemu.  Its ``main``
 maps the shared memory it is given, reports the CPU's HWCAP words
 (``getauxval``), then serves fixed-size request records from stdin with
 reply records on stdout.  The dispatcher is generated from the cores' cdefs
-(crypto_api.machine.cdefs); each core's sources are compiled with the
-core's own flags (an ``+crypto`` core does not widen the others).
+(crypto_api.machine.cdefs); each core's sources, with those of the shared
+cores it links (crypto_api.machine.core.arch_sources: arch/common's, the
+generic parts of algs/; each file once), are compiled with the core's own
+flags (an ``+crypto`` core does not widen the others).  The optimisation
+level is the host extensions' (-O3, the machine's toolchain flags).
 
 Built lazily, at first use, into ``$CRYPTO_API_CACHE`` (default
 ``$XDG_CACHE_HOME/crypto_api``, else ``~/.cache/crypto_api``) under a name

@@ -1,5 +1,5 @@
-"""header_cdef of algs/build_common.py: a build script's cdef reads the
-declarations its C header already holds (between ``/* cdef: begin */`` and
+"""header_cdef of algs/build_common.py (crypto_api.machine.cdefs.header_regions):
+a core's cdef is the declarations its C header holds (between ``/* cdef: begin */`` and
 ``/* cdef: end */``) instead of writing them again; every region in order,
 nothing outside them, and a header with unmatched markers is refused rather
 than half read (CryptoError EINVAL).  The regions' extras: ``/* cffi: ... */``

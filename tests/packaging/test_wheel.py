@@ -6,7 +6,7 @@ passes the self-tests there, on the host and on an emulated arm64.
 
 Set CRYPTO_API_WHEEL to a repaired wheel (``make dist``'s dist/*.whl) to test
 that one instead of building (about a minute) here.  The sdist carries the C
-sources and the build scripts."""
+sources and the build (the cores lists, algs/build_*.py)."""
 
 import glob
 import os
