@@ -32,15 +32,19 @@ from .known import machine_spec
 @dataclass(frozen=True, **({"kw_only": True} if sys.version_info >= (3, 10) else {}))
 class Core:
     """One core: C ``sources`` (relative to the directory of the cores list
-    that names it), the ``headers`` whose ``cdef: begin``/``cdef: end``
-    regions declare what Python calls (or, for a small emulated core, its
-    ``cdef`` written here), extra ``cflags`` and the CPU ``feature`` it needs
-    (HWCAP name on an emulated machine; on the host the glue checks CPUID).
+    that names it), ``links`` (the cores whose sources it is linked with,
+    :func:`linked_sources`), what Python calls, extra ``cflags`` and the CPU
+    ``feature`` it needs (HWCAP name on an emulated machine; on the host the
+    feature the glue checks before calling in).
+
+    What Python calls comes from the headers: a host core names its
+    ``headers``, whose ``cdef: begin``/``cdef: end`` regions cffi reads; an
+    emulated core's ``cdef``, in the helper's grammar, is :func:`header_cdef`
+    of its header (written out only where no header declares it).
 
     Host cores (algs/cores.py, arch/x86/cores.py) are cffi extensions:
     ``module`` names it (empty: a part other cores link, no module of its
-    own); ``links`` names the cores whose sources it is linked with;
-    ``includes`` the cores whose cffi types it shares (``ffi.include``);
+    own); ``includes`` the cores whose cffi types it shares (``ffi.include``);
     ``bytes_adapters`` the ``(name, target)`` pairs of functions generated
     from the header's prototype of ``target`` with ``char *`` for each
     ``uint8_t *`` (crypto_api.machine.cdefs.bytes_adapter), so that cffi
@@ -81,10 +85,9 @@ class Core:
         return [bytes_adapter(text, name, target, f"core {self.name}")
                 for name, target in self.bytes_adapters]
 
-    def functions(self, directory: str = "") -> List[Function]:
+    def functions(self) -> List[Function]:
         """The prototypes of an emulated core, in the helper's grammar."""
-        return parse_cdef(self.declarations(directory) if self.headers else self.cdef,
-                          f"core {self.name}")
+        return parse_cdef(self.cdef, f"core {self.name}")
 
     def instruction_set(self) -> str:
         """The instruction set the core is built for (its -march or -mcpu, else the baseline)."""
