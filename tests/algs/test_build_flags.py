@@ -266,3 +266,24 @@ def test_example_c_has_no_warnings():
     r = subprocess.run([CC, "-c", "-o", os.devnull, "-O2", "-std=c99", *COMMON.WARN_FLAGS, "-Werror",
                         "-I" + str(EXAMPLE), str(EXAMPLE / "chacha_mine.c")], capture_output=True, text=True)
     assert r.returncode == 0 and not r.stderr, r.stderr
+
+
+# --------------------------------------------------------------------------
+# Links between cores
+
+def test_linked_sources_depth_first_each_once_and_refusals():
+    from errno import ELOOP, ENOENT
+    from crypto_api.errors import CryptoError
+    from crypto_api.machine.core import Core, linked_sources
+    cores = {"a": ("d", Core(name="a", sources=("a.c",), links=("b", "c"))),
+             "b": ("d", Core(name="b", sources=("b.c",), links=("c",))),
+             "c": ("e", Core(name="c", sources=("c.c", "../d/a.c")))}
+    assert linked_sources("a", cores) == ["d/a.c", "d/b.c", "e/c.c"]
+    cores["c"] = ("e", Core(name="c", sources=("c.c",), links=("a",)))
+    with pytest.raises(CryptoError, match="circle") as e:
+        linked_sources("a", cores)
+    assert e.value.errno == ELOOP
+    cores["c"] = ("e", Core(name="c", sources=("c.c",), links=("gone",)))
+    with pytest.raises(CryptoError, match="'gone'") as e:
+        linked_sources("a", cores)
+    assert e.value.errno == ENOENT
