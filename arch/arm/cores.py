@@ -14,8 +14,12 @@ machine's descriptor, arch/arm/machine.py), so a CPU model without NEON
 still runs the helper and the scalar cores.
 """
 
+import os
+
 from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF
-from crypto_api.machine.core import Core
+from crypto_api.machine.core import Core, header_cdef
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 _NEON = ("-march=armv7-a", "-mfpu=neon")
 
@@ -23,15 +27,7 @@ _NEON = ("-march=armv7-a", "-mfpu=neon")
 CORES = [
     Core(name="chacha_neon",
          sources=("chacha_neon.c",),
-         cdef="""
-             void chacha_block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                        int nrounds);
-             void chacha_4block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                         int nrounds);
-             void hchacha_block_neon(const uint32_t *state, uint32_t *out, int nrounds);
-             void chacha_doneon(uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                unsigned int bytes, int nrounds);
-         """,
+         cdef=header_cdef(_HERE, "chacha_neon.h"),
          cflags=_NEON,
          feature="neon"),
     Core(name="neon_hash",
