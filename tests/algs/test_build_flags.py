@@ -49,17 +49,20 @@ def _kwds(ffi) -> dict:
 
 
 def test_setup_py_builds_every_module_core_once():
-    sys.path.insert(0, str(ROOT / "algs"))
-    try:
-        listed = COMMON.cffi_modules()
-    finally:
-        sys.path.remove(str(ROOT / "algs"))
+    """setup.py's ``cffi_modules`` name algs/build_cores.py once per module
+    core, and each name there gives that core's builder (as cffi's setuptools
+    hook runs it)."""
+    listed = COMMON.cffi_modules()
     assert "cffi_modules=cffi_modules()" in (ROOT / "setup.py").read_text()
     assert len(listed) == len(set(listed))
     script = {entry.split(":")[0] for entry in listed}
     assert script == {"algs/build_cores.py"}
     namespace: dict = {"__file__": str(ROOT / "algs" / "build_cores.py"), "__name__": "build_cores"}
-    exec(compile((ROOT / "algs" / "build_cores.py").read_text(), "build_cores.py", "exec"), namespace)
+    saved = list(sys.path)
+    try:
+        exec(compile((ROOT / "algs" / "build_cores.py").read_text(), "build_cores.py", "exec"), namespace)
+    finally:
+        sys.path[:] = saved
     modules = {namespace[entry.split(":")[1]]()._assigned_source[0] for entry in listed}
     cores = {core.module for _, core, _ in COMMON.host_cores().values() if core.module}
     assert modules == cores == set(COMMON.SPECS) == set(BUILDERS)
