@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-SOURCES := pyproject.toml setup.py $(wildcard crypto_api/*.c crypto_api/*.h) $(wildcard algs/*.c algs/*.h algs/include/*.h algs/build_*.py arch/x86/*.c arch/x86/*.h arch/x86/build_*.py)
+SOURCES := pyproject.toml setup.py $(wildcard crypto_api/*.c crypto_api/*.h) $(wildcard algs/*.c algs/*.h algs/include/*.h algs/build_*.py algs/cores.py arch/x86/*.c arch/x86/*.h arch/x86/cores.py crypto_api/machine/core.py crypto_api/machine/cdefs.py)
 
 .PHONY: run test bench clean dist
 

@@ -6,7 +6,7 @@ from setuptools import Command, Extension, setup
 from setuptools.command.build import build
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "algs"))
-from build_common import CFLAGS  # noqa: E402
+from build_common import CFLAGS, cffi_modules  # noqa: E402
 
 
 def _arch_packages():
@@ -97,28 +97,6 @@ setup(
     # every extension uses the limited API there (cffi's too): one wheel,
     # tagged cp311-abi3, for CPython 3.11 and every later version
     options={"bdist_wheel": {"py_limited_api": "cp311"}} if _LIMITED else {},
-    cffi_modules=[
-        "algs/build_chacha.py:ffibuilder",
-        "algs/build_poly1305.py:ffibuilder",
-        "algs/build_aes.py:ffibuilder",
-        "algs/build_adiantum.py:ffibuilder",
-        "arch/x86/build_cpufeatures.py:ffibuilder",
-        "arch/x86/build_chacha.py:ffi_ssse3",
-        "arch/x86/build_chacha.py:ffi_avx2",
-        "arch/x86/build_chacha.py:ffi_avx512vl",
-        "arch/x86/build_chacha.py:ffi_avx512",
-        "arch/x86/build_nh.py:ffi_sse2",
-        "arch/x86/build_nh.py:ffi_avx2",
-        "arch/x86/build_poly1305.py:ffibuilder",
-        "arch/x86/build_poly1305_simd.py:ffibuilder",
-        "arch/x86/build_chacha20poly1305.py:ffibuilder",
-        "arch/x86/build_aesni.py:ffibuilder",
-        "arch/x86/build_chacha_glue.py:ffibuilder",
-        "algs/build_modes.py:ffibuilder",
-        "algs/build_sha256.py:ffibuilder",
-        "arch/x86/build_sha256.py:ffibuilder",
-        "algs/build_aria.py:ffibuilder",
-        "arch/x86/build_aria.py:ffibuilder",
-        "algs/build_sector_batch.py:ffibuilder",
-    ],
+    # one per module core of algs/cores.py and arch/x86/cores.py, found, not listed
+    cffi_modules=cffi_modules(),
 )

@@ -254,3 +254,15 @@ int adiantum_crypt_many(const struct adiantum_fast *f, uint8_t *dst, const uint8
 	memzero_explicit(subkeys, sizeof(subkeys));
 	return 0;
 }
+
+int adiantum_encrypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		     size_t nbytes, const uint8_t *tweak)
+{
+	return adiantum_crypt(f, dst, src, nbytes, tweak, 32, 1);
+}
+
+int adiantum_decrypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		     size_t nbytes, const uint8_t *tweak)
+{
+	return adiantum_crypt(f, dst, src, nbytes, tweak, 32, 0);
+}

@@ -59,6 +59,11 @@ int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *s
  * stream cipher has lanes code (hchacha_lanes and stream_lanes), else one
  * message at a time.  0, or -EINVAL (-22) when nbytes < 16 (nothing done).
  */
+/* adiantum_crypt with the kernel's 32-byte tweak, encrypting or decrypting. */
+int adiantum_encrypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		     size_t nbytes, const uint8_t *tweak);
+int adiantum_decrypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
+		     size_t nbytes, const uint8_t *tweak);
 int adiantum_crypt_many(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
 			size_t nbytes, const uint8_t *tweaks, size_t tweak_stride, size_t tweak_len,
 			size_t count, int enc);

@@ -227,3 +227,17 @@ void aes_ecb_decrypt_generic(const struct crypto_aes_ctx *ctx, uint8_t *out,
 	for (; nblocks; nblocks--, in += AES_BLOCK_SIZE, out += AES_BLOCK_SIZE)
 		decrypt_block(ctx->key_dec, nr, out, in);
 }
+
+void aes_block(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in)
+{
+	fn(ctx, out, in);
+}
+
+int aes_block_call(const void *handle, char *out, const char *in, size_t n)
+{
+	const struct aes_block_call *c = handle;
+
+	(void)n;
+	c->fn(c->ctx, (uint8_t *)out, (const uint8_t *)in);
+	return 0;
+}

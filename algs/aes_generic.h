@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 #define AES_BLOCK_SIZE 16
 #define AES_MIN_KEY_SIZE 16
 #define AES_MAX_KEY_SIZE 32
@@ -41,5 +42,12 @@ struct aes_block_call {
 	aes_block_fn fn;
 	const void *ctx;
 };
+
+/* One block through fn (the encrypt_one fast path takes it with bytes). */
+void aes_block(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in);
+/* The routine of the C entry point (crypto_api/digest_call.h): the handle is
+ * a struct aes_block_call; n is the block's 16; returns 0. */
+int aes_block_call(const void *handle, char *out, const char *in, size_t n);
+/* cdef: end */
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 #define ARIA_BLOCK_SIZE 16
 #define ARIA_MIN_KEY_SIZE 16
 #define ARIA_MAX_KEY_SIZE 32
@@ -21,6 +22,7 @@ struct aria_ctx {
 	int rounds;				/* 12, 14 or 16 */
 	int key_length;				/* 16, 24 or 32 */
 };
+/* cdef: end */
 
 /* The four S-boxes (SB1 = the AES S-box, SB2, and their inverses). */
 extern const uint8_t aria_sb1[256], aria_sb2[256], aria_x1[256], aria_x2[256];
@@ -33,13 +35,12 @@ extern const uint8_t aria_diffusion_rows[16][7];
 #define ARIA_C2 {0x6db14acc, 0x9e21c820, 0xff28b1d5, 0xef5de2b0}
 #define ARIA_C3 {0xdb92371d, 0x2126e970, 0x03249775, 0x04e8c90e}
 
+/* cdef: begin */
 /* 0, or -EINVAL (-22) unless key_len is 16, 24 or 32 (ctx is then untouched). */
 int aria_set_key(struct aria_ctx *ctx, const uint8_t *in_key, size_t key_len);
 /* One block; out may equal in. */
 void aria_encrypt(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in);
 void aria_decrypt(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in);
-/* One block with explicit round keys (R+1 rows): encryption or decryption. */
-void aria_crypt_block(const uint32_t rk[][4], int rounds, uint8_t *out, const uint8_t *in);
 /* nblocks independent blocks; out may equal in. */
 void aria_ecb_generic(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
 		      size_t nblocks, int encrypt);
@@ -49,5 +50,15 @@ void aria_ctr_generic(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *i
 		      size_t nbytes, uint8_t iv[ARIA_BLOCK_SIZE]);
 /* iv += n as a 128-bit big-endian integer (wrapping at 2^128). */
 void aria_ctr_add(uint8_t iv[ARIA_BLOCK_SIZE], uint64_t n);
+/* One block, encrypted (encrypt != 0) or decrypted. */
+void aria_crypt_one(const struct aria_ctx *ctx, int encrypt, uint8_t *out, const uint8_t *in);
+/* The routines of the C entry point (crypto_api/digest_call.h): the handle
+ * is the struct aria_ctx; n is the block's 16; return 0. */
+int aria_encrypt_call(const void *handle, char *out, const char *in, size_t n);
+int aria_decrypt_call(const void *handle, char *out, const char *in, size_t n);
+/* cdef: end */
+
+/* One block with explicit round keys (R+1 rows): encryption or decryption. */
+void aria_crypt_block(const uint32_t rk[][4], int rounds, uint8_t *out, const uint8_t *in);
 
 #endif

@@ -47,3 +47,18 @@ void nh_generic(const uint32_t *key, const uint8_t *message, size_t message_len,
 	put_le64(hash + 16, sum2);
 	put_le64(hash + 24, sum3);
 }
+
+void nhpoly1305_digest_nh(const struct nhpoly1305_key *key, const uint8_t *src, size_t len,
+			  uint8_t digest[NHPOLY1305_DIGEST_SIZE], nh_fn_t nh_bulk,
+			  const poly1305_core_ops *poly)
+{
+	nhpoly1305_digest(key, src, len, digest, nh_bulk, nh_generic, poly);
+}
+
+int nhpoly1305_digest_call(const void *handle, char *digest, const char *src, size_t len)
+{
+	const struct nhpoly1305_call *c = handle;
+
+	nhpoly1305_digest_nh(c->key, (const uint8_t *)src, len, (uint8_t *)digest, c->nh_bulk, c->poly);
+	return 0;
+}

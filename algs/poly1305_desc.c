@@ -125,3 +125,8 @@ int poly1305_desc_digest(const uint8_t *src, size_t len, uint8_t digest[16],
 	memzero_explicit(&d, sizeof(d));
 	return rc;
 }
+
+int poly1305_digest_call(const void *handle, char *digest, const char *src, size_t len)
+{
+	return poly1305_desc_digest((const uint8_t *)src, len, (uint8_t *)digest, handle);
+}

@@ -44,6 +44,11 @@ void poly1305_generic_emit(const poly1305_core_state *state, uint8_t out[16]);
 /* out = emit(Poly1305 of nblocks whole blocks, hibit 1) under clamp(raw_r); no s. */
 void poly1305_core_hash(const poly1305_core_ops *ops, const uint8_t raw_r[16],
 			const uint8_t *src, size_t nblocks, uint8_t out[16]);
+
+/* poly1305_desc_digest as the routine of the C entry point
+ * (crypto_api/digest_call.h): the handle is the core's ops table; nonzero:
+ * too short (the full path raises ENOKEY). */
+int poly1305_digest_call(const void *handle, char *digest, const char *src, size_t len);
 /* cdef: end */
 
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cdef: begin */
 #define SHA256_BLOCK_SIZE 64
 #define SHA256_DIGEST_SIZE 32
 #define SHA224_DIGEST_SIZE 28
@@ -17,6 +18,7 @@ struct sha256_state {
 	uint64_t count;			/* bytes hashed so far */
 	uint8_t buf[SHA256_BLOCK_SIZE];
 };
+/* cdef: end */
 
 /* nblocks 64-byte blocks into state (the compression function). */
 /* The round constants (FIPS 180-4 §4.2.2), for every SHA-256 block function. */

@@ -19,6 +19,6 @@ values are cffi pointers (``ffi.addressof(lib, name)``, the context cdata):
 a function pointer type is the same in every extension, and the struct types
 (``poly1305_core_ops``, ``struct nhpoly1305_key``) are declared once, in
 ``crypto_api.algs._poly1305``, and included by the others (``ffi.include``;
-see algs/build_common.py), so a pointer from one extension is passed to
+the ``includes`` of algs/cores.py and arch/x86/cores.py), so a pointer from one extension is passed to
 another's functions as it is, never as an integer.
 """

@@ -1,5 +1,5 @@
 """The project's C build as the tests see it: algs/build_common.py (the
-extensions' flags, specs and build scripts) imported, and small C harnesses
+extensions' flags, the host cores and their builders) imported, and small C harnesses
 built with those flags and run (tests/arch/test_build_isa.py and
 tests/algs/test_wipes.py scan the stack with theirs)."""
 
@@ -19,7 +19,7 @@ CC = shutil.which("gcc")
 
 
 def build_common():
-    """algs/build_common.py, imported as the build scripts import it."""
+    """algs/build_common.py, imported as algs/build_cores.py imports it."""
     sys.path.insert(0, str(ROOT / "algs"))
     try:
         return importlib.import_module("build_common")

@@ -30,6 +30,9 @@ static inline void crypto_memzero(void *p, size_t n)
 {
 	memzero_explicit(p, n);
 }
+/* cdef: begin */
+/* cffi: void crypto_memzero(void *p, size_t n); */
+/* cdef: end */
 
 /*
  * memzero_stack(): clear the top `depth` bytes (at most MEMZERO_STACK_MAX)

@@ -10,14 +10,15 @@
 
 #include "poly1305_core.h"
 
+/* cdef: begin */
 #define NH_PAIR_STRIDE 2
 #define NH_MESSAGE_UNIT 16
 #define NH_NUM_PASSES 4
 #define NH_HASH_BYTES 32
 #define NH_MESSAGE_BYTES 1024
 #define NH_KEY_WORDS 268
-#define NH_KEY_BYTES (NH_KEY_WORDS * 4)
-#define NHPOLY1305_KEY_SIZE (POLY1305_BLOCK_SIZE + NH_KEY_BYTES)  /* 1088 */
+#define NH_KEY_BYTES 1072			/* NH_KEY_WORDS * 4 */
+#define NHPOLY1305_KEY_SIZE 1088		/* POLY1305_BLOCK_SIZE + NH_KEY_BYTES */
 #define NHPOLY1305_DIGEST_SIZE 16
 
 /* hash = NH(key, message); message_len is a multiple of 16, 16..1024. */
@@ -64,5 +65,17 @@ struct nhpoly1305_call {
 	nh_fn_t nh_bulk;
 	const poly1305_core_ops *poly;
 };
+
+/* nhpoly1305_digest with nh_generic for the tail (algs/nh_generic.c). */
+void nhpoly1305_digest_nh(const struct nhpoly1305_key *key, const uint8_t *src, size_t len,
+			  uint8_t digest[NHPOLY1305_DIGEST_SIZE], nh_fn_t nh_bulk,
+			  const poly1305_core_ops *poly);
+/* The same as the routine of the C entry point (crypto_api/digest_call.h):
+ * the handle is a struct nhpoly1305_call; returns 0. */
+int nhpoly1305_digest_call(const void *handle, char *digest, const char *src, size_t len);
+/* cdef: end */
+
+_Static_assert(NH_KEY_BYTES == NH_KEY_WORDS * 4, "NH key size");
+_Static_assert(NHPOLY1305_KEY_SIZE == POLY1305_BLOCK_SIZE + NH_KEY_BYTES, "NHPoly1305 key size");
 
 #endif

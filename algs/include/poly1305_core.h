@@ -33,9 +33,18 @@ typedef struct poly1305_core_ops {
 	/* Fully reduce h mod 2^130-5 and write its low 128 bits (no "+ s"). */
 	void (*emit)(const poly1305_core_state *state, uint8_t out[16]);
 } poly1305_core_ops;
+
+/* cffi sees the const table as a variable, so that ffi.addressof gives its
+ * address rather than a copy; its wrapper (CRYPTO_API_CFFI) casts the const
+ * away below.  The table stays in read-only memory: Python only passes the
+ * pointer on. */
+/* cffi: extern poly1305_core_ops poly1305_generic_ops; */
 /* cdef: end */
 
 /* The portable 26-bit-limb core (algs/poly1305_core.c). */
 extern const poly1305_core_ops poly1305_generic_ops;
+#ifdef CRYPTO_API_CFFI
+#define poly1305_generic_ops (*(poly1305_core_ops *)&poly1305_generic_ops)
+#endif
 
 #endif

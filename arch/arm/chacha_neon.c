@@ -19,13 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define BLOCK 64
+#include "chacha_neon.h"
 
-void chacha_block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src, int nrounds);
-void chacha_4block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src, int nrounds);
-void hchacha_block_neon(const uint32_t *state, uint32_t *out, int nrounds);
-void chacha_doneon(uint32_t *state, uint8_t *dst, const uint8_t *src, unsigned int bytes,
-		   int nrounds);
+#define BLOCK 64
 
 #define ROL(v, n) vsriq_n_u32(vshlq_n_u32((v), (n)), (v), 32 - (n))
 #define ROL16(v) vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(v)))

@@ -14,8 +14,12 @@ machine's descriptor, arch/arm/machine.py), so a CPU model without NEON
 still runs the helper and the scalar cores.
 """
 
-from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF, generic, source
-from crypto_api.machine.core import Core
+import os
+
+from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF
+from crypto_api.machine.core import Core, header_cdef
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 _NEON = ("-march=armv7-a", "-mfpu=neon")
 
@@ -23,25 +27,16 @@ _NEON = ("-march=armv7-a", "-mfpu=neon")
 CORES = [
     Core(name="chacha_neon",
          sources=("chacha_neon.c",),
-         cdef="""
-             void chacha_block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                        int nrounds);
-             void chacha_4block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                         int nrounds);
-             void hchacha_block_neon(const uint32_t *state, uint32_t *out, int nrounds);
-             void chacha_doneon(uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                unsigned int bytes, int nrounds);
-         """,
+         cdef=header_cdef(_HERE, "chacha_neon.h"),
          cflags=_NEON,
          feature="neon"),
     Core(name="neon_hash",
-         sources=(source("nh_neon.c"), source("nhpoly1305_neon.c"),
-                  generic("nhpoly1305.c"), generic("poly1305_core.c")),
+         sources=(), links=("nh_neon", "nhpoly1305", "poly1305_core"),
          cdef=NH_NEON_CDEF,
          cflags=(*_NEON, *INCLUDES),
          feature="neon"),
     Core(name="aes_arm",
-         sources=(source("aes_arm64.c"),),
+         sources=(), links=("aes_table",),
          cdef=AES_TABLE_CDEF,
          cflags=("-march=armv7-a", *INCLUDES),
          feature="vfp"),

@@ -29,7 +29,7 @@ MACHINE = MachineSpec(
     cpu_models=("cortex-a7",),
     toolchain=Toolchain(cc="arm-linux-gnueabihf-gcc",
                         packages="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
-                        cflags=("-O2", "-Wall", "-Wextra", "-march=armv7-a", "-mfloat-abi=hard",
+                        cflags=("-O3", "-Wall", "-Wextra", "-march=armv7-a", "-mfloat-abi=hard",
                                 "-mfpu=vfpv3-d16"),
                         qemu="qemu-arm"),
     simd_units=(NEON,),

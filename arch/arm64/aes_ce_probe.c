@@ -2,7 +2,7 @@
 #include <arm_neon.h>
 #include <stdint.h>
 
-void probe_aese(uint8_t *block, const uint8_t *roundkey);
+#include "backend_probe.h"
 
 void probe_aese(uint8_t *block, const uint8_t *roundkey)
 {

@@ -2,9 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void probe_nop(void);
-uint64_t probe_sum(const uint8_t *buf, size_t len);
-void probe_touch(uint8_t *buf, size_t len);
+#include "backend_probe.h"
 
 void probe_nop(void)
 {

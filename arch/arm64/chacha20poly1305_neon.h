@@ -14,6 +14,7 @@
 
 /* dst[0:len] = ChaCha20(key, nonce, counters 1, 2, ...) ^ src and
  * dst[len:len+16] = the tag over ad and the ciphertext.  dst may equal src. */
+/* cdef: begin */
 void chacha20poly1305_seal_neon(const uint8_t *key, const uint8_t *nonce,
 				const uint8_t *ad, size_t adlen,
 				const uint8_t *src, size_t len, uint8_t *dst);
@@ -25,5 +26,6 @@ int chacha20poly1305_open_neon(const uint8_t *key, const uint8_t *nonce,
 			       const uint8_t *ad, size_t adlen,
 			       const uint8_t *src, size_t len, const uint8_t *tag,
 			       uint8_t *dst);
+/* cdef: end */
 
 #endif

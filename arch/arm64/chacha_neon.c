@@ -17,14 +17,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CHACHA_BLOCK_SIZE 64
+#include "chacha_neon.h"
 
-void chacha_block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src, int nrounds);
-void chacha_4block_xor_neon(const uint32_t *state, uint8_t *dst, const uint8_t *src, int nrounds,
-			    int bytes);
-void hchacha_block_neon(const uint32_t *state, uint32_t *out, int nrounds);
-void chacha_doneon(uint32_t *state, uint8_t *dst, const uint8_t *src, unsigned int bytes,
-		   int nrounds);
+#define CHACHA_BLOCK_SIZE 64
 
 /* Rotations of every 32-bit lane. */
 #define ROTL_Q(v, n) vsriq_n_u32(vshlq_n_u32((v), (n)), (v), 32 - (n))

@@ -10,7 +10,9 @@
  * block i with counter state[12] + i (32 bits, wrapping, never carrying into
  * state[13]); nrounds 12 or 20 (any even count).  state is not changed.
  */
+/* cdef: begin */
 void chacha_neon4_xor(const uint32_t *state, uint8_t *dst, const uint8_t *src,
 		      size_t bytes, unsigned int nrounds);
+/* cdef: end */
 
 #endif

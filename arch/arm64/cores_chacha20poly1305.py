@@ -6,22 +6,15 @@ Poly1305, so it needs ASIMD and the generic byte-order/wipe headers."""
 
 import os
 
-from crypto_api.machine.core import Core
+from crypto_api.machine.core import Core, header_cdef
 
-_ALGS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs"))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ALGS = os.path.normpath(os.path.join(_HERE, "..", "..", "algs"))
 
 CORES = [
     Core(name="chacha20poly1305_neon",
          sources=("chacha20poly1305_neon.c",),
-         cdef="""
-             void chacha20poly1305_seal_neon(const uint8_t *key, const uint8_t *nonce,
-                                             const uint8_t *ad, size_t adlen,
-                                             const uint8_t *src, size_t len, uint8_t *dst);
-             int chacha20poly1305_open_neon(const uint8_t *key, const uint8_t *nonce,
-                                            const uint8_t *ad, size_t adlen,
-                                            const uint8_t *src, size_t len, const uint8_t *tag,
-                                            uint8_t *dst);
-         """,
+         cdef=header_cdef(_HERE, "chacha20poly1305_neon.h"),
          cflags=("-march=armv8-a", "-I" + os.path.join(_ALGS, "include")),
          feature="asimd"),
 ]

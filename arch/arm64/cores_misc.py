@@ -15,44 +15,34 @@ with NEON, scalar AES, AES with the Crypto Extensions, and the seed's
   with the kernel's round count parameter and 32-bit counter.
 """
 
-from crypto_api.arch.common.c_sources import AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF, generic, source
-from crypto_api.machine.core import Core
+import os
+
+from crypto_api.arch.common.c_sources import AES_CE_CDEF, AES_TABLE_CDEF, INCLUDES, NH_NEON_CDEF, generic
+from crypto_api.machine.core import Core, header_cdef
 
 __all__ = ["CORES", "generic"]
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
 CORES = [
     Core(name="neon_hash",
-         sources=(source("nh_neon.c"), source("nhpoly1305_neon.c"), "poly1305_neon.c",
-                  generic("nhpoly1305.c"), generic("poly1305_core.c"), generic("poly1305_desc.c")),
-         cdef=NH_NEON_CDEF + """
-             void poly1305_neon_update(void *desc, const uint8_t *src, size_t len);
-             size_t poly1305_neon_desc_size(void);
-         """,
+         sources=("poly1305_neon.c",), links=("nh_neon", "nhpoly1305", "poly1305_core"),
+         cdef=NH_NEON_CDEF + header_cdef(_HERE, "poly1305_neon.h"),
          cflags=("-march=armv8-a", *INCLUDES),
          feature="asimd"),
     Core(name="aes_arm64",
-         sources=(source("aes_arm64.c"),),
+         sources=(), links=("aes_table",),
          cdef=AES_TABLE_CDEF,
          cflags=("-march=armv8-a", *INCLUDES),
          feature="fp"),
     Core(name="aes_ce",
          sources=("aes_ce.c",),
-         cdef="""
-             void aes_ce_encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                 unsigned int rounds);
-             void aes_ce_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                 unsigned int rounds);
-             int aes_ce_expandkey(uint32_t *key_enc, uint32_t *key_dec, const uint8_t *in_key,
-                                  unsigned int key_len);
-         """,
+         cdef=AES_CE_CDEF,
          cflags=("-march=armv8-a+crypto", *INCLUDES),
          feature="aes"),
     Core(name="chacha_neon4",
          sources=("chacha_neon4.c",),
-         cdef="""
-             void chacha_neon4_xor(const uint32_t *state, uint8_t *dst, const uint8_t *src,
-                                   size_t bytes, unsigned int nrounds);
-         """,
+         cdef=header_cdef(_HERE, "chacha_neon4.h"),
          cflags=("-march=armv8-a",),
          feature="asimd"),
 ]

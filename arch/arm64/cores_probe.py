@@ -2,20 +2,20 @@
 one AES-CE instruction (a core whose feature a CPU model may lack: the
 SIGILL path of crypto_api.machine.qemu).  No driver uses them."""
 
-from crypto_api.machine.core import Core
+import os
+
+from crypto_api.machine.core import Core, header_cdef
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 CORES = [
     Core(name="backend_probe",
          sources=("backend_probe.c",),
-         cdef="""
-             void probe_nop(void);
-             uint64_t probe_sum(const uint8_t *buf, size_t len);
-             void probe_touch(uint8_t *buf, size_t len);
-         """,
+         cdef=header_cdef(_HERE, "backend_probe.h", tag="backend_probe"),
          feature="fp"),
     Core(name="aes_ce_probe",
          sources=("aes_ce_probe.c",),
-         cdef="void probe_aese(uint8_t *block, const uint8_t *roundkey);",
+         cdef=header_cdef(_HERE, "backend_probe.h", tag="aes_ce_probe"),
          cflags=("-march=armv8-a+crypto",),
          feature="aes"),
 ]

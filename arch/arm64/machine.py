@@ -29,7 +29,7 @@ MACHINE = MachineSpec(
     cpu_models=("max", "cortex-a53"),
     toolchain=Toolchain(cc="aarch64-linux-gnu-gcc",
                         packages="gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
-                        cflags=("-O2", "-Wall", "-Wextra", "-march=armv8-a"),
+                        cflags=("-O3", "-Wall", "-Wextra", "-march=armv8-a"),
                         qemu="qemu-aarch64"),
     simd_units=(NEON,),
 )

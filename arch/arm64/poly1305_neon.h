@@ -14,8 +14,10 @@ void poly1305_neon_blocks(poly1305_core_state *state, const poly1305_core_key *k
 			  const uint8_t *src, size_t nblocks, uint32_t hibit);
 
 /* poly1305_desc_update (algs/poly1305_desc.c) on a struct poly1305_desc. */
+/* cdef: begin */
 void poly1305_neon_update(void *desc, const uint8_t *src, size_t len);
 /* sizeof(struct poly1305_desc) as this build lays it out (the glue checks it). */
 size_t poly1305_neon_desc_size(void);
+/* cdef: end */
 
 #endif

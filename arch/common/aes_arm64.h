@@ -10,19 +10,25 @@
  * the equivalent-inverse key_dec for decrypt; rounds: 10, 12 or 14.
  * out may equal in.
  */
+/* cdef: begin aes_table */
 void aes_arm64_encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsigned int rounds);
 void aes_arm64_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsigned int rounds);
+/* cdef: end */
 
 /* The same with AESE/AESMC and AESD/AESIMC (needs HWCAP aes). */
+/* cdef: begin aes_ce */
 void aes_ce_encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsigned int rounds);
 void aes_ce_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsigned int rounds);
+/* cdef: end */
 
 /*
  * Key expansion with AESE (SubWord) and AESIMC (decryption keys), filling
  * the same key_enc / key_dec layout as the generic expansion.  0, or -22
  * (-EINVAL, nothing written) unless key_len is 16, 24 or 32.
  */
+/* cdef: begin aes_ce */
 int aes_ce_expandkey(uint32_t *key_enc, uint32_t *key_dec, const uint8_t *in_key,
 		     unsigned int key_len);
+/* cdef: end */
 
 #endif

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aes_p8.h"
 #include "aes_sbox.h"
 
 typedef vector unsigned char vu8;

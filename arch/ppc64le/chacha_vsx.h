@@ -96,4 +96,14 @@ static inline void capi_chacha_vsx_4block(const uint32_t *state, uint32_t ctr, u
 	capi_chacha_vsx_out(x, state, ctr, dst, src);
 }
 
+/* The entry point of each ChaCha core on this header (the glue adds the blocks used to the counter). */
+/* cdef: begin chacha_vsx4 */
+void chacha_vsx4_xor(const uint32_t *state, uint8_t *dst, const uint8_t *src, size_t len,
+		     int nrounds);
+/* cdef: end */
+/* cdef: begin chacha_p10 */
+void chacha_p10le_8x(const uint32_t *state, uint8_t *dst, const uint8_t *src, size_t len,
+		     int nrounds);
+/* cdef: end */
+
 #endif

@@ -5,42 +5,33 @@ only when HWCAP2 reports ``arch_3_1``."""
 
 import os
 
-from crypto_api.machine.core import Core
+from crypto_api.machine.core import Core, header_cdef
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 # algs/include: the shared headers (aes_sbox.h)
-_INCLUDE = "-I" + os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "algs", "include"))
+_INCLUDE = "-I" + os.path.normpath(os.path.join(_HERE, "..", "..", "algs", "include"))
 
-_CHACHA_CDEF = """
-    void {name}(const uint32_t *state, uint8_t *dst, const uint8_t *src, size_t len, int nrounds);
-"""
 
 CORES = [
     Core(name="aes_p8",
          sources=("aes_p8.c",),
-         cdef="""
-             int aes_p8_expandkey(const uint8_t *key, unsigned int key_len, uint8_t *rk);
-             void aes_p8_encrypt(const uint8_t *rk, int rounds, uint8_t *dst, const uint8_t *src);
-             void aes_p8_decrypt(const uint8_t *rk, int rounds, uint8_t *dst, const uint8_t *src);
-         """,
+         cdef=header_cdef(_HERE, "aes_p8.h"),
          cflags=("-mcpu=power8", _INCLUDE),
          feature="vcrypto"),
     Core(name="chacha_vsx4",
          sources=("chacha_vsx4.c",),
-         cdef=_CHACHA_CDEF.format(name="chacha_vsx4_xor"),
+         cdef=header_cdef(_HERE, "chacha_vsx.h", tag="chacha_vsx4"),
          cflags=("-mcpu=power8",),
          feature="vcrypto"),              # VPERMXOR is in ISA 2.07's vector-crypto category
     Core(name="chacha_p10",
          sources=("chacha_p10.c",),
-         cdef=_CHACHA_CDEF.format(name="chacha_p10le_8x"),
+         cdef=header_cdef(_HERE, "chacha_vsx.h", tag="chacha_p10"),
          cflags=("-mcpu=power10",),
          feature="arch_3_1"),
     Core(name="poly1305_p10",
          sources=("poly1305_p10.c",),
-         cdef="""
-             void poly1305_64s(uint64_t *st, const uint8_t *m, size_t len, uint64_t highbit);
-             void poly1305_p10le_4blocks(uint64_t *st, const uint8_t *m, size_t len);
-             void poly1305_emit_64(const uint64_t *st, const uint8_t *s, uint8_t *mac);
-         """,
+         cdef=header_cdef(_HERE, "poly1305_p10.h"),
          cflags=("-mcpu=power10",),
          feature="arch_3_1"),
 ]

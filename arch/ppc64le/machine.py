@@ -35,7 +35,7 @@ MACHINE = MachineSpec(
     cpu_models=("power9",),
     toolchain=Toolchain(cc="powerpc64le-linux-gnu-gcc",
                         packages="gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross",
-                        cflags=("-O2", "-Wall", "-Wextra", "-mcpu=power8"),
+                        cflags=("-O3", "-Wall", "-Wextra", "-mcpu=power8"),
                         qemu="qemu-ppc64le"),
     simd_units=(VSX,),
 )

@@ -9,6 +9,7 @@
  *
  * st (uint64_t[5]): r0, r1 (clamped r, set by the glue), h0, h1, h2.
  */
+#include "poly1305_p10.h"
 #include <stddef.h>
 #include <stdint.h>
 

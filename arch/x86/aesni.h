@@ -6,6 +6,7 @@
 
 #include "x86_common.h"
 
+/* cdef: begin */
 #define AESNI_MAX_ROUND_KEYS 15	/* AES-256: 14 rounds + 1 */
 
 /*
@@ -31,5 +32,6 @@ void aesni_ecb_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t 
 		       size_t nblocks);
 void aesni_ecb_decrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		       size_t nblocks);
+/* cdef: end */
 
 #endif

@@ -8,33 +8,35 @@
 
 #include "aesni.h"
 
+/* cdef: begin */
 void aesni_cbc_encrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		       size_t nblocks, uint8_t *iv);
 void aesni_cbc_decrypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		       size_t nblocks, uint8_t *iv);
-/* Any nbytes; a final partial block uses one more keystream block. */
 void aesni_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		     size_t nbytes, uint8_t *iv);
-/* nbytes >= 16 (else -EINVAL), ciphertext stealing for a partial last block. */
 int aesni_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx, uint8_t *out,
 		    const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
-/* The same with VAES (aesni_vaes.c): call each only when the CPU has the
- * features of its target (vaes_avx2: VAES, VPCLMULQDQ, AVX2; vaes_avx10_*:
- * also AVX512F/VL/BW). */
-#define VAES_DECLARE(name)									\
-	void name##_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,	\
-			      size_t nbytes, uint8_t *iv);					\
-	int name##_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,	\
-			     uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,	\
-			     int dec);
-VAES_DECLARE(aes_vaes_avx2)
-VAES_DECLARE(aes_vaes_avx10_256)
-VAES_DECLARE(aes_vaes_avx10_512)
+/* the VAES bulk code (aesni_vaes.c), one width each */
+void aes_vaes_avx2_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+			     size_t nbytes, uint8_t *iv);
+int aes_vaes_avx2_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+			    uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
+void aes_vaes_avx10_256_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+				  size_t nbytes, uint8_t *iv);
+int aes_vaes_avx10_256_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+				 uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,
+				 int dec);
+void aes_vaes_avx10_512_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+				  size_t nbytes, uint8_t *iv);
+int aes_vaes_avx10_512_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
+				 uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,
+				 int dec);
 
-/* The one-call entry (aesni_oneshot.c): ``crypt(handle, dst, src, n, iv)``
- * for crypto_api's skcipher fast path over one mode routine ``fn``; ctx[0]
- * is the data key, ctx[1] XTS's tweak key; iv is read, never written. */
-enum { AESNI_ONESHOT_ECB, AESNI_ONESHOT_CBC, AESNI_ONESHOT_CTR, AESNI_ONESHOT_XTS };
+#define AESNI_ONESHOT_ECB 0
+#define AESNI_ONESHOT_CBC 1
+#define AESNI_ONESHOT_CTR 2
+#define AESNI_ONESHOT_XTS 3
 struct aesni_oneshot {
 	const struct aesni_ctx *ctx;
 	void (*fn)(void);	/* the mode routine, cast back by mode */
@@ -43,6 +45,7 @@ struct aesni_oneshot {
 };
 int aesni_mode_oneshot(const struct aesni_oneshot *h, char *dst, const char *src, size_t n,
 		       const char *iv);
+/* cdef: end */
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

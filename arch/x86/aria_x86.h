@@ -12,17 +12,28 @@
 #include "aria_generic.h"
 #include "x86_common.h"
 
-#define ARIA_X86_VARIANT(sfx)                                                        \
-	void aria_##sfx##_ecb(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in, \
-			      size_t ncalls, int encrypt);                                 \
-	void aria_##sfx##_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in, \
-			      size_t ncalls, uint8_t iv[16]);
-
-ARIA_X86_VARIANT(avx_aesni)
-ARIA_X86_VARIANT(avx_gfni)
-ARIA_X86_VARIANT(avx2_aesni)
-ARIA_X86_VARIANT(avx2_gfni)
-ARIA_X86_VARIANT(avx512_gfni)
+/* cdef: begin */
+/* One variant per instruction-set level and S-box method (aria_simd.h). */
+void aria_avx_aesni_ecb(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, int encrypt);
+void aria_avx_aesni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, uint8_t iv[16]);
+void aria_avx_gfni_ecb(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, int encrypt);
+void aria_avx_gfni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, uint8_t iv[16]);
+void aria_avx2_aesni_ecb(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, int encrypt);
+void aria_avx2_aesni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, uint8_t iv[16]);
+void aria_avx2_gfni_ecb(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, int encrypt);
+void aria_avx2_gfni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, uint8_t iv[16]);
+void aria_avx512_gfni_ecb(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, int encrypt);
+void aria_avx512_gfni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,
+	size_t ncalls, uint8_t iv[16]);
 
 /* A whole request over contiguous bytes in the glue's order: the module's
  * widths widest first (level 1: AVX 16 blocks; 2: AVX2 32, 16; 3: AVX-512
@@ -35,6 +46,7 @@ ARIA_X86_VARIANT(avx512_gfni)
 #define ARIA_X86_CTR 2
 void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int mode,
 			  char *dst, const char *src, size_t n, const char *iv_in);
+/* cdef: end */
 
 /* The round keys as bytes (row i = round key i, big-endian word order). */
 X86_INTERNAL void aria_x86_round_key_bytes(uint8_t rk[][16], const uint32_t w[][4], int rounds);

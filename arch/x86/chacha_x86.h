@@ -15,12 +15,39 @@
 
 #define CHACHA_BLOCK_SIZE 64
 
+/*
+ * The stack each worker below uses with what it calls (gcc -fstack-usage,
+ * rounded up); a C loop that calls one many times wipes the stack once
+ * afterwards, covering CHACHA_X86_STACK_USE bytes: chacha_glue_walk.c.
+ */
+#define CHACHA_SSSE3_STACK_USE 1536
+#define CHACHA_AVX2_STACK_USE 3072		/* with the SSSE3 worker for tails */
+#define CHACHA_AVX512VL_STACK_USE 2048
+#define CHACHA_AVX512_STACK_USE 4096		/* with the AVX-512VL worker for tails */
+#define HCHACHA_SSSE3_STACK_USE 512
+#define CHACHA_X86_STACK_USE 4096		/* the deepest of them */
+
+/*
+ * Each ISA's extension (arch/x86/cores.py) exports its entry
+ * chacha_dosimd_<isa>, which wipes the stack its worker used, and the worker
+ * chacha_<isa>_blocks, the same computation without the wipe; every one
+ * exports the HChaCha core.
+ */
+/* cdef: begin */
+/* HChaCha core: rounds without feed-forward, out = words 0..3 || 12..15. */
+void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds);
+/* cdef: end */
+/* cdef: begin chacha_ssse3 */
 void chacha_dosimd_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			 size_t bytes, int nrounds);
+X86_INTERNAL void chacha_ssse3_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				      size_t bytes, int nrounds);
+/* cdef: end */
+/* cdef: begin chacha_avx2 */
 void chacha_dosimd_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t bytes, int nrounds);
-void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			    size_t bytes, int nrounds);
+X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				     size_t bytes, int nrounds);
 /*
  * Eight independent streams (chacha_avx2.c, AVX2): HChaCha of each of lanes
  * (1..8) states of 16 words (out: 8 words each), and each stream over bytes
@@ -29,27 +56,21 @@ void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src
 void hchacha_lanes_avx2(const uint32_t *states, uint32_t *out, unsigned lanes, int nrounds);
 void chacha_lanes_xor_avx2(uint32_t *states, uint8_t *dst, const uint8_t *src, size_t stride,
 			   size_t bytes, unsigned lanes, int nrounds);
+/* cdef: end */
+/* cdef: begin chacha_avx512vl */
+void chacha_dosimd_avx512vl(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			    size_t bytes, int nrounds);
+X86_INTERNAL void chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+					 size_t bytes, int nrounds);
+/* cdef: end */
+/* cdef: begin chacha_avx512 */
 /* AVX-512F 16-block (zmm) code; the remainder goes to chacha_dosimd_avx512vl. */
 void chacha_dosimd_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			  size_t bytes, int nrounds);
+X86_INTERNAL void chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+				       size_t bytes, int nrounds);
+/* cdef: end */
 
-/*
- * The workers of the entries above: the same computation without the stack
- * wipe that each entry does when its worker returns.  For a C loop that
- * calls one many times and wipes the stack once afterwards, covering
- * CHACHA_X86_STACK_USE bytes (the deepest worker with what it calls,
- * gcc -fstack-usage, rounded up): chacha_glue_walk.c.
- */
-#define CHACHA_SSSE3_STACK_USE 1536
-#define CHACHA_AVX2_STACK_USE 3072		/* with the SSSE3 worker for tails */
-#define CHACHA_AVX512VL_STACK_USE 2048
-#define CHACHA_AVX512_STACK_USE 4096		/* with the AVX-512VL worker for tails */
-#define HCHACHA_SSSE3_STACK_USE 512
-#define CHACHA_X86_STACK_USE 4096		/* the deepest of them */
-X86_INTERNAL void chacha_ssse3_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-				      size_t bytes, int nrounds);
-X86_INTERNAL void chacha_avx2_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-				     size_t bytes, int nrounds);
 /* x86-64 only: whole 512-byte chunks of ChaCha20 with Poly1305 (radix 2^64,
  * accumulator h[3], rk = r0, r1, s1, s0) stitched in; chacha_avx2.c. */
 X86_INTERNAL void chacha_poly_8block_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
@@ -59,13 +80,6 @@ X86_INTERNAL void chacha_poly_8block_avx2(uint32_t state[16], uint8_t *dst, cons
 X86_INTERNAL void chacha_poly_16block_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 					     size_t nchunks, uint64_t h[3], const uint64_t rk[4],
 					     int sealing);
-X86_INTERNAL void chacha_avx512vl_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-					 size_t bytes, int nrounds);
-X86_INTERNAL void chacha_avx512_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-				       size_t bytes, int nrounds);
-
-/* HChaCha core: rounds without feed-forward, out = words 0..3 || 12..15. */
-void hchacha_block_ssse3(const uint32_t state[16], uint32_t out[8], int nrounds);
 
 /* SSSE3 block functions, also used by the AVX2 code for short leftovers. */
 X86_INTERNAL void chacha_block_xor_ssse3(const uint32_t state[16], uint8_t *dst,

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 /* 1 if the feature is present and usable (OS state enabled), else 0. */
+/* cdef: begin */
 int cpu_has(const char *name);
 /* 1 if CPUID reports the feature bit, regardless of OS state. */
 int cpu_cpuid_has(const char *name);
@@ -18,5 +19,6 @@ int cpu_cpuid_has(const char *name);
 int cpu_feature_known(const char *name);
 /* XCR0 (0 without OSXSAVE or on non-x86). */
 uint64_t cpu_xcr0(void);
+/* cdef: end */
 
 #endif

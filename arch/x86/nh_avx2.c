@@ -15,7 +15,7 @@
  * words read only up to key[message_len / 4 + 11].
  */
 #include "x86_common.h"
-#include "nhpoly1305.h"
+#include "nh_x86.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

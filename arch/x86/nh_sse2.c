@@ -16,7 +16,7 @@
  * longer NH message) and only words up to key[message_len / 4 + 11] are read.
  */
 #include "x86_common.h"
-#include "nhpoly1305.h"
+#include "nh_x86.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

@@ -16,6 +16,7 @@
 #include "x86_common.h"
 #include "poly1305_p26.h"
 
+/* cdef: begin */
 #define POLY1305_SIMD_MAX_POWER 4
 
 /* r, r^2, r^3, r^4 as partly reduced 26-bit limbs; `count` are valid. */
@@ -23,6 +24,7 @@ struct poly1305_simd_powers {
 	uint32_t r[POLY1305_SIMD_MAX_POWER][5];
 	uint32_t count;
 };
+/* cdef: end */
 
 /* Make powers r^1..r^n (n <= 4) valid, computing what is missing. */
 void poly1305_simd_powers_fill(struct poly1305_simd_powers *pw, const poly1305_core_key *key,

@@ -99,3 +99,28 @@ int poly1305_simd_digest(const uint8_t *src, size_t len, uint8_t digest[16], int
 	memzero_explicit(&d, sizeof(d));
 	return rc;
 }
+
+int poly1305_simd_digest_call(const void *handle, char *digest, const char *src, size_t len)
+{
+	return poly1305_simd_digest((const uint8_t *)src, len, (uint8_t *)digest, *(const int *)handle);
+}
+
+void poly1305_simd_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblocks,
+			int isa, uint8_t out[16])
+{
+	poly1305_core_key key;
+	poly1305_core_state h;
+	struct poly1305_simd_powers pw = { .count = 0 };
+	size_t lanes = isa == POLY1305_SIMD_AVX2 ? 4 : 2;
+	size_t steps = isa ? nblocks / lanes : 0;
+
+	poly1305_generic_setkey(&key, raw_r);
+	poly1305_generic_init(&h);
+	poly1305_simd_powers_fill(&pw, &key, (uint32_t)lanes);
+	if (isa == POLY1305_SIMD_AVX2)
+		poly1305_blocks_avx2(&h, &pw, src, steps, 1);
+	else if (isa == POLY1305_SIMD_SSE2)
+		poly1305_blocks_sse2(&h, &pw, src, steps, 1);
+	poly1305_generic_blocks(&h, &key, src + steps * lanes * 16, nblocks - steps * lanes, 1);
+	poly1305_generic_emit(&h, out);
+}

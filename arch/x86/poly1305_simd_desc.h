@@ -10,6 +10,7 @@
 #include "poly1305_simd.h"
 
 /* Which block code the SIMD update may use. */
+/* cdef: begin */
 #define POLY1305_SIMD_SSE2 1
 #define POLY1305_SIMD_AVX2 2
 
@@ -27,5 +28,13 @@ void poly1305_simd_update(struct poly1305_simd_desc *d, const uint8_t *src, size
 int poly1305_simd_final(struct poly1305_simd_desc *d, uint8_t digest[16]);
 /* init + update (vectorised if isa != 0, else generic) + final. */
 int poly1305_simd_digest(const uint8_t *src, size_t len, uint8_t digest[16], int isa);
+/* poly1305_simd_digest as the routine of the C entry point
+ * (crypto_api/digest_call.h): the handle points to the isa. */
+int poly1305_simd_digest_call(const void *handle, char *digest, const char *src, size_t len);
+/* The block functions alone, for the tests: Poly1305 of nblocks whole
+ * blocks under clamp(raw_r), no "+ s"; isa 0 = the scalar 26-bit code. */
+void poly1305_simd_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblocks,
+			int isa, uint8_t out[16]);
+/* cdef: end */
 
 #endif

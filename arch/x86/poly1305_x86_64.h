@@ -9,7 +9,12 @@
 #include "poly1305_core.h"
 
 extern const poly1305_core_ops poly1305_x86_64_ops;
+#ifdef CRYPTO_API_CFFI		/* a variable to cffi, as poly1305_generic_ops (poly1305_core.h) */
+#define poly1305_x86_64_ops (*(poly1305_core_ops *)&poly1305_x86_64_ops)
+#endif
 
+/* cdef: begin */
+/* cffi: extern poly1305_core_ops poly1305_x86_64_ops; */
 void poly1305_x86_64_setkey(poly1305_core_key *key, const uint8_t raw_r[16]);
 void poly1305_x86_64_init(poly1305_core_state *state);
 void poly1305_x86_64_blocks(poly1305_core_state *state, const poly1305_core_key *key,
@@ -20,5 +25,6 @@ void poly1305_x86_64_emit(const poly1305_core_state *state, uint8_t out[16]);
  * clamp(raw_r); no "+ s".  A one-shot helper for tests. */
 void poly1305_x86_64_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblocks,
 			  uint32_t hibit, uint8_t out[16]);
+/* cdef: end */
 
 #endif

@@ -5,7 +5,7 @@
  * four words at a time.  Compiled with a per-function target attribute.
  */
 #include "x86_common.h"
-#include "sha256_generic.h"
+#include "sha256_x86.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

@@ -5,7 +5,7 @@
  * (the glue checks: SSSE3; AVX with ymm state; AVX2 and BMI2 as well).
  */
 #include "x86_common.h"
-#include "sha256_generic.h"
+#include "sha256_x86.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

@@ -22,7 +22,7 @@ import threading
 from typing import Any, Dict, Optional
 
 from ..errors import ENODEV, ENOENT, CryptoError
-from .core import Core, arch_cores, arch_dir  # noqa: F401  (Core: the contract's import path)
+from .core import Core, arch_cores, arch_dir, arch_sources  # noqa: F401  (Core: the contract's import path)
 from .known import machine_spec
 from .selection import current_machine, host_arch, hwcap_features
 
@@ -85,9 +85,10 @@ def _load_native(arch: str, core: Core) -> Any:
         ffi = cffi.FFI()
         ffi.cdef(core.cdef)
         src_dir = arch_dir(arch)
+        sources = arch_sources(arch)[core.name]
         modname = f"_capi_core_{arch}_{core.name}"
-        ffi.set_source(modname, "".join(f'#include "{os.path.join(src_dir, s)}"\n' for s in core.sources),
-                       include_dirs=[src_dir], extra_compile_args=["-O2", *core.cflags])
+        ffi.set_source(modname, "".join(f'#include "{s}"\n' for s in sources),
+                       include_dirs=[src_dir], extra_compile_args=["-O3", *core.cflags])
         out = os.path.join(cache_root(), "native", arch)
         os.makedirs(out, exist_ok=True)
         path = ffi.compile(tmpdir=out)

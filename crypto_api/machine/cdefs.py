@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import List, Tuple
 
-from ..errors import EINVAL, CryptoError
+from ..errors import EINVAL, ENOENT, CryptoError
 
 SCALARS = ("int", "unsigned int", "size_t", "uint32_t", "uint64_t", "int64_t")
 POINTEES = ("uint8_t", "uint32_t", "uint64_t", "void")
@@ -94,3 +94,93 @@ def parse_cdef(cdef: str, where: str = "cdef") -> List[Function]:
             raise CryptoError(EINVAL, f"{where}: {m['name']}: {len(params)} parameters (at most {MAX_PARAMS})")
         out.append(Function(m["name"], ret, tuple(params)))
     return out
+
+
+# --------------------------------------------------------------------------
+# Declarations read from a C header, and the bytes-taking adapters made from them
+
+CDEF_BEGIN = "/* cdef: begin"
+CDEF_END = "/* cdef: end */"
+#: Inside a region, ``/* cffi: TEXT */`` is TEXT for cffi alone: a declaration the
+#: C compiler must not see in that form (a const table cffi would copy by value).
+_CFFI_ONLY = re.compile(r"/\*\s*cffi:(.*?)\*/", re.S)
+#: A declaration's leading attribute macro (an upper-case word such as
+#: X86_INTERNAL, hidden visibility), which the compiler expands and cffi drops.
+_ATTRIBUTE_MACRO = re.compile(r"^[ \t]*[A-Z][A-Z0-9_]*[ \t]+(?=[a-z_])", re.M)
+
+
+def header_regions(text: str, where: str, tag: str = "") -> str:
+    """The declarations a C header shares with cffi: each region from a
+    ``/* cdef: begin */`` line to the next ``/* cdef: end */`` line, in order,
+    plus the regions ``/* cdef: begin TAG */`` of ``tag`` (a core's name; a
+    region for one core of several that share the header).  A region holds
+    only what cffi's cdef parses (integer #defines, typedefs, structs,
+    prototypes); ``/* cffi: ... */`` comments there are uncommented, and a
+    declaration's leading upper-case attribute macro is dropped.
+    CryptoError(EINVAL) for unmatched markers or a header without a region."""
+    regions = []
+    parts = text.split(CDEF_BEGIN)
+    if CDEF_END in parts[0]:
+        raise CryptoError(EINVAL, f"{where}: {CDEF_END} before any {CDEF_BEGIN} */")
+    for part in parts[1:]:
+        head, sep, rest = part.partition("*/")
+        if not sep or CDEF_END not in rest:
+            raise CryptoError(EINVAL, f"{where}: {CDEF_BEGIN} */ without a {CDEF_END} after it")
+        body, _, after = rest.partition(CDEF_END)
+        if CDEF_END in after:
+            raise CryptoError(EINVAL, f"{where}: a second {CDEF_END} after one region")
+        if head.strip() in ("", tag):
+            regions.append(_ATTRIBUTE_MACRO.sub("", _CFFI_ONLY.sub(lambda m: m.group(1), body)))
+    if len(parts) == 1:
+        raise CryptoError(EINVAL, f"{where}: expected matching {CDEF_BEGIN} */ / {CDEF_END} lines")
+    return "\n".join(regions)
+
+
+_ANY_PROTO = re.compile(r"(?:^|[;}/\n])\s*(?P<ret>(?:const\s+)?\w+(?:\s*\*)?)\s+\**\s*(?P<name>\w+)\s*"
+                        r"\((?P<params>[^()]*)\)\s*;")
+_BYTES_PARAM = re.compile(r"^(?P<const>const\s+)?uint8_t\s*(?:\*\s*(?P<pname>\w+)|(?P<aname>\w+)\s*\[[^\]]*\])$")
+
+
+def prototype(text: str, name: str, where: str) -> Tuple[str, List[str]]:
+    """The return type and parameter declarations of the prototype of ``name``
+    in ``text`` (a header, comments removed here); CryptoError(ENOENT) when
+    the header declares no such function."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    for m in _ANY_PROTO.finditer(text):
+        if m["name"] == name:
+            params = _norm(m["params"])
+            return _norm(m["ret"]), [] if params in ("", "void") else [_norm(p) for p in params.split(",")]
+    raise CryptoError(ENOENT, f"{where}: no prototype of {name}")
+
+
+def _param_name(decl: str, i: int) -> str:
+    m = re.search(r"(\w+)\s*(\[[^\]]*\])?$", decl)
+    return m.group(1) if m and not re.fullmatch(r"(const\s+)?\w+(\s*\*)?", decl) else f"a{i}"
+
+
+def bytes_adapter(header_text: str, name: str, target: str, where: str) -> Tuple[str, str]:
+    """A function ``name`` that calls ``target`` (declared in the header) with
+    each ``uint8_t *`` parameter taken as ``char *`` instead, so that cffi
+    passes Python bytes to it as they are: ``(cdef prototype, C definition)``.
+    CryptoError(EINVAL) when ``target`` has no byte pointer to adapt."""
+    ret, params = prototype(header_text, target, where)
+    decls, args, changed = [], [], False
+    for i, p in enumerate(params):
+        m = _BYTES_PARAM.match(p)
+        if m:
+            pname = m["pname"] or m["aname"]
+            const = "const " if m["const"] else ""
+            decls.append(f"{const}char *{pname}")
+            args.append(f"({const}uint8_t *){pname}")
+            changed = True
+        else:
+            pname = _param_name(p, i)
+            decls.append(p)
+            args.append(pname)
+    if not changed:
+        raise CryptoError(EINVAL, f"{where}: {target} takes no uint8_t pointer: no bytes adapter {name}")
+    proto = f"{ret} {name}({', '.join(decls) or 'void'})"
+    call = f"{target}({', '.join(args)})"
+    body = f"\t{call};" if ret == "void" else f"\treturn {call};"
+    return proto + ";", f"static {proto}\n{{\n{body}\n}}\n"

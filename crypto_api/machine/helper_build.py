@@ -7,8 +7,11 @@ its qemu-user binary by crypto_api.machine.qemu.  Its ``main``
 maps the shared memory it is given, reports the CPU's HWCAP words
 (``getauxval``), then serves fixed-size request records from stdin with
 reply records on stdout.  The dispatcher is generated from the cores' cdefs
-(crypto_api.machine.cdefs); each core's sources are compiled with the
-core's own flags (an ``+crypto`` core does not widen the others).
+(crypto_api.machine.cdefs); each core's sources, with those of the shared
+cores it links (crypto_api.machine.core.arch_sources: arch/common's, the
+generic parts of algs/; each file once), are compiled with the core's own
+flags (an ``+crypto`` core does not widen the others).  The optimisation
+level is the host extensions' (-O3, the machine's toolchain flags).
 
 Built lazily, at first use, into ``$CRYPTO_API_CACHE`` (default
 ``$XDG_CACHE_HOME/crypto_api``, else ``~/.cache/crypto_api``) under a name
@@ -43,7 +46,7 @@ from errno import ENODEV, ENOEXEC
 
 from ..errors import CryptoError
 from .cdefs import Function
-from .core import Core, arch_cores, arch_dir
+from .core import Core, arch_cores, arch_dir, arch_sources
 from .known import machine_spec
 from .spec import Toolchain
 
@@ -161,9 +164,10 @@ def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) ->
     h.update(repr((tc.cc, tc.cflags, shutil.which(tc.cc))).encode())
     h.update(dispatcher.encode())
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
+    linked = arch_sources(arch, cores, src_dir)
     for c in cores.values():
-        h.update(repr((c.name, c.sources, c.cflags)).encode())
-        srcs = [os.path.join(src_dir, s) for s in c.sources]
+        h.update(repr((c.name, c.sources, c.links, c.cflags)).encode())
+        srcs = linked[c.name]
         files.update(srcs)
         # headers beside sources of other directories and in -I directories (a core may
         # build the common or the generic C, as arch/arm's build arch/common's)
@@ -201,9 +205,10 @@ def source_key(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str)
     h.update(repr((tc.cc, tc.cflags)).encode())
     h.update(dispatcher.encode())
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
+    linked = arch_sources(arch, cores, src_dir)
     for c in cores.values():
-        h.update(repr((c.name, c.sources, tuple(rel_flag(f) for f in c.cflags))).encode())
-        srcs = [os.path.normpath(os.path.join(src_dir, s)) for s in c.sources]
+        h.update(repr((c.name, c.sources, c.links, tuple(rel_flag(f) for f in c.cflags))).encode())
+        srcs = linked[c.name]
         files.update(srcs)
         dirs = {os.path.dirname(f) for f in srcs} | {f[2:] for f in c.cflags if f.startswith("-I")}
         for d in dirs:
@@ -301,8 +306,11 @@ def _build_in_cache(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
             dpath = os.path.join(tmp, "dispatch.c")
             with open(dpath, "w") as f:
                 f.write(disp)
+            linked = arch_sources(arch, cores, src_dir)
+            done = set()          # a file two cores link is compiled once, with the first one's flags
             for c in [None] + [cores[n] for n in sorted(cores)]:
-                srcs = [dpath] if c is None else [os.path.join(src_dir, s) for s in c.sources]
+                srcs = [dpath] if c is None else [s for s in linked[c.name] if s not in done]
+                done.update(srcs)
                 flags = list(tc.cflags) + ([] if c is None else list(c.cflags))
                 for s in srcs:
                     obj = os.path.join(tmp, f"{len(objs)}_{os.path.basename(s)}.o")

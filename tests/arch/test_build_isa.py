@@ -94,15 +94,14 @@ def test_isa_functions_use_their_registers(name, register):
 @pytest.fixture(scope="module")
 def residue_harness(tmp_path_factory):
     common = build_common()
-    for builder in ("arch/x86/build_chacha.py", "arch/x86/build_chacha_glue.py",
-                    "arch/x86/build_chacha20poly1305.py"):
-        common.load_builder(builder)           # SPECS holds only what was loaded
-    sources = sorted({s for m, spec in common.SPECS.items() if m.startswith("crypto_api.arch.x86._chacha")
-                      for s in spec.sources})  # the four ISA extensions, the glue loop, the AEAD core
-    spec = common.SPECS["crypto_api.arch.x86._chacha_avx512"]
+    # the four ISA extensions, the glue loop, the AEAD core, with what they link
+    cores = [n for n, (_, core, _) in common.host_cores().items()
+             if core.module.startswith("crypto_api.arch.x86._chacha")]
+    sources = sorted({s for n in cores for s in common.linked_sources(n)})
+    include_dirs = common.host_cores()["chacha_avx512"][2]
     return build_harness(tmp_path_factory.mktemp("residue") / "stack_residue",
                          ["tests/arch/data/stack_residue.c", *sources],
-                         [*spec.include_dirs, "tests/include"])
+                         [*include_dirs, "tests/include"])
 
 
 @pytest.mark.parametrize("length", [1, 64, 100, 256, 300, 512, 1000, 1024, 1500, 4096, 6000, 8192])

@@ -6,7 +6,7 @@ passes the self-tests there, on the host and on an emulated arm64.
 
 Set CRYPTO_API_WHEEL to a repaired wheel (``make dist``'s dist/*.whl) to test
 that one instead of building (about a minute) here.  The sdist carries the C
-sources and the build scripts."""
+sources and the build (the cores lists, algs/build_*.py)."""
 
 import glob
 import os
@@ -105,15 +105,16 @@ def test_extensions_carry_no_debug_symbols(wheel):
 
 
 def _extension_names():
-    """The extension modules setup.py declares: its ``cffi_modules`` list and
-    its plain CPython extensions (``_cpython_extension("crypto_api._...", ...)``)."""
+    """The extension modules setup.py declares: its ``cffi_modules`` (the module
+    cores of the cores lists, algs/build_common.py) and its plain CPython
+    extensions (``_cpython_extension("crypto_api._...", ...)``)."""
     import ast
+    from c_build import build_common
     tree = ast.parse(open(os.path.join(REPO, "setup.py")).read())
-    (kw,) = [k for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "cffi_modules"]
     plain = [c.args[0].value for c in ast.walk(tree)
              if isinstance(c, ast.Call) and getattr(c.func, "id", None) == "_cpython_extension"]
     assert plain, "setup.py declares its CPython extensions through _cpython_extension"
-    return [e.value for e in kw.value.elts] + plain
+    return build_common().cffi_modules() + plain
 
 
 def test_every_isa_variant_and_the_prebuilt_helpers_are_inside(wheel):
@@ -228,7 +229,7 @@ def test_sdist_carries_the_c_sources_and_build_scripts(tmp_path, source_copy):
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
     sources = [f for f in source_files(REPO) if f.startswith(("algs/", "arch/"))
                or re.fullmatch(r"crypto_api/[^/]+\.[ch]", f) or f in ("setup.py", "pyproject.toml")]
-    wanted = [f for f in sources if f.endswith((".c", ".h")) or os.path.basename(f).startswith("build_")
+    wanted = [f for f in sources if f.endswith((".c", ".h")) or os.path.basename(f).startswith(("build_", "cores"))
               or f in ("setup.py", "pyproject.toml")]
     assert len(wanted) > 40
     assert sorted(set(wanted) - names) == []
