@@ -21,6 +21,7 @@ from typing import Callable
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
+from crypto_api.cinterface import Kind, Offer, WideEntries, entries
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.fpu import DECLINE, SIMD
@@ -110,47 +111,55 @@ def adiantum_setkey(tfm, key: bytearray) -> None:
 # The one-call path (algs/adiantum_core.c)
 
 def _fast_ops(ctx):
-    """{simd: struct adiantum_fast} when every inner driver publishes C entry
-    points (crypto_api.cinterface), else None (the composed path is used).
-    A stream cipher that also publishes ``c_stream_lanes`` (eight streams at
-    once) gives adiantum_crypt_many its lanes; else it runs one message at a time."""
+    """{simd: struct adiantum_fast} when every inner driver offers its C
+    entries (crypto_api.cinterface: STREAM, BLOCK and NHPOLY1305), else None
+    (the composed path is used).  A stream cipher whose STREAM entries have
+    ``lanes`` (eight streams at once) gives adiantum_crypt_many its lanes;
+    else it runs one message at a time."""
     from crypto_api.algs._adiantum import ffi
-    s, b, h = ctx.streamcipher.ctx, ctx.blockcipher.ctx, ctx.hash.ctx
-    if not all(hasattr(c, a) for c, a in ((s, "c_stream"), (b, "c_block"), (h, "c_nhpoly1305"))):
-        return None
-    small_crypt, small_hchacha = s.c_stream(False)
-    lanes_of = getattr(s, "c_stream_lanes", None)
+    small = entries(ctx.streamcipher, Kind.STREAM, False)
     out = {}
     for simd in (False, True):
-        enc, dec, block_ctx = b.c_block(simd)
-        crypt, hchacha = s.c_stream(simd)
-        lanes = lanes_of(simd) if lanes_of is not None else None
-        nh_bulk, nh_small, poly, key = h.c_nhpoly1305(simd)
+        s = entries(ctx.streamcipher, Kind.STREAM, simd)
+        b = entries(ctx.blockcipher, Kind.BLOCK, simd)
+        h = entries(ctx.hash, Kind.NHPOLY1305, simd)
+        if small is None or s is None or b is None or h is None:
+            return None
         f = ffi.new("struct adiantum_fast *")
-        f.stream_crypt = ffi.cast("adiantum_stream_fn", crypt)
-        f.stream_small = ffi.cast("adiantum_stream_fn", small_crypt)
-        f.hchacha = ffi.cast("adiantum_hchacha_fn", hchacha)
-        f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small_hchacha)
-        if lanes is not None:           # eight messages at once (adiantum_crypt_many)
-            f.hchacha_lanes = ffi.cast("adiantum_hchacha_lanes_fn", lanes[0])
-            f.stream_lanes = ffi.cast("adiantum_stream_lanes_fn", lanes[1])
+        f.stream_crypt = ffi.cast("adiantum_stream_fn", s.crypt)
+        f.stream_small = ffi.cast("adiantum_stream_fn", small.crypt)
+        f.hchacha = ffi.cast("adiantum_hchacha_fn", s.hchacha)
+        f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small.hchacha)
+        if s.lanes is not None:         # eight messages at once (adiantum_crypt_many)
+            f.hchacha_lanes = ffi.cast("adiantum_hchacha_lanes_fn", s.lanes[0])
+            f.stream_lanes = ffi.cast("adiantum_stream_lanes_fn", s.lanes[1])
         f.nrounds = s.nrounds
         f.stream_key = ffi.cast("uint8_t *", s.key)
-        f.block_encrypt = ffi.cast("adiantum_block_fn", enc)
-        f.block_decrypt = ffi.cast("adiantum_block_fn", dec)
-        f.block_ctx = ffi.cast("void *", block_ctx)
-        f.nh_bulk = ffi.cast("nh_fn_t", nh_bulk)
-        f.nh_small = ffi.cast("nh_fn_t", nh_small)
-        f.hash_poly = poly
-        f.hash_key = key
+        f.block_encrypt = ffi.cast("adiantum_block_fn", b.encrypt)
+        f.block_decrypt = ffi.cast("adiantum_block_fn", b.decrypt)
+        f.block_ctx = ffi.cast("void *", b.key)
+        f.nh_bulk = ffi.cast("nh_fn_t", h.nh_bulk)
+        f.nh_small = ffi.cast("nh_fn_t", h.nh_small)
+        f.hash_poly = h.poly
+        f.hash_key = h.key
         f.header_r = ffi.cast("uint8_t *", ctx.header_key)
         out[simd] = f
     return out
 
 
+def adiantum_wide_entries(tfm, simd: bool):
+    """The WIDE offer (crypto_api.cinterface): adiantum_crypt and
+    adiantum_crypt_many over this instance's one-call struct, when every
+    inner driver offers its C entries."""
+    fast = tfm.ctx.fast
+    if fast is None:
+        return None
+    return WideEntries(crypt=_WIDE_CRYPT, crypt_many=_WIDE_CRYPT_MANY, handle=fast[simd])
+
+
 def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     """One C call over contiguous ``src``/``dst`` (memoryviews of ``n`` bytes),
-    unless an inner driver publishes no C entry points or an FPU trace is
+    unless an inner driver offers no C entries or an FPU trace is
     recording (the composed path, which makes the real sections, then runs)."""
     fast = tfm.ctx.fast
     if fast is None:
@@ -212,8 +221,8 @@ def adiantum_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot``: the one-call path with the pointers fixed at
     setkey (crypto_api.oneshot.linear_oneshot over adiantum_crypt), SIMD inner
     code when crypto_simd_usable(); messages under 16 bytes are left to the
-    full path, which refuses them.  None (no fast path) when an inner driver
-    publishes no C entry points."""
+    full path, which refuses them.  None (no direct path) when an inner driver
+    offers no C entries."""
     fast = tfm.ctx.fast
     if fast is None:
         return None
@@ -225,7 +234,10 @@ def adiantum_oneshot(tfm, encrypt: bool):
 
 def _bind_fast_path() -> None:
     global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_fast, _oneshot_ptrs
+    global _WIDE_CRYPT, _WIDE_CRYPT_MANY
     from crypto_api.algs._adiantum import ffi, lib
+    _WIDE_CRYPT = ffi.addressof(lib, "adiantum_crypt")
+    _WIDE_CRYPT_MANY = ffi.addressof(lib, "adiantum_crypt_many")
     _adiantum_crypt, _fb, _ffi_fast = lib.adiantum_crypt, ffi.from_buffer, ffi
     _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
     _oneshot_ptrs = {True: ffi.addressof(lib, "adiantum_encrypt_bytes"),
@@ -471,7 +483,8 @@ def adiantum_create(tmpl, tb) -> None:
         min_keysize=s.min_keysize, max_keysize=s.max_keysize, ivsize=TWEAK_SIZE,
         setkey=adiantum_setkey, encrypt=adiantum_encrypt_req, decrypt=adiantum_decrypt_req,
         encrypt_linear=adiantum_encrypt_linear, decrypt_linear=adiantum_decrypt_linear,
-        oneshot=adiantum_oneshot, init=adiantum_init_tfm, exit=adiantum_exit_tfm)
+        oneshot=adiantum_oneshot, init=adiantum_init_tfm, exit=adiantum_exit_tfm,
+        c_entries=(Offer(Kind.WIDE, adiantum_wide_entries),))
     capi.skcipher_register_instance(tmpl, inst, [stream, block, hash_])
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
+from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
@@ -49,14 +50,14 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected 16, 24 or 32")
         if simd:
             ctx.aes_fallback = _generic_schedule(ctx, key)
-        ctx.c_block = c_block_for(ctx)
 
-    def c_block_for(ctx):
-        main = (enc_addr, dec_addr, ctx.aes)
-        if not simd:
-            return lambda use_simd=True: main
-        fallback = (_GENERIC_ENC, _GENERIC_DEC, ctx.aes_fallback)
-        return lambda use_simd=True: main if use_simd else fallback
+    def block_entries(tfm, use_simd: bool) -> BlockEntries:
+        """The BLOCK offer: this core's routines, or with ``simd`` (AES-NI)
+        and no SIMD allowed the generic ones on the generic key schedule."""
+        ctx = tfm.ctx
+        if simd and not use_simd:
+            return BlockEntries(encrypt=_GENERIC_ENC, decrypt=_GENERIC_DEC, key=ctx.aes_fallback)
+        return BlockEntries(encrypt=enc_addr, decrypt=dec_addr, key=ctx.aes)
 
     def exit_(tfm):
         for name in ("aes", "aes_fallback"):
@@ -91,11 +92,12 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         core when fpu.simd_choice() says SIMD (declining while a trace
         records, so the real section shows), else the generic one.  The C
         entry point where built, else the Python function below."""
-        fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
+        main_e, gen_e = block_entries(tfm, True), block_entries(tfm, False)
+        fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(main_e, gen_e, encrypt)
         main_handle = _gffi.new("struct aes_block_call *", {"fn": fn, "ctx": fn_ctx})
         generic_handle = _gffi.new("struct aes_block_call *", {"fn": generic_fn, "ctx": generic_ctx}) \
             if simd else main_handle
-        owners = (tfm.ctx.c_block(True)[2], tfm.ctx.c_block(False)[2])   # what the contexts live in
+        owners = (main_e.key, gen_e.key)    # what the contexts live in
         fast = c_digest_oneshot(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
                                 in_len=AES_BLOCK_SIZE, keep=owners)
         if fast is not None:
@@ -123,18 +125,17 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             return unpack(out, AES_BLOCK_SIZE)
         return f
 
-    def _oneshot_ops(ctx, encrypt):
-        main_enc, main_dec, main_ctx = ctx.c_block(True)
-        gen_enc, gen_dec, gen_ctx = ctx.c_block(False)
+    def _oneshot_ops(main, gen, encrypt):
         cast = _gffi.cast
-        return (cast("aes_block_fn", main_enc if encrypt else main_dec),
-                cast("aes_block_fn", gen_enc if encrypt else gen_dec),
-                cast("void *", main_ctx), cast("void *", gen_ctx))
+        return (cast("aes_block_fn", main.encrypt if encrypt else main.decrypt),
+                cast("aes_block_fn", gen.encrypt if encrypt else gen.decrypt),
+                cast("void *", main.key), cast("void *", gen.key))
 
     return capi.CipherAlg(
         cra_name="aes", cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=AES_BLOCK_SIZE, min_keysize=AES_MIN_KEY_SIZE, max_keysize=AES_MAX_KEY_SIZE,
-        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, oneshot=oneshot)
+        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, oneshot=oneshot,
+        c_entries=(Offer(Kind.BLOCK, block_entries),))
 
 
 _gffi, lib_generic = ffi, lib

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
+from crypto_api.cinterface import Kind, Offer, StreamEntries, entries
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.scatterlist import sg_linear_views
 
@@ -154,8 +155,22 @@ GENERIC_C_STREAM = (ffi.addressof(lib, "chacha_crypt_generic"),
 
 
 def generic_c_stream(simd: bool):
-    """C entry points for fused templates (crypto_api.cinterface)."""
+    """``(crypt, hchacha)``: the portable C routines, whatever ``simd`` says."""
     return GENERIC_C_STREAM
+
+
+def stream_offer(c_stream, c_stream_lanes=None) -> Offer:
+    """The STREAM offer (crypto_api.cinterface) of a ChaCha driver whose C
+    routines ``c_stream(simd) -> (crypt, hchacha)`` run in this process, with
+    ``c_stream_lanes(simd) -> (hchacha_lanes, stream_lanes) or None`` where
+    it has eight-stream code."""
+
+    def get(tfm, simd: bool) -> StreamEntries:
+        crypt, hchacha = c_stream(simd)
+        lanes = c_stream_lanes(simd) if c_stream_lanes is not None else None
+        return StreamEntries(crypt=crypt, hchacha=hchacha, key=tfm.ctx.key, nrounds=tfm.ctx.nrounds,
+                             lanes=lanes)
+    return Offer(Kind.STREAM, get)
 
 
 def chacha_linear(tfm, src, dst, n, iv) -> bool:
@@ -188,11 +203,14 @@ def chacha_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
     call (chacha_crypt_oneshot) with the key and routines fixed at setkey,
     through crypto_api.oneshot.linear_oneshot.  The routines are the driver's
-    ``c_stream`` ones with the request path's rule: SIMD only above 64 bytes
+    STREAM entries (crypto_api.cinterface) with the request path's rule: SIMD only above 64 bytes
     and when crypto_simd_usable().  Encryption and decryption are the same."""
     ctx = tfm.ctx
     xchacha = tfm.alg.ivsize == XCHACHA_IV_SIZE
-    simd_fns, generic_fns = ctx.c_stream(True), ctx.c_stream(False)
+    simd_e, generic_e = entries(tfm, Kind.STREAM, True), entries(tfm, Kind.STREAM, False)
+    if simd_e is None or generic_e is None:
+        return None                     # it offers no C routines: the request path only
+    simd_fns, generic_fns = (simd_e.crypt, simd_e.hchacha), (generic_e.crypt, generic_e.hchacha)
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
     return linear_oneshot(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
@@ -205,18 +223,15 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
                c_stream_lanes=None) -> capi.SkcipherAlg:
     """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue).
 
-    A driver whose code cannot be called from C in this process (an emulated
-    core) passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``:
-    every path then goes through its request code.  ``c_stream_lanes(simd)``,
-    where given, is ``(hchacha_lanes, stream_lanes)`` function pointers (eight
-    streams at once) or None, for templates running many messages."""
-
-    def init(tfm):
-        if c_stream is not None:
-            tfm.ctx.c_stream = c_stream
-        if c_stream_lanes is not None:
-            tfm.ctx.c_stream_lanes = c_stream_lanes
-
+    ``c_stream(simd) -> (crypt, hchacha)`` gives the C routines the driver
+    offers templates (its STREAM offer, :func:`stream_offer`).  A driver
+    whose code cannot be called from C in this process (an emulated core)
+    passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``: it offers
+    nothing, and every path goes through its request code.
+    ``c_stream_lanes(simd)``, where given, is ``(hchacha_lanes,
+    stream_lanes)`` function pointers (eight streams at once) or None, for
+    templates running many messages."""
+    offers = () if c_stream is None else (stream_offer(c_stream, c_stream_lanes),)
     return capi.SkcipherAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=1, cra_module=module,
@@ -225,7 +240,7 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
         chunksize=CHACHA_BLOCK_SIZE, walksize=walksize,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
         encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
-        oneshot=oneshot, init=init, exit=chacha_exit)
+        oneshot=oneshot, exit=chacha_exit, c_entries=offers)
 
 
 ALGS = (

@@ -14,6 +14,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
+from crypto_api.cinterface import Kind, Nhpoly1305Entries, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
@@ -48,15 +49,14 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         else:
             lib.crypto_memzero(k, ffi.sizeof(k[0]))
         lib.nhpoly1305_setkey(k, _from_buffer("uint8_t[]", key), poly_ops)
-        ctx.c_nhpoly1305 = c_interface_for(tfm)
 
     nh_small = NH_GENERIC
-    poly_addr = poly_ops
     nh_bulk = nh_simd if nh_simd is not None else nh_small
 
-    def c_interface_for(tfm):
-        key = tfm.ctx.key
-        return lambda simd: (nh_bulk if simd else nh_small, nh_small, poly_addr, key)
+    def nhpoly1305_entries(tfm, simd: bool) -> Nhpoly1305Entries:
+        """The NHPOLY1305 offer: the SIMD NH for the bulk where allowed."""
+        return Nhpoly1305Entries(nh_bulk=nh_bulk if simd else nh_small, nh_small=nh_small,
+                                 poly=poly_ops, key=tfm.ctx.key)
 
     def exit_tfm(tfm):
         k = getattr(tfm.ctx, "key", None)
@@ -161,7 +161,8 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         cra_blocksize=0, cra_module=module,
         digestsize=NHPOLY1305_DIGEST_SIZE, descsize=DESCSIZE,
         setkey=setkey, init=init, update=update_generic if nh_simd is None else update_simd,
-        final=final, digest=digest, exit_tfm=exit_tfm, oneshot=oneshot)
+        final=final, digest=digest, exit_tfm=exit_tfm, oneshot=oneshot,
+        c_entries=(Offer(Kind.NHPOLY1305, nhpoly1305_entries),))
 
 
 ALG = nhpoly1305_alg("nhpoly1305-generic", 100)

@@ -78,7 +78,9 @@ class CryptoAlgBase:
 
     ``cra_init(tfm)`` / ``cra_exit(tfm)`` run when a tfm is created / freed;
     ``cra_module`` names the owning module (filled in from the module being
-    loaded when left as None; ``kernel`` when built in).
+    loaded when left as None; ``kernel`` when built in).  ``c_entries`` (no
+    kernel counterpart): the C entry points the driver offers templates, a
+    tuple of crypto_api.cinterface ``Offer``/``Delegate`` declarations.
     """
 
     TYPE = 0
@@ -94,6 +96,7 @@ class CryptoAlgBase:
     cra_init: Callback = None
     cra_exit: Callback = None
     cra_destroy: Callback = None
+    c_entries: tuple = ()
 
 
 @attrs.frozen(kw_only=True, eq=False)

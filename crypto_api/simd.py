@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence
 
 from . import alg as A
 from .algapi import crypto_register_skcipher, crypto_unregister_skcipher
+from .cinterface import Delegate
 from .cryptd import (cryptd_alloc_skcipher, cryptd_skcipher_child, cryptd_skcipher_queued)
 from .errors import EINVAL, CryptoError
 from .fpu import SIMD, crypto_simd_usable, simd_choice
@@ -98,6 +99,17 @@ def _make_ops(basename: str):
             oneshot)
 
 
+def simd_direct_child(tfm: CryptoSkcipher) -> Optional[CryptoSkcipher]:
+    """The internal tfm a request on the wrapper ``tfm`` would call here and
+    now, or None where it would queue to cryptd (the wrapper's rule): the
+    wrapper's Delegate for the C entries it offers (crypto_api.cinterface)."""
+    c = tfm.ctx.cryptd
+    return None if _use_cryptd(c) else cryptd_skcipher_child(c)
+
+
+_DELEGATE = Delegate(simd_direct_child)
+
+
 def simd_skcipher_create_compat(algname: str, drvname: str, basename: str) -> A.SkcipherAlg:
     """Register the async wrapper ``drvname`` over the internal ``basename``; returns it."""
     probe = crypto_alloc_skcipher(basename, A.CRYPTO_ALG_INTERNAL,
@@ -111,7 +123,8 @@ def simd_skcipher_create_compat(algname: str, drvname: str, basename: str) -> A.
             cra_alignmask=inner.cra_alignmask, cra_module=inner.cra_module,
             ivsize=inner.ivsize, chunksize=inner.chunksize,
             min_keysize=inner.min_keysize, max_keysize=inner.max_keysize,
-            init=init, exit=exit_, setkey=setkey, encrypt=enc, decrypt=dec, oneshot=oneshot)
+            init=init, exit=exit_, setkey=setkey, encrypt=enc, decrypt=dec, oneshot=oneshot,
+            c_entries=(_DELEGATE,))
     finally:
         probe.free()
     crypto_register_skcipher(alg)

@@ -36,10 +36,6 @@ def make_alg(core) -> capi.ShashAlg:
     base = generic.nhpoly1305_alg("nhpoly1305-neon", 200)
     update_nh = core.nhpoly1305_neon_update
 
-    def setkey(tfm, key):
-        base.setkey(tfm, key)
-        glue.drop_c_entry(tfm.ctx, "c_nhpoly1305")
-
     def update(desc, data):
         n = len(data)
         if n < SIMD_MIN or not glue.simd_usable():
@@ -51,5 +47,5 @@ def make_alg(core) -> capi.ShashAlg:
             piece = view[pos:pos + PAGE_SIZE]
             glue.neon_call(update_nh, desc.state, key, piece, len(piece), nbytes=len(piece))
 
-    return glue.request_path_variant(base, setkey=setkey, update=update,
+    return glue.request_path_variant(base, update=update,
                                      digest=glue.digest_by_parts(base, update))

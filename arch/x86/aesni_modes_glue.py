@@ -28,6 +28,7 @@ import attrs
 import crypto_api as capi
 from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one check for every xts(aes)
 from crypto_api.arch.x86._aesni import ffi, lib
+from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.oneshot import linear_oneshot, output_scratch
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
@@ -202,9 +203,34 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
                           crypt_ptr=_oneshot_crypt_ptr, returns_int=True, keep=ctx.k)
 
 
+def _xts_entries(mode: AesMode) -> Callable:
+    """The XTS offer (crypto_api.cinterface): the mode's C routine on the two
+    key schedules; SIMD code only, so nothing without SIMD."""
+    crypt = ffi.addressof(lib, mode.routines[0])
+
+    def get(tfm: Any, simd: bool) -> Optional[XtsEntries]:
+        k = tfm.ctx.k
+        return XtsEntries(crypt=crypt, key=k, tweak_key=k + 1) if simd else None
+    return get
+
+
+def _cbc_entries(mode: AesMode) -> Callable:
+    """The CBC offer: the mode's C routines (SIMD code only)."""
+    enc, dec = (ffi.addressof(lib, name) for name in mode.routines)
+
+    def get(tfm: Any, simd: bool) -> Optional[CbcEntries]:
+        return CbcEntries(encrypt=enc, decrypt=dec, key=tfm.ctx.k) if simd else None
+    return get
+
+
+#: mode name -> (the kind it offers templates, the offer's maker)
+_OFFERS = {"xts": (Kind.XTS, _xts_entries), "cbc": (Kind.CBC, _cbc_entries)}
+
+
 def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
     """The ``__<mode>-aes-<impl>`` internal skcipher."""
     minkey, maxkey = 16 * mode.keys, 32 * mode.keys
+    offer = _OFFERS.get(mode.name)
     return capi.SkcipherAlg(
         cra_name=f"__{mode.name}(aes)", cra_driver_name=mode.driver, cra_priority=mode.priority,
         cra_flags=capi.CRYPTO_ALG_INTERNAL, cra_blocksize=mode.blocksize,
@@ -213,4 +239,5 @@ def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
         setkey=lambda tfm, key: _setkey(mode, tfm, key),
         encrypt=lambda req: _req_crypt(mode, req, True),
         decrypt=lambda req: _req_crypt(mode, req, False),
-        oneshot=lambda tfm, encrypt: _oneshot(mode, tfm, encrypt))
+        oneshot=lambda tfm, encrypt: _oneshot(mode, tfm, encrypt),
+        c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),))
