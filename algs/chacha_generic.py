@@ -12,6 +12,7 @@ import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import Kind, Offer, StreamEntries, entries
 from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import sg_linear_views
 
 MODULE_NAME = "chacha_generic"
@@ -23,6 +24,10 @@ CHACHA_KEY_SIZE = 32
 CHACHA_BLOCK_SIZE = 64
 CHACHA_IV_SIZE = 16
 XCHACHA_IV_SIZE = 32
+#: v5.0's x86 glue: a request of one ChaCha block or less runs the generic
+#: code (the descriptors' ``simd_rule``; every path of the SIMD glue and the
+#: direct path decide through it).
+CHACHA_SIMD_RULE = SimdRule(above=CHACHA_BLOCK_SIZE)
 
 _from_buffer = ffi.from_buffer
 _crypt = lib.chacha_crypt_generic
@@ -203,8 +208,8 @@ def chacha_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
     call (chacha_crypt_oneshot) with the key and routines fixed at setkey,
     through crypto_api.oneshot.linear_oneshot.  The routines are the driver's
-    STREAM entries (crypto_api.cinterface) with the request path's rule: SIMD only above 64 bytes
-    and when crypto_simd_usable().  Encryption and decryption are the same."""
+    STREAM entries (crypto_api.cinterface) with the descriptor's ``simd_rule``
+    (SIMD only above 64 bytes and when crypto_simd_usable()).  Encryption and decryption are the same."""
     ctx = tfm.ctx
     xchacha = tfm.alg.ivsize == XCHACHA_IV_SIZE
     simd_e, generic_e = entries(tfm, Kind.STREAM, True), entries(tfm, Kind.STREAM, False)
@@ -214,13 +219,13 @@ def chacha_oneshot(tfm, encrypt: bool):
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
     return linear_oneshot(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
-                          simd_above=CHACHA_BLOCK_SIZE, crypt_ptr=_oneshot_crypt_ptr)
+                          rule=tfm.alg.simd_rule, crypt_ptr=_oneshot_crypt_ptr)
 
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
                encrypt, module: str = None, c_stream=generic_c_stream,
                linear=chacha_linear, oneshot=chacha_oneshot, walksize: int = 0,
-               c_stream_lanes=None) -> capi.SkcipherAlg:
+               c_stream_lanes=None, simd_rule: SimdRule = CHACHA_SIMD_RULE) -> capi.SkcipherAlg:
     """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue).
 
     ``c_stream(simd) -> (crypt, hchacha)`` gives the C routines the driver
@@ -230,7 +235,7 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
     nothing, and every path goes through its request code.
     ``c_stream_lanes(simd)``, where given, is ``(hchacha_lanes,
     stream_lanes)`` function pointers (eight streams at once) or None, for
-    templates running many messages."""
+    templates running many messages.  ``simd_rule``: when the SIMD code runs."""
     offers = () if c_stream is None else (stream_offer(c_stream, c_stream_lanes),)
     return capi.SkcipherAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
@@ -240,7 +245,7 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
         chunksize=CHACHA_BLOCK_SIZE, walksize=walksize,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
         encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
-        oneshot=oneshot, exit=chacha_exit, c_entries=offers)
+        oneshot=oneshot, exit=chacha_exit, c_entries=offers, simd_rule=simd_rule)
 
 
 ALGS = (

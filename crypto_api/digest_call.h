@@ -41,7 +41,7 @@ typedef struct {
 	Py_ssize_t in_len;		/* the one input length taken, or -1: any */
 	Py_ssize_t min_len;		/* shorter inputs: None */
 	Py_ssize_t out_len;
-	Py_ssize_t simd_above;		/* SIMD only for inputs longer than this */
+	Py_ssize_t simd_above;		/* SIMD only for inputs longer than this (SimdRule.above) */
 	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
 	long simd_value;
 	long decline_value;

@@ -48,11 +48,13 @@ typedef struct {
 	const void *generic;		/* handle for the generic code */
 	const void *simd;		/* handle for the SIMD code (== generic: none) */
 	Py_ssize_t ivsize;
-	Py_ssize_t simd_above;		/* SIMD only for messages longer than this */
+	Py_ssize_t simd_above;		/* SIMD only for messages longer than this: the
+					 * driver's SimdRule.above (crypto_api/simd_rule.py) */
 	Py_ssize_t min_len;		/* shorter messages: None */
 	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
 	Py_ssize_t align;		/* lengths not a multiple of this: None */
-	int simd_only;			/* no generic code: None unless choice() says SIMD */
+	int simd_only;			/* SimdRule.only: no generic code, None unless
+					 * choice() says SIMD */
 	long simd_value;
 	long decline_value;
 	int returns_int;

@@ -17,9 +17,10 @@ from crypto_api.algs import nhpoly1305_generic as generic
 from crypto_api.algs._poly1305 import ffi as pffi
 from crypto_api.arch.common import glue
 from crypto_api.errors import ENODEV, CryptoError
+from crypto_api.fpu import GENERIC
 
 PAGE_SIZE = 4096                  # v5.0 chunks by PAGE_SIZE (4 KiB)
-SIMD_MIN = 64
+SIMD_MIN = generic.NH_SIMD_RULE.above + 1   # from the descriptor's simd_rule
 
 
 def check_layout(core) -> None:
@@ -38,7 +39,7 @@ def make_alg(core) -> capi.ShashAlg:
 
     def update(desc, data):
         n = len(data)
-        if n < SIMD_MIN or not glue.simd_usable():
+        if base.simd_rule.choice(n) == GENERIC:
             base.update(desc, data)
             return
         view = memoryview(data).cast("B")

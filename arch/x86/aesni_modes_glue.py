@@ -31,6 +31,7 @@ from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
@@ -40,6 +41,9 @@ _ONESHOT_MODES = {"ecb": lib.AESNI_ONESHOT_ECB, "cbc": lib.AESNI_ONESHOT_CBC,
                   "ctr": lib.AESNI_ONESHOT_CTR, "xts": lib.AESNI_ONESHOT_XTS}
 _oneshot_crypt = lib.aesni_mode_oneshot
 _oneshot_crypt_ptr = ffi.addressof(lib, "aesni_mode_oneshot")
+#: The internal drivers have SIMD code only (their wrapper queues to cryptd
+#: where SIMD is unusable): the direct path declines anything but SIMD.
+SIMD_ONLY = SimdRule(only=True)
 
 
 @attrs.frozen
@@ -199,7 +203,7 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     h.mode = _ONESHOT_MODES[mode.name]
     h.dec = 0 if encrypt else 1
     return linear_oneshot(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
-                          min_len=mode.min_len, align=mode.align, simd_only=True,
+                          min_len=mode.min_len, align=mode.align, rule=tfm.alg.simd_rule,
                           crypt_ptr=_oneshot_crypt_ptr, returns_int=True, keep=ctx.k)
 
 
@@ -240,4 +244,5 @@ def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
         encrypt=lambda req: _req_crypt(mode, req, True),
         decrypt=lambda req: _req_crypt(mode, req, False),
         oneshot=lambda tfm, encrypt: _oneshot(mode, tfm, encrypt),
-        c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),))
+        c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),),
+        simd_rule=SIMD_ONLY)
