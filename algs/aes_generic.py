@@ -14,7 +14,7 @@ from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "aes_generic"
@@ -98,7 +98,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         generic_handle = _gffi.new("struct aes_block_call *", {"fn": generic_fn, "ctx": generic_ctx}) \
             if simd else main_handle
         owners = (main_e.key, gen_e.key)    # what the contexts live in
-        fast = c_digest_oneshot(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
+        fast = c_digest_direct(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
                                 in_len=AES_BLOCK_SIZE, keep=owners)
         if fast is not None:
             return fast

@@ -17,7 +17,7 @@ import crypto_api as capi
 from crypto_api.algs._aria_generic import ffi, lib
 from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot
+from crypto_api.oneshot import alloc_uninit, c_digest_direct
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "aria_generic"
@@ -74,7 +74,7 @@ def _oneshot(tfm: Any, encrypt: bool) -> Optional[Callable]:
     any C-contiguous buffer) where built, else a Python function (a bytes
     block)."""
     key = tfm.ctx.aria
-    fast = c_digest_oneshot(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
+    fast = c_digest_direct(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
                             in_len=ARIA_BLOCK_SIZE)
     if fast is not None:
         return fast

@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import Kind, Offer, StreamEntries, entries
-from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.oneshot import output_scratch, skcipher_direct
 from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import sg_linear_views
 
@@ -207,7 +207,7 @@ def _oneshot_struct(ctx, fns, xchacha: bool):
 def chacha_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
     call (chacha_crypt_oneshot) with the key and routines fixed at setkey,
-    through crypto_api.oneshot.linear_oneshot.  The routines are the driver's
+    through crypto_api.oneshot.skcipher_direct.  The routines are the driver's
     STREAM entries (crypto_api.cinterface) with the descriptor's ``simd_rule``
     (SIMD only above 64 bytes and when crypto_simd_usable()).  Encryption and decryption are the same."""
     ctx = tfm.ctx
@@ -218,7 +218,7 @@ def chacha_oneshot(tfm, encrypt: bool):
     simd_fns, generic_fns = (simd_e.crypt, simd_e.hchacha), (generic_e.crypt, generic_e.hchacha)
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
-    return linear_oneshot(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
+    return skcipher_direct(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
                           rule=tfm.alg.simd_rule, crypt_ptr=_oneshot_crypt_ptr)
 
 

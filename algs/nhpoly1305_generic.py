@@ -17,7 +17,7 @@ from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.cinterface import Kind, Nhpoly1305Entries, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 from crypto_api.simd_rule import SimdRule
 
@@ -136,7 +136,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         generic = ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": NH_GENERIC, "poly": poly_ops})
         simd = generic if nh_simd is None else \
             ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": nh_simd, "poly": poly_ops})
-        fast = c_digest_oneshot(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, rule=NH_SIMD_RULE,
+        fast = c_digest_direct(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, rule=NH_SIMD_RULE,
                                 keep=key)
         if fast is not None:
             return fast

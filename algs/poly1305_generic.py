@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "poly1305_generic"
@@ -57,7 +57,7 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
         """tfm.digest in one C call for any C-contiguous buffer (None: too
         short, so the full path raises ENOKEY).  The C entry point where
         built, else the Python function below."""
-        fast = c_digest_oneshot(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
+        fast = c_digest_direct(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
         if fast is not None:
             return fast
         crypt, alloc, unpack = lib.poly1305_digest_bytes, alloc_uninit, unpack_bytes

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 MODULE_NAME = "sha256_generic"
@@ -72,7 +72,7 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         allows, else the generic one; it declines while an fpu_trace()
         records (the full path then makes the real sections).  The C entry
         point where built, else the Python function below."""
-        fast = c_digest_oneshot(DIGEST_CALL, generic_handle, simd_handle, digestsize)
+        fast = c_digest_direct(DIGEST_CALL, generic_handle, simd_handle, digestsize)
         if fast is not None:
             return fast
         alloc, unpack, digest = alloc_uninit, unpack_bytes, lib.sha256_digest_bytes

@@ -1,9 +1,13 @@
-"""What the drivers' one-call fast paths share (``SkcipherAlg.oneshot``,
-``ShashAlg.oneshot``): the skcipher fast path itself (:func:`linear_oneshot`)
-and the output buffers for results returned as new bytes.
+"""What the drivers' direct paths share: one call from ``tfm.encrypt``,
+``tfm.digest`` or ``encrypt_one`` straight into the driver's C routine
+(the vocabulary of crypto_api/cinterface.py), built by the descriptors'
+``oneshot`` hook at setkey: the skcipher direct path itself
+(:func:`skcipher_direct`), the C entries of the AEAD and fixed-size ones
+(:func:`c_aead_direct`, :func:`c_digest_direct`) and the output buffers for
+results returned as new bytes.
 
 No kernel counterpart: the kernel writes into the caller's scatterlist,
-while ``tfm.encrypt(data, iv)`` returns new bytes.  A fast path has C write
+while ``tfm.encrypt(data, iv)`` returns new bytes.  A direct path has C write
 into a buffer and copies that into the bytes it returns (on CPython, long
 results are written straight into the new bytes object instead: see
 :func:`_uninit_bytes_maker`).  That buffer is a
@@ -68,11 +72,11 @@ _CHARS = _ffi.typeof("char[]")
 
 def _uninit_bytes_maker(write=None):
     """``new(None, n)``: a fresh bytes object of n uninitialised bytes, or None
-    where the fast path must copy instead (off CPython, or the check below fails).
+    where the direct path must copy instead (off CPython, or the check below fails).
 
     This is PyBytes_FromStringAndSize(NULL, n), whose contents the C API
     leaves for the caller to fill before the object is shared; C extensions
-    build their results this way.  The fast path fills it in one C call with
+    build their results this way.  The direct path fills it in one C call with
     the GIL released (so threads overlap) and without the copy out of a
     scratch buffer, then returns it: nothing else sees the object before.
     Through ctypes the call costs about as much as copying 16 KiB, hence
@@ -215,7 +219,7 @@ def output_scratch(ctx) -> OutputScratch:
     return s
 
 
-def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
+def skcipher_direct(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
                    rule: SimdRule = ANY_LENGTH, min_len: int = 0, crypt_ptr=None,
                    returns_int: bool = False, align: int = 1, keep=()):
     """An skcipher ``oneshot`` function ``fn(data, iv, out)`` around one C call
@@ -224,16 +228,16 @@ def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
     Given ``crypt_ptr`` (the same routine as a cffi function pointer;
     ``returns_int``: it returns an int, which is ignored) and where the C
     entry point crypto_api._linear_call is built, ``fn`` is that entry
-    point (:func:`c_linear_oneshot`), same decisions and results; else the
-    Python function below (:func:`py_linear_oneshot`).  ``rule``: the
+    point (:func:`c_skcipher_direct`), same decisions and results; else the
+    Python function below (:func:`py_skcipher_direct`).  ``rule``: the
     driver's declared SimdRule (its descriptor's ``simd_rule``), which both
     apply.  ``keep``: what the handles point into (e.g. a key schedule),
     kept alive with ``fn``.
     """
     if crypt_ptr is not None and _linear_call is not None:
-        return c_linear_oneshot(crypt_ptr, generic, simd, ivsize, rule=rule,
+        return c_skcipher_direct(crypt_ptr, generic, simd, ivsize, rule=rule,
                                 min_len=min_len, returns_int=returns_int, align=align, keep=keep)
-    return py_linear_oneshot(crypt, generic, simd, ivsize, scratch, rule=rule,
+    return py_skcipher_direct(crypt, generic, simd, ivsize, scratch, rule=rule,
                              min_len=min_len, align=align)
 
 
@@ -253,10 +257,10 @@ def _partly_overlapping(src, dst, n: int) -> bool:
     return a != b and spans_meet(a, n, b, n)
 
 
-def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, rule: SimdRule = ANY_LENGTH,
+def c_skcipher_direct(crypt_ptr, generic, simd, ivsize: int, *, rule: SimdRule = ANY_LENGTH,
                      min_len: int = 0, returns_int: bool = False, nogil_min: int = None,
                      align: int = 1, keep=()):
-    """``fn(data, iv, out)`` as :func:`py_linear_oneshot` makes it, in C
+    """``fn(data, iv, out)`` as :func:`py_skcipher_direct` makes it, in C
     (crypto_api/linear_call.c): the buffers taken as Py_buffer exports held
     across the call, the new bytes filled in place, and the GIL released
     only for messages of at least ``nogil_min`` bytes (default
@@ -273,7 +277,7 @@ def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, rule: SimdRule = 
         fpu.SIMD, fpu.DECLINE, returns_int, align, rule.only)
 
 
-def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int, ad_tail: int,
+def c_aead_direct(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int, ad_tail: int,
                    encrypt: bool, bad_tag: Callable[[], None], nogil_min: int = None):
     """An AEAD ``oneshot`` function ``fn(data, iv, assoc, out)`` in C
     (crypto_api/aead_call.h), or None where the C entry points are not built
@@ -294,7 +298,7 @@ def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int,
                       NOGIL_MIN if nogil_min is None else nogil_min, SCRATCH_MAX, fpu.SIMD, encrypt)
 
 
-def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+def c_digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
                      rule: SimdRule = ANY_LENGTH, nogil_min: int = None, keep=()):
     """A fixed-size result's ``oneshot`` function ``fn(data)`` in C
     (crypto_api/digest_call.h): a shash's ``tfm.digest`` or a cipher's
@@ -318,9 +322,9 @@ def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, m
         NOGIL_MIN if nogil_min is None else nogil_min, fpu.SIMD, fpu.DECLINE)
 
 
-def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
+def py_skcipher_direct(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
                       rule: SimdRule = ANY_LENGTH, min_len: int = 0, align: int = 1):
-    """The Python ``fn(data, iv, out)`` of :func:`linear_oneshot` (cffi call).
+    """The Python ``fn(data, iv, out)`` of :func:`skcipher_direct` (cffi call).
 
     ``handle`` is ``simd`` where ``rule.choice(n)`` says SIMD, else
     ``generic`` (pass the same object twice for a driver without SIMD code);

@@ -47,9 +47,9 @@ class CryptoShash(CryptoTfm):
         if alg.init_tfm is not None:
             alg.init_tfm(self)
         if alg.setkey is None:
-            self._install_oneshot()
+            self._install_direct()
 
-    def _install_oneshot(self) -> None:
+    def _install_direct(self) -> None:
         make = self.alg.oneshot
         if make is not None:
             self._fdigest = make(self)
@@ -85,7 +85,7 @@ class CryptoShash(CryptoTfm):
             self.wipe_key()                 # a failed setkey leaves no old key usable
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
-        self._install_oneshot()
+        self._install_direct()
 
     def desc(self) -> "ShashDesc":
         """A new descriptor (call ``init()`` before ``update()``)."""

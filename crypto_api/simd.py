@@ -82,10 +82,10 @@ def _make_ops(basename: str):
         return (crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt)(sub)
 
     def oneshot(tfm: CryptoSkcipher, encrypt: bool) -> Optional[Callable]:
-        """tfm.encrypt's fast path: the internal tfm's own, while SIMD is usable here."""
+        """tfm.encrypt's direct path: the internal tfm's own, while SIMD is usable here."""
         c = tfm.ctx.cryptd
         child = cryptd_skcipher_child(c)
-        fast = child._fenc if encrypt else child._fdec
+        fast = child._direct_enc if encrypt else child._direct_dec
         if fast is None:
             return None
 

@@ -9,7 +9,7 @@ aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
 request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
 / ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
-(aesni_mode_oneshot through crypto_api.oneshot.linear_oneshot) while SIMD is
+(aesni_mode_oneshot through crypto_api.oneshot.skcipher_direct) while SIMD is
 usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
@@ -30,7 +30,7 @@ from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one che
 from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.oneshot import output_scratch, skcipher_direct
 from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
@@ -193,7 +193,7 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
 
 def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     """tfm.encrypt/decrypt in one C call (aesni_mode_oneshot) through the
-    skcipher fast path of crypto_api.oneshot (new bytes, ``out=`` or in
+    skcipher direct path of crypto_api.oneshot (new bytes, ``out=`` or in
     place), while simd_choice() says SIMD; anything else, and lengths the
     mode refuses, decline to the request path (which says why)."""
     ctx = tfm.ctx
@@ -202,7 +202,7 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     h.fn = ffi.cast("void (*)(void)", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
     h.mode = _ONESHOT_MODES[mode.name]
     h.dec = 0 if encrypt else 1
-    return linear_oneshot(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
+    return skcipher_direct(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
                           min_len=mode.min_len, align=mode.align, rule=tfm.alg.simd_rule,
                           crypt_ptr=_oneshot_crypt_ptr, returns_int=True, keep=ctx.k)
 

@@ -24,7 +24,7 @@ from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.simd_rule import SimdRule
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
+from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
 from crypto_api.oneshot import unpack as unpack_bytes
 
 DRIVER = "poly1305-simd"
@@ -89,7 +89,7 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         digest while an fpu_trace() records, and too short an input (the
         full path raises ENOKEY).  The C entry point where built, else the
         Python function below."""
-        fast = c_digest_oneshot(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
+        fast = c_digest_direct(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
                                 min_len=2 * POLY1305_BLOCK_SIZE, rule=SIMD_RULE)
         if fast is not None:
             return fast

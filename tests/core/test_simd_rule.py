@@ -89,13 +89,13 @@ def test_the_direct_path_follows_the_declared_threshold(simd_pair, monkeypatch, 
         pytest.skip("crypto_api._linear_call is not built")
     for tfm in (base, moved):
         tfm.setkey(KEY)                                         # rebuilds the direct path
-        assert isinstance(tfm._fenc, types.FunctionType) != c_entry     # a C function, or Python
+        assert isinstance(tfm._direct_enc, types.FunctionType) != c_entry     # a C function, or Python
     with capi.fpu_trace() as tr:
         # while a trace records, a length the rule sends to SIMD declines (so the
         # modelled path can make the sections); one it keeps generic is done at once
-        assert base._fenc(bytes(65), IV, None) is None
-        assert base._fenc(bytes(64), IV, None) is not None
-        assert moved._fenc(bytes(65), IV, None) is not None
-        assert moved._fenc(bytes(256), IV, None) is not None
-        assert moved._fenc(bytes(257), IV, None) is None
+        assert base._direct_enc(bytes(65), IV, None) is None
+        assert base._direct_enc(bytes(64), IV, None) is not None
+        assert moved._direct_enc(bytes(65), IV, None) is not None
+        assert moved._direct_enc(bytes(256), IV, None) is not None
+        assert moved._direct_enc(bytes(257), IV, None) is None
     assert tr.sections == []
