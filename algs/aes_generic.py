@@ -12,10 +12,9 @@ import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
 from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.fpu import DECLINE, GENERIC, SIMD
+from crypto_api.fpu import GENERIC
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 MODULE_NAME = "aes_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes", "aes-generic")
@@ -91,39 +90,15 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         C-contiguous buffer (exported while C reads it): the SIMD
         core when fpu.simd_choice() says SIMD (declining while a trace
         records, so the real section shows), else the generic one.  The C
-        entry point where built, else the Python function below."""
+        entry point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
         main_e, gen_e = block_entries(tfm, True), block_entries(tfm, False)
         fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(main_e, gen_e, encrypt)
         main_handle = _gffi.new("struct aes_block_call *", {"fn": fn, "ctx": fn_ctx})
         generic_handle = _gffi.new("struct aes_block_call *", {"fn": generic_fn, "ctx": generic_ctx}) \
             if simd else main_handle
         owners = (main_e.key, gen_e.key)    # what the contexts live in
-        fast = c_digest_direct(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
-                                in_len=AES_BLOCK_SIZE, keep=owners)
-        if fast is not None:
-            return fast
-        call, alloc, unpack, choice_now = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice
-
-        def f(block):
-            if type(block) is not bytes:
-                block = readable(block)
-                if block is None:
-                    return None
-            if len(block) != AES_BLOCK_SIZE:
-                return None
-            out = alloc("char[]", AES_BLOCK_SIZE)
-            if not simd:
-                call(fn, fn_ctx, out, block)
-            else:
-                choice = choice_now()
-                if choice == SIMD:
-                    call(fn, fn_ctx, out, block)
-                elif choice == DECLINE:
-                    return None
-                else:
-                    call(generic_fn, generic_ctx, out, block)
-            return unpack(out, AES_BLOCK_SIZE)
-        return f
+        return digest_direct(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
+                             in_len=AES_BLOCK_SIZE, keep=owners)
 
     def _oneshot_ops(main, gen, encrypt):
         cast = _gffi.cast
@@ -139,7 +114,6 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
 
 
 _gffi, lib_generic = ffi, lib
-_gffi_block = lib.aes_block_bytes
 _BLOCK_CALL = ffi.addressof(lib, "aes_block_call")
 _GENERIC_ENC = ffi.addressof(lib, "aes_encrypt_generic")
 _GENERIC_DEC = ffi.addressof(lib, "aes_decrypt_generic")

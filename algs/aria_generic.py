@@ -17,8 +17,7 @@ import crypto_api as capi
 from crypto_api.algs._aria_generic import ffi, lib
 from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import alloc_uninit, c_digest_direct
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 MODULE_NAME = "aria_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aria", "aria-generic")
@@ -71,23 +70,11 @@ def _one(tfm: Any, dst: Any, src: Any, encrypt: bool) -> None:
 
 def _oneshot(tfm: Any, encrypt: bool) -> Optional[Callable]:
     """encrypt_one/decrypt_one in one C call: the C entry point (a block in
-    any C-contiguous buffer) where built, else a Python function (a bytes
-    block)."""
+    any C-contiguous buffer) where built, else the same from Python
+    (crypto_api.oneshot.digest_direct)."""
     key = tfm.ctx.aria
-    fast = c_digest_direct(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
-                            in_len=ARIA_BLOCK_SIZE)
-    if fast is not None:
-        return fast
-    ctx, call, alloc, unpack = tfm.ctx, lib.aria_block_bytes, alloc_uninit, unpack_bytes
-    flag = 1 if encrypt else 0
-
-    def f(block):
-        if type(block) is not bytes or len(block) != ARIA_BLOCK_SIZE:
-            return None
-        out = alloc("char[]", ARIA_BLOCK_SIZE)
-        call(ctx.aria, flag, out, block)
-        return unpack(out, ARIA_BLOCK_SIZE)
-    return f
+    return digest_direct(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
+                         in_len=ARIA_BLOCK_SIZE)
 
 
 ALG = capi.CipherAlg(

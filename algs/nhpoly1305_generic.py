@@ -17,8 +17,7 @@ from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.cinterface import Kind, Nhpoly1305Entries, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
-from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 from crypto_api.simd_rule import SimdRule
 
 MODULE_NAME = "nhpoly1305"
@@ -131,34 +130,13 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         """tfm.digest in one C call for any C-contiguous buffer, with the request
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
         SIMD; it declines such a digest while an fpu_trace() records.  The
-        C entry point where built, else the Python function below."""
+        C entry point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
         key = tfm.ctx.key
         generic = ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": NH_GENERIC, "poly": poly_ops})
         simd = generic if nh_simd is None else \
             ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": nh_simd, "poly": poly_ops})
-        fast = c_digest_direct(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, rule=NH_SIMD_RULE,
-                                keep=key)
-        if fast is not None:
-            return fast
-        crypt, alloc, unpack, choose = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
-            NH_SIMD_RULE.choice
-
-        def fn(data):
-            src = data if type(data) is bytes else readable(data)   # exported before its length is read
-            if src is None:
-                return None
-            n = len(src)
-            nh = NH_GENERIC
-            if nh_simd is not None:
-                choice = choose(n)
-                if choice == SIMD:
-                    nh = nh_simd
-                elif choice == DECLINE:
-                    return None
-            out = alloc("char[]", NHPOLY1305_DIGEST_SIZE)
-            crypt(key, src, n, out, nh, poly_ops)
-            return unpack(out, NHPOLY1305_DIGEST_SIZE)
-        return fn
+        return digest_direct(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, rule=NH_SIMD_RULE,
+                             keep=key)
 
     return capi.ShashAlg(
         cra_name="nhpoly1305", cra_driver_name=driver, cra_priority=priority,

@@ -322,6 +322,52 @@ def c_digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, mi
         NOGIL_MIN if nogil_min is None else nogil_min, fpu.SIMD, fpu.DECLINE)
 
 
+def digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+                  rule: SimdRule = ANY_LENGTH, keep=()):
+    """A fixed-size result's direct path ``fn(data)`` from one declaration:
+    the C entry (:func:`c_digest_direct`) where built, else
+    :func:`py_digest_direct` from the very same arguments."""
+    fn = c_digest_direct(fn_ptr, generic, simd, out_len, in_len=in_len, min_len=min_len, rule=rule,
+                         keep=keep)
+    if fn is not None:
+        return fn
+    return py_digest_direct(fn_ptr, generic, simd, out_len, in_len=in_len, min_len=min_len,
+                            rule=rule, keep=keep)
+
+
+def py_digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+                     rule: SimdRule = ANY_LENGTH, keep=()):
+    """The Python ``fn(data)`` of :func:`digest_direct`: crypto_api/digest_call.h's
+    rules over the same routine ``fn_ptr(handle, out, src, n)``, called
+    through cffi (any C-contiguous input, exported before its length is
+    read; ``in_len``/``min_len``; ``rule`` picks the handle, DECLINE and a
+    nonzero return decline)."""
+    choose, simd_ok, decline = rule.choice, fpu.SIMD, fpu.DECLINE
+    has_simd = simd is not generic
+    alloc, unpack_, chars = alloc_uninit, unpack, _CHARS
+
+    def fn(data):
+        src = data if type(data) is bytes else readable(data)
+        if src is None:
+            return None
+        n = len(src)
+        if (in_len >= 0 and n != in_len) or n < min_len:
+            return None
+        handle = generic
+        if has_simd:
+            choice = choose(n)
+            if choice == simd_ok:
+                handle = simd
+            elif choice == decline:
+                return None
+        out = alloc(chars, out_len)
+        if fn_ptr(handle, out, src, n):
+            return None
+        return unpack_(out, out_len)
+    fn.keep = keep                      # what the handles point into lives as long as fn
+    return fn
+
+
 def py_skcipher_direct(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
                       rule: SimdRule = ANY_LENGTH, min_len: int = 0, align: int = 1):
     """The Python ``fn(data, iv, out)`` of :func:`skcipher_direct` (cffi call).

@@ -22,10 +22,9 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.fpu import DECLINE, GENERIC, SIMD
+from crypto_api.fpu import GENERIC
 from crypto_api.simd_rule import SimdRule
-from crypto_api.oneshot import alloc_uninit, c_digest_direct, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 DRIVER = "poly1305-simd"
 PRIORITY = 300
@@ -88,30 +87,9 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
         digest while an fpu_trace() records, and too short an input (the
         full path raises ENOKEY).  The C entry point where built, else the
-        Python function below."""
-        fast = c_digest_direct(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
-                                min_len=2 * POLY1305_BLOCK_SIZE, rule=SIMD_RULE)
-        if fast is not None:
-            return fast
-        crypt, alloc, unpack, choose = lib.poly1305_simd_digest_bytes, alloc_uninit, unpack_bytes, \
-            SIMD_RULE.choice
-
-        def fn(data):
-            src = data if type(data) is bytes else readable(data)   # exported first: it cannot shrink
-            if src is None:
-                return None
-            n = len(src)
-            use = 0
-            choice = choose(n)
-            if choice == SIMD:
-                use = isa
-            elif choice == DECLINE:
-                return None
-            out = alloc("char[]", POLY1305_DIGEST_SIZE)
-            if crypt(src, n, out, use):
-                return None
-            return unpack(out, POLY1305_DIGEST_SIZE)
-        return fn
+        same from Python (crypto_api.oneshot.digest_direct)."""
+        return digest_direct(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
+                             min_len=2 * POLY1305_BLOCK_SIZE, rule=SIMD_RULE)
 
     return capi.ShashAlg(
         cra_name="poly1305", cra_driver_name=DRIVER, cra_priority=PRIORITY,

@@ -357,7 +357,7 @@ def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, entry, dat
     tfm = _shash(name)
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        direct = tfm._fdigest(SHAPES[shape](data))
+        direct = tfm._direct_digest(SHAPES[shape](data))
         assert direct == tfm.digest(data) == _streamed(tfm, data)
     assert direct == hashlib.new(name.split("-")[0], data).digest()
 
@@ -367,13 +367,13 @@ def test_sha256_fast_path_declines_simd_while_tracing(name, entry):
     import hashlib
     tfm = _shash(name)
     with capi.fpu_trace() as tr:
-        got = tfm._fdigest(b"abc")
+        got = tfm._direct_digest(b"abc")
         assert tfm.digest(b"abc") == hashlib.new(name.split("-")[0], b"abc").digest()
     if name.endswith("-generic"):
         assert got is not None and tr.sections == []
     else:
         assert got is None and tr.sections          # the full path made the real sections
-    assert tfm._fdigest("abc") is None and tfm._fdigest(memoryview(b"abcd")[::2]) is None
+    assert tfm._direct_digest("abc") is None and tfm._direct_digest(memoryview(b"abcd")[::2]) is None
 
 
 @pytest.mark.parametrize("name", POLY_DRIVERS)
@@ -384,7 +384,7 @@ def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, entry, data
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     tfm = _shash(name)
     arg = SHAPES[shape](data)
-    direct = tfm._fdigest(arg)
+    direct = tfm._direct_digest(arg)
     assert direct == tfm.digest(arg) == _streamed(tfm, data)
     assert direct == Poly1305.generate_tag(data[:32], data[32:])
 
@@ -392,14 +392,14 @@ def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, entry, data
 @pytest.mark.parametrize("name", POLY_DRIVERS)
 def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name, entry):
     tfm = _shash(name)
-    assert tfm._fdigest(b"x" * 31) is None
-    assert tfm._fdigest(memoryview(b"x" * 80)[::2]) is None     # not contiguous
-    assert tfm._fdigest("x" * 40) is None
+    assert tfm._direct_digest(b"x" * 31) is None
+    assert tfm._direct_digest(memoryview(b"x" * 80)[::2]) is None     # not contiguous
+    assert tfm._direct_digest("x" * 40) is None
     with pytest.raises(CryptoError) as e:
         tfm.digest(b"x" * 31)
     assert e.value.errno == ENOKEY and name in str(e.value)
     tfm.free()
-    assert tfm._fdigest is None
+    assert tfm._direct_digest is None
 
 
 @pytest.mark.parametrize("name", NHPOLY_DRIVERS)
@@ -412,7 +412,7 @@ def test_nhpoly1305_digest_fast_path_matches_descriptor(name, entry, n, data):
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section"]))
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        direct = tfm._fdigest(SHAPES[data.draw(st.sampled_from(sorted(SHAPES)))](msg))
+        direct = tfm._direct_digest(SHAPES[data.draw(st.sampled_from(sorted(SHAPES)))](msg))
         public = tfm.digest(msg)
     assert direct == public == want
 
@@ -422,15 +422,15 @@ def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key(entry):
     tfm = _shash("nhpoly1305-avx2", k1)
     msg = os.urandom(9000)
     with capi.fpu_trace() as tr:
-        assert tfm._fdigest(msg) is None
-        assert tfm._fdigest(msg[:63]) is not None     # generic NH: no section to show
+        assert tfm._direct_digest(msg) is None
+        assert tfm._direct_digest(msg[:63]) is not None     # generic NH: no section to show
         d1 = tfm.digest(msg)
     assert tr.nbytes == [4096, 4096, 808]
     tfm.setkey(k2)
     assert tfm.digest(msg) == _shash("nhpoly1305-generic", k2).digest(msg) != d1
     with pytest.raises(CryptoError):
         tfm.setkey(b"short")
-    assert tfm._fdigest is None
+    assert tfm._direct_digest is None
     with pytest.raises(CryptoError) as e:
         tfm.digest(msg)
     assert e.value.errno == ENOKEY

@@ -41,7 +41,7 @@ def _cipher(name):
 @pytest.mark.parametrize("name", SHASHES)
 def test_shash_digest_is_the_c_entry_point(name):
     tfm = _shash(name)
-    fn = tfm._fdigest
+    fn = tfm._direct_digest
     assert type(fn).__name__ == "builtin_function_or_method"
     assert type(fn.__self__).__name__ == "DigestCallState"
     data = os.urandom(5000)
@@ -136,6 +136,6 @@ def test_make_digest_refuses_null_pointers_and_negative_lengths():
         make(1, 1, 1, (), capi.simd_choice, -1, 0, -32, 0, 2048, 0, 2)
     with pytest.raises(TypeError):
         make(1, 1, 1, (), None, -1, 0, 32, 0, 2048, 0, 2)
-    fn = _shash("sha256-generic")._fdigest
+    fn = _shash("sha256-generic")._direct_digest
     with pytest.raises(TypeError):
         fn(b"a", b"b")                              # one argument, always

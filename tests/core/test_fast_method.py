@@ -35,7 +35,7 @@ built = pytest.mark.skipif(_fast_method is None, reason="crypto_api._fast_method
 METHODS = [(CryptoSkcipher, "encrypt", "_direct_enc"), (CryptoSkcipher, "decrypt", "_direct_dec"),
            (CryptoAead, "encrypt", "_direct_enc"), (CryptoAead, "decrypt", "_direct_dec"),
            (CryptoCipher, "encrypt_one", "_direct_enc"), (CryptoCipher, "decrypt_one", "_direct_dec"),
-           (CryptoShash, "digest", "_fdigest")]
+           (CryptoShash, "digest", "_direct_digest")]
 
 
 @pytest.fixture(params=["c", "python"])
