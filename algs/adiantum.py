@@ -21,7 +21,8 @@ from typing import Callable
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
-from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.cinterface import Kind, Offer, WideEntries, entries
+from crypto_api.oneshot import output_scratch, skcipher_direct
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
@@ -54,22 +55,22 @@ def adiantum_init_tfm(tfm) -> None:
         adiantum_exit_tfm(tfm)
         raise
     ctx.header_key = poly_ffi.new("uint8_t[16]")
-    ctx.fast = None
+    ctx.direct = None
 
 
-def _drop_fast(ctx) -> None:
+def _drop_direct(ctx) -> None:
     """Forget the one-call structs: zero their raw pointers into the child
     contexts (and the keys' addresses) before the children go."""
-    fast = getattr(ctx, "fast", None)
-    ctx.fast = None
-    if fast:
-        for f in fast.values():
-            _ffi_fast.memmove(f, bytes(_ffi_fast.sizeof(f[0])), _ffi_fast.sizeof(f[0]))
+    direct = getattr(ctx, "direct", None)
+    ctx.direct = None
+    if direct:
+        for f in direct.values():
+            _ffi_direct.memmove(f, bytes(_ffi_direct.sizeof(f[0])), _ffi_direct.sizeof(f[0]))
 
 
 def adiantum_exit_tfm(tfm) -> None:
     ctx = tfm.ctx
-    _drop_fast(ctx)
+    _drop_direct(ctx)
     for name in ("hash", "blockcipher", "streamcipher"):
         child = getattr(ctx, name, None)
         if child is not None:
@@ -84,7 +85,7 @@ def adiantum_setkey(tfm, key: bytearray) -> None:
     """Set the stream key, then derive K_E, K_T, K_L and K_N from its keystream
     (in a bytearray handed to the children as views, zeroed afterwards)."""
     ctx = tfm.ctx
-    _drop_fast(ctx)                     # no raw pointers to keys being replaced
+    _drop_direct(ctx)                   # no raw pointers to keys being replaced
     req_flags = tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK
     for child in (ctx.streamcipher, ctx.blockcipher, ctx.hash):
         child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
@@ -103,57 +104,65 @@ def adiantum_setkey(tfm, key: bytearray) -> None:
             ctx.hash.setkey(dv[48:])
     finally:
         derived[:] = bytes(DERIVED_KEY_SIZE)
-    ctx.fast = _fast_ops(ctx)
+    ctx.direct = _direct_structs(ctx)
 
 
 # --------------------------------------------------------------------------
 # The one-call path (algs/adiantum_core.c)
 
-def _fast_ops(ctx):
-    """{simd: struct adiantum_fast} when every inner driver publishes C entry
-    points (crypto_api.cinterface), else None (the composed path is used).
-    A stream cipher that also publishes ``c_stream_lanes`` (eight streams at
-    once) gives adiantum_crypt_many its lanes; else it runs one message at a time."""
+def _direct_structs(ctx):
+    """{simd: struct adiantum_fast} when every inner driver offers its C
+    entries (crypto_api.cinterface: STREAM, BLOCK and NHPOLY1305), else None
+    (the composed path is used).  A stream cipher whose STREAM entries have
+    ``lanes`` (eight streams at once) gives adiantum_crypt_many its lanes;
+    else it runs one message at a time."""
     from crypto_api.algs._adiantum import ffi
-    s, b, h = ctx.streamcipher.ctx, ctx.blockcipher.ctx, ctx.hash.ctx
-    if not all(hasattr(c, a) for c, a in ((s, "c_stream"), (b, "c_block"), (h, "c_nhpoly1305"))):
-        return None
-    small_crypt, small_hchacha = s.c_stream(False)
-    lanes_of = getattr(s, "c_stream_lanes", None)
+    small = entries(ctx.streamcipher, Kind.STREAM, False)
     out = {}
     for simd in (False, True):
-        enc, dec, block_ctx = b.c_block(simd)
-        crypt, hchacha = s.c_stream(simd)
-        lanes = lanes_of(simd) if lanes_of is not None else None
-        nh_bulk, nh_small, poly, key = h.c_nhpoly1305(simd)
+        s = entries(ctx.streamcipher, Kind.STREAM, simd)
+        b = entries(ctx.blockcipher, Kind.BLOCK, simd)
+        h = entries(ctx.hash, Kind.NHPOLY1305, simd)
+        if small is None or s is None or b is None or h is None:
+            return None
         f = ffi.new("struct adiantum_fast *")
-        f.stream_crypt = ffi.cast("adiantum_stream_fn", crypt)
-        f.stream_small = ffi.cast("adiantum_stream_fn", small_crypt)
-        f.hchacha = ffi.cast("adiantum_hchacha_fn", hchacha)
-        f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small_hchacha)
-        if lanes is not None:           # eight messages at once (adiantum_crypt_many)
-            f.hchacha_lanes = ffi.cast("adiantum_hchacha_lanes_fn", lanes[0])
-            f.stream_lanes = ffi.cast("adiantum_stream_lanes_fn", lanes[1])
+        f.stream_crypt = ffi.cast("adiantum_stream_fn", s.crypt)
+        f.stream_small = ffi.cast("adiantum_stream_fn", small.crypt)
+        f.hchacha = ffi.cast("adiantum_hchacha_fn", s.hchacha)
+        f.hchacha_small = ffi.cast("adiantum_hchacha_fn", small.hchacha)
+        if s.lanes is not None:         # eight messages at once (adiantum_crypt_many)
+            f.hchacha_lanes = ffi.cast("adiantum_hchacha_lanes_fn", s.lanes[0])
+            f.stream_lanes = ffi.cast("adiantum_stream_lanes_fn", s.lanes[1])
         f.nrounds = s.nrounds
         f.stream_key = ffi.cast("uint8_t *", s.key)
-        f.block_encrypt = ffi.cast("adiantum_block_fn", enc)
-        f.block_decrypt = ffi.cast("adiantum_block_fn", dec)
-        f.block_ctx = ffi.cast("void *", block_ctx)
-        f.nh_bulk = ffi.cast("nh_fn_t", nh_bulk)
-        f.nh_small = ffi.cast("nh_fn_t", nh_small)
-        f.hash_poly = poly
-        f.hash_key = key
+        f.block_encrypt = ffi.cast("adiantum_block_fn", b.encrypt)
+        f.block_decrypt = ffi.cast("adiantum_block_fn", b.decrypt)
+        f.block_ctx = ffi.cast("void *", b.key)
+        f.nh_bulk = ffi.cast("nh_fn_t", h.nh_bulk)
+        f.nh_small = ffi.cast("nh_fn_t", h.nh_small)
+        f.hash_poly = h.poly
+        f.hash_key = h.key
         f.header_r = ffi.cast("uint8_t *", ctx.header_key)
         out[simd] = f
     return out
 
 
-def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
+def adiantum_wide_entries(tfm, simd: bool):
+    """The WIDE offer (crypto_api.cinterface): adiantum_crypt and
+    adiantum_crypt_many over this instance's one-call struct, when every
+    inner driver offers its C entries."""
+    direct = tfm.ctx.direct
+    if direct is None:
+        return None
+    return WideEntries(crypt=_WIDE_CRYPT, crypt_many=_WIDE_CRYPT_MANY, handle=direct[simd])
+
+
+def _direct_crypt(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     """One C call over contiguous ``src``/``dst`` (memoryviews of ``n`` bytes),
-    unless an inner driver publishes no C entry points or an FPU trace is
+    unless an inner driver offers no C entries or an FPU trace is
     recording (the composed path, which makes the real sections, then runs)."""
-    fast = tfm.ctx.fast
-    if fast is None:
+    direct = tfm.ctx.direct
+    if direct is None:
         return False
     choice = _simd_choice()
     if choice == DECLINE:               # a trace records: the composed path's sections
@@ -162,7 +171,7 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     if simd:
         _fpu_begin()
     try:
-        rc = _adiantum_crypt(fast[simd], _fb("uint8_t[]", dst, require_writable=True),
+        rc = _adiantum_crypt(direct[simd], _fb("uint8_t[]", dst, require_writable=True),
                              src if type(src) is bytes else _fb("uint8_t[]", src), n, tweak, len(tweak), enc)
     finally:
         if simd:
@@ -173,25 +182,25 @@ def _fused(tfm, src, dst, n: int, tweak, enc: bool) -> bool:
     return True
 
 
-def _crypt_fast(tfm, req, enc: bool) -> bool:
+def _direct_request(tfm, req, enc: bool) -> bool:
     """The request path in one C call: directly on one contiguous buffer per
     side, else on a gathered copy scattered back (Adiantum reads the whole
     message before it writes any of it, so the result is the same)."""
-    if tfm.ctx.fast is None or _simd_choice() == DECLINE:
+    if tfm.ctx.direct is None or _simd_choice() == DECLINE:
         return False
     src, dst = req.src, req.dst
     n = req.cryptlen
     tweak = bytes(req.iv[:TWEAK_SIZE])
     views = sg_linear_views(src, dst, n)
     if views is not None:
-        return _fused(tfm, views[0], views[1], n, tweak, enc)
+        return _direct_crypt(tfm, views[0], views[1], n, tweak, enc)
     if n < BLOCKCIPHER_BLOCK_SIZE:
         return False                    # the composed path gives the error
     inbuf = bytearray(n)
     scatterwalk_map_and_copy(inbuf, src, 0, n, False)
     outbuf = bytearray(n)
     try:
-        if not _fused(tfm, inbuf, outbuf, n, tweak, enc):
+        if not _direct_crypt(tfm, inbuf, outbuf, n, tweak, enc):
             return False
         scatterwalk_map_and_copy(outbuf, dst, 0, n, True)
     finally:
@@ -201,32 +210,35 @@ def _crypt_fast(tfm, req, enc: bool) -> bool:
 
 
 def adiantum_encrypt_linear(tfm, src, dst, n, iv) -> bool:
-    return _fused(tfm, src, dst, n, iv, True)
+    return _direct_crypt(tfm, src, dst, n, iv, True)
 
 
 def adiantum_decrypt_linear(tfm, src, dst, n, iv) -> bool:
-    return _fused(tfm, src, dst, n, iv, False)
+    return _direct_crypt(tfm, src, dst, n, iv, False)
 
 
 def adiantum_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot``: the one-call path with the pointers fixed at
-    setkey (crypto_api.oneshot.linear_oneshot over adiantum_crypt), SIMD inner
+    setkey (crypto_api.oneshot.skcipher_direct over adiantum_crypt), SIMD inner
     code when crypto_simd_usable(); messages under 16 bytes are left to the
-    full path, which refuses them.  None (no fast path) when an inner driver
-    publishes no C entry points."""
-    fast = tfm.ctx.fast
-    if fast is None:
+    full path, which refuses them.  None (no direct path) when an inner driver
+    offers no C entries."""
+    direct = tfm.ctx.direct
+    if direct is None:
         return None
     crypt = _oneshot_encrypt if encrypt else _oneshot_decrypt
-    return linear_oneshot(crypt, fast[False], fast[True], TWEAK_SIZE, output_scratch(tfm.ctx),
+    return skcipher_direct(crypt, direct[False], direct[True], TWEAK_SIZE, output_scratch(tfm.ctx),
                           min_len=BLOCKCIPHER_BLOCK_SIZE, returns_int=True,
                           crypt_ptr=_oneshot_ptrs[encrypt])
 
 
-def _bind_fast_path() -> None:
-    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_fast, _oneshot_ptrs
+def _bind_direct_path() -> None:
+    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_direct, _oneshot_ptrs
+    global _WIDE_CRYPT, _WIDE_CRYPT_MANY
     from crypto_api.algs._adiantum import ffi, lib
-    _adiantum_crypt, _fb, _ffi_fast = lib.adiantum_crypt, ffi.from_buffer, ffi
+    _WIDE_CRYPT = ffi.addressof(lib, "adiantum_crypt")
+    _WIDE_CRYPT_MANY = ffi.addressof(lib, "adiantum_crypt_many")
+    _adiantum_crypt, _fb, _ffi_direct = lib.adiantum_crypt, ffi.from_buffer, ffi
     _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
     _oneshot_ptrs = {True: ffi.addressof(lib, "adiantum_encrypt_bytes"),
                      False: ffi.addressof(lib, "adiantum_decrypt_bytes")}
@@ -235,7 +247,7 @@ def _bind_fast_path() -> None:
 _simd_choice = capi.simd_choice
 _fpu_begin = capi.kernel_fpu_begin
 _fpu_end = capi.kernel_fpu_end
-_bind_fast_path()
+_bind_direct_path()
 
 
 # --------------------------------------------------------------------------
@@ -316,14 +328,14 @@ def adiantum_crypt_sg(tfm, src, dst, nbytes: int, tweak: bytes, enc: bool) -> No
 
 def adiantum_encrypt_req(req) -> None:
     tfm = req.tfm
-    if _crypt_fast(tfm, req, True):
+    if _direct_request(tfm, req, True):
         return
     adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), True)
 
 
 def adiantum_decrypt_req(req) -> None:
     tfm = req.tfm
-    if _crypt_fast(tfm, req, False):
+    if _direct_request(tfm, req, False):
         return
     adiantum_crypt_sg(tfm, req.src, req.dst, req.cryptlen, bytes(req.iv[:TWEAK_SIZE]), False)
 
@@ -471,7 +483,8 @@ def adiantum_create(tmpl, tb) -> None:
         min_keysize=s.min_keysize, max_keysize=s.max_keysize, ivsize=TWEAK_SIZE,
         setkey=adiantum_setkey, encrypt=adiantum_encrypt_req, decrypt=adiantum_decrypt_req,
         encrypt_linear=adiantum_encrypt_linear, decrypt_linear=adiantum_decrypt_linear,
-        oneshot=adiantum_oneshot, init=adiantum_init_tfm, exit=adiantum_exit_tfm)
+        oneshot=adiantum_oneshot, init=adiantum_init_tfm, exit=adiantum_exit_tfm,
+        c_entries=(Offer(Kind.WIDE, adiantum_wide_entries),))
     capi.skcipher_register_instance(tmpl, inst, [stream, block, hash_])
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._aes_generic import ffi, lib
+from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.fpu import DECLINE, GENERIC, SIMD
+from crypto_api.fpu import GENERIC
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 MODULE_NAME = "aes_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes", "aes-generic")
@@ -49,14 +49,14 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
             raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected 16, 24 or 32")
         if simd:
             ctx.aes_fallback = _generic_schedule(ctx, key)
-        ctx.c_block = c_block_for(ctx)
 
-    def c_block_for(ctx):
-        main = (enc_addr, dec_addr, ctx.aes)
-        if not simd:
-            return lambda use_simd=True: main
-        fallback = (_GENERIC_ENC, _GENERIC_DEC, ctx.aes_fallback)
-        return lambda use_simd=True: main if use_simd else fallback
+    def block_entries(tfm, use_simd: bool) -> BlockEntries:
+        """The BLOCK offer: this core's routines, or with ``simd`` (AES-NI)
+        and no SIMD allowed the generic ones on the generic key schedule."""
+        ctx = tfm.ctx
+        if simd and not use_simd:
+            return BlockEntries(encrypt=_GENERIC_ENC, decrypt=_GENERIC_DEC, key=ctx.aes_fallback)
+        return BlockEntries(encrypt=enc_addr, decrypt=dec_addr, key=ctx.aes)
 
     def exit_(tfm):
         for name in ("aes", "aes_fallback"):
@@ -90,55 +90,30 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         C-contiguous buffer (exported while C reads it): the SIMD
         core when fpu.simd_choice() says SIMD (declining while a trace
         records, so the real section shows), else the generic one.  The C
-        entry point where built, else the Python function below."""
-        fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(tfm.ctx, encrypt)
+        entry point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        main_e, gen_e = block_entries(tfm, True), block_entries(tfm, False)
+        fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(main_e, gen_e, encrypt)
         main_handle = _gffi.new("struct aes_block_call *", {"fn": fn, "ctx": fn_ctx})
         generic_handle = _gffi.new("struct aes_block_call *", {"fn": generic_fn, "ctx": generic_ctx}) \
             if simd else main_handle
-        owners = (tfm.ctx.c_block(True)[2], tfm.ctx.c_block(False)[2])   # what the contexts live in
-        fast = c_digest_oneshot(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
-                                in_len=AES_BLOCK_SIZE, keep=owners)
-        if fast is not None:
-            return fast
-        call, alloc, unpack, choice_now = _gffi_block, alloc_uninit, unpack_bytes, _simd_choice
+        owners = (main_e.key, gen_e.key)    # what the contexts live in
+        return digest_direct(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
+                             in_len=AES_BLOCK_SIZE, keep=owners)
 
-        def f(block):
-            if type(block) is not bytes:
-                block = readable(block)
-                if block is None:
-                    return None
-            if len(block) != AES_BLOCK_SIZE:
-                return None
-            out = alloc("char[]", AES_BLOCK_SIZE)
-            if not simd:
-                call(fn, fn_ctx, out, block)
-            else:
-                choice = choice_now()
-                if choice == SIMD:
-                    call(fn, fn_ctx, out, block)
-                elif choice == DECLINE:
-                    return None
-                else:
-                    call(generic_fn, generic_ctx, out, block)
-            return unpack(out, AES_BLOCK_SIZE)
-        return f
-
-    def _oneshot_ops(ctx, encrypt):
-        main_enc, main_dec, main_ctx = ctx.c_block(True)
-        gen_enc, gen_dec, gen_ctx = ctx.c_block(False)
+    def _oneshot_ops(main, gen, encrypt):
         cast = _gffi.cast
-        return (cast("aes_block_fn", main_enc if encrypt else main_dec),
-                cast("aes_block_fn", gen_enc if encrypt else gen_dec),
-                cast("void *", main_ctx), cast("void *", gen_ctx))
+        return (cast("aes_block_fn", main.encrypt if encrypt else main.decrypt),
+                cast("aes_block_fn", gen.encrypt if encrypt else gen.decrypt),
+                cast("void *", main.key), cast("void *", gen.key))
 
     return capi.CipherAlg(
         cra_name="aes", cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=AES_BLOCK_SIZE, min_keysize=AES_MIN_KEY_SIZE, max_keysize=AES_MAX_KEY_SIZE,
-        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, oneshot=oneshot)
+        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, oneshot=oneshot,
+        c_entries=(Offer(Kind.BLOCK, block_entries),))
 
 
 _gffi, lib_generic = ffi, lib
-_gffi_block = lib.aes_block_bytes
 _BLOCK_CALL = ffi.addressof(lib, "aes_block_call")
 _GENERIC_ENC = ffi.addressof(lib, "aes_encrypt_generic")
 _GENERIC_DEC = ffi.addressof(lib, "aes_decrypt_generic")

@@ -3,7 +3,7 @@
 ``aria-generic`` (priority 100, module ``aria_generic``, aliases ``aria`` and
 ``aria-generic``): RFC 5794 with 16-, 24- or 32-byte keys (12, 14 or 16
 rounds), one 16-byte block per call, on the portable C core
-algs/aria_generic.c.  It publishes its C block functions (``ctx.c_block``)
+algs/aria_generic.c.  It offers its C block functions (a BLOCK offer, crypto_api.cinterface)
 so that the ecb/cbc/ctr/xts templates run whole walk steps in C, and
 :func:`aria_setkey` / :func:`generic_ops` give the x86 glue the same key
 schedule and the single-block remainder functions.
@@ -15,9 +15,9 @@ from typing import Any, Callable, Optional
 
 import crypto_api as capi
 from crypto_api.algs._aria_generic import ffi, lib
+from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 MODULE_NAME = "aria_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aria", "aria-generic")
@@ -55,8 +55,12 @@ def aria_wipe(ctx: Any) -> None:
 
 
 def _setkey(tfm: Any, key: Any) -> None:
-    c = aria_setkey(tfm.ctx, key, "aria-generic")
-    tfm.ctx.c_block = lambda use_simd=True: (_ENC, _DEC, c)
+    aria_setkey(tfm.ctx, key, "aria-generic")
+
+
+def _block_entries(tfm: Any, simd: bool) -> BlockEntries:
+    """The BLOCK offer (no SIMD code: the same routines either way)."""
+    return BlockEntries(encrypt=_ENC, decrypt=_DEC, key=tfm.ctx.aria)
 
 
 def _one(tfm: Any, dst: Any, src: Any, encrypt: bool) -> None:
@@ -66,23 +70,11 @@ def _one(tfm: Any, dst: Any, src: Any, encrypt: bool) -> None:
 
 def _oneshot(tfm: Any, encrypt: bool) -> Optional[Callable]:
     """encrypt_one/decrypt_one in one C call: the C entry point (a block in
-    any C-contiguous buffer) where built, else a Python function (a bytes
-    block)."""
+    any C-contiguous buffer) where built, else the same from Python
+    (crypto_api.oneshot.digest_direct)."""
     key = tfm.ctx.aria
-    fast = c_digest_oneshot(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
-                            in_len=ARIA_BLOCK_SIZE)
-    if fast is not None:
-        return fast
-    ctx, call, alloc, unpack = tfm.ctx, lib.aria_block_bytes, alloc_uninit, unpack_bytes
-    flag = 1 if encrypt else 0
-
-    def f(block):
-        if type(block) is not bytes or len(block) != ARIA_BLOCK_SIZE:
-            return None
-        out = alloc("char[]", ARIA_BLOCK_SIZE)
-        call(ctx.aria, flag, out, block)
-        return unpack(out, ARIA_BLOCK_SIZE)
-    return f
+    return digest_direct(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
+                         in_len=ARIA_BLOCK_SIZE)
 
 
 ALG = capi.CipherAlg(
@@ -91,7 +83,8 @@ ALG = capi.CipherAlg(
     min_keysize=ARIA_MIN_KEY_SIZE, max_keysize=ARIA_MAX_KEY_SIZE,
     setkey=_setkey, encrypt=lambda tfm, d, s: _one(tfm, d, s, True),
     decrypt=lambda tfm, d, s: _one(tfm, d, s, False),
-    cra_exit=lambda tfm: aria_wipe(tfm.ctx), oneshot=_oneshot)
+    cra_exit=lambda tfm: aria_wipe(tfm.ctx), oneshot=_oneshot,
+    c_entries=(Offer(Kind.BLOCK, _block_entries),))
 
 
 def module_init() -> None:

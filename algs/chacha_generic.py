@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
-from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.cinterface import Kind, Offer, StreamEntries, entries
+from crypto_api.oneshot import output_scratch, skcipher_direct
+from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import sg_linear_views
 
 MODULE_NAME = "chacha_generic"
@@ -22,6 +24,10 @@ CHACHA_KEY_SIZE = 32
 CHACHA_BLOCK_SIZE = 64
 CHACHA_IV_SIZE = 16
 XCHACHA_IV_SIZE = 32
+#: v5.0's x86 glue: a request of one ChaCha block or less runs the generic
+#: code (the descriptors' ``simd_rule``; every path of the SIMD glue and the
+#: direct path decide through it).
+CHACHA_SIMD_RULE = SimdRule(above=CHACHA_BLOCK_SIZE)
 
 _from_buffer = ffi.from_buffer
 _crypt = lib.chacha_crypt_generic
@@ -154,8 +160,22 @@ GENERIC_C_STREAM = (ffi.addressof(lib, "chacha_crypt_generic"),
 
 
 def generic_c_stream(simd: bool):
-    """C entry points for fused templates (crypto_api.cinterface)."""
+    """``(crypt, hchacha)``: the portable C routines, whatever ``simd`` says."""
     return GENERIC_C_STREAM
+
+
+def stream_offer(c_stream, c_stream_lanes=None) -> Offer:
+    """The STREAM offer (crypto_api.cinterface) of a ChaCha driver whose C
+    routines ``c_stream(simd) -> (crypt, hchacha)`` run in this process, with
+    ``c_stream_lanes(simd) -> (hchacha_lanes, stream_lanes) or None`` where
+    it has eight-stream code."""
+
+    def get(tfm, simd: bool) -> StreamEntries:
+        crypt, hchacha = c_stream(simd)
+        lanes = c_stream_lanes(simd) if c_stream_lanes is not None else None
+        return StreamEntries(crypt=crypt, hchacha=hchacha, key=tfm.ctx.key, nrounds=tfm.ctx.nrounds,
+                             lanes=lanes)
+    return Offer(Kind.STREAM, get)
 
 
 def chacha_linear(tfm, src, dst, n, iv) -> bool:
@@ -187,36 +207,36 @@ def _oneshot_struct(ctx, fns, xchacha: bool):
 def chacha_oneshot(tfm, encrypt: bool):
     """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
     call (chacha_crypt_oneshot) with the key and routines fixed at setkey,
-    through crypto_api.oneshot.linear_oneshot.  The routines are the driver's
-    ``c_stream`` ones with the request path's rule: SIMD only above 64 bytes
-    and when crypto_simd_usable().  Encryption and decryption are the same."""
+    through crypto_api.oneshot.skcipher_direct.  The routines are the driver's
+    STREAM entries (crypto_api.cinterface) with the descriptor's ``simd_rule``
+    (SIMD only above 64 bytes and when crypto_simd_usable()).  Encryption and decryption are the same."""
     ctx = tfm.ctx
     xchacha = tfm.alg.ivsize == XCHACHA_IV_SIZE
-    simd_fns, generic_fns = ctx.c_stream(True), ctx.c_stream(False)
+    simd_e, generic_e = entries(tfm, Kind.STREAM, True), entries(tfm, Kind.STREAM, False)
+    if simd_e is None or generic_e is None:
+        return None                     # it offers no C routines: the request path only
+    simd_fns, generic_fns = (simd_e.crypt, simd_e.hchacha), (generic_e.crypt, generic_e.hchacha)
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
-    return linear_oneshot(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
-                          simd_above=CHACHA_BLOCK_SIZE, crypt_ptr=_oneshot_crypt_ptr)
+    return skcipher_direct(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
+                          rule=tfm.alg.simd_rule, crypt_ptr=_oneshot_crypt_ptr)
 
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
                encrypt, module: str = None, c_stream=generic_c_stream,
                linear=chacha_linear, oneshot=chacha_oneshot, walksize: int = 0,
-               c_stream_lanes=None) -> capi.SkcipherAlg:
+               c_stream_lanes=None, simd_rule: SimdRule = CHACHA_SIMD_RULE) -> capi.SkcipherAlg:
     """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue).
 
-    A driver whose code cannot be called from C in this process (an emulated
-    core) passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``:
-    every path then goes through its request code.  ``c_stream_lanes(simd)``,
-    where given, is ``(hchacha_lanes, stream_lanes)`` function pointers (eight
-    streams at once) or None, for templates running many messages."""
-
-    def init(tfm):
-        if c_stream is not None:
-            tfm.ctx.c_stream = c_stream
-        if c_stream_lanes is not None:
-            tfm.ctx.c_stream_lanes = c_stream_lanes
-
+    ``c_stream(simd) -> (crypt, hchacha)`` gives the C routines the driver
+    offers templates (its STREAM offer, :func:`stream_offer`).  A driver
+    whose code cannot be called from C in this process (an emulated core)
+    passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``: it offers
+    nothing, and every path goes through its request code.
+    ``c_stream_lanes(simd)``, where given, is ``(hchacha_lanes,
+    stream_lanes)`` function pointers (eight streams at once) or None, for
+    templates running many messages.  ``simd_rule``: when the SIMD code runs."""
+    offers = () if c_stream is None else (stream_offer(c_stream, c_stream_lanes),)
     return capi.SkcipherAlg(
         cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=1, cra_module=module,
@@ -225,7 +245,7 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
         chunksize=CHACHA_BLOCK_SIZE, walksize=walksize,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
         encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
-        oneshot=oneshot, init=init, exit=chacha_exit)
+        oneshot=oneshot, exit=chacha_exit, c_entries=offers, simd_rule=simd_rule)
 
 
 ALGS = (

@@ -7,7 +7,7 @@ sizes of the cipher.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api.algs.modes_common import dst_ptr, simple_instance, src_ptr, walk_blocks
+from crypto_api.algs.modes_common import CIPHER_DELEGATE, dst_ptr, simple_instance, src_ptr, walk_blocks
 from crypto_api.algs._modes import lib
 
 MODULE_NAME = "ecb"
@@ -39,7 +39,8 @@ def ecb_decrypt(req) -> None:
 
 
 def ecb_create(tmpl, tb) -> None:
-    simple_instance(tmpl, tb, "ecb", encrypt=ecb_encrypt, decrypt=ecb_decrypt)
+    simple_instance(tmpl, tb, "ecb", encrypt=ecb_encrypt, decrypt=ecb_decrypt,
+                    c_entries=(CIPHER_DELEGATE,))
 
 
 TEMPLATE = capi.Template(name="ecb", create=ecb_create)

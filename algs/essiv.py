@@ -12,6 +12,7 @@ The AEAD flavour (authenc inner) is not built.
 from __future__ import annotations
 
 import crypto_api as capi
+from crypto_api.cinterface import EssivCbcEntries, Kind, Offer, entries, offering_tfm
 from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_NAME = "essiv"
@@ -74,6 +75,18 @@ def _crypt(req, encrypt: bool) -> int:
     return (capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt)(sub)
 
 
+def essiv_cbc_entries(tfm, simd: bool):
+    """The ESSIV_CBC offer (crypto_api.cinterface): the CBC child's C entries
+    and the ESSIV cipher's block entries, where both offer them."""
+    ctx = tfm.ctx
+    owner = offering_tfm(ctx.child, Kind.CBC)
+    cbc = entries(ctx.child, Kind.CBC, simd)
+    iv = entries(ctx.essiv_cipher, Kind.BLOCK, simd)
+    if owner is None or cbc is None or iv is None:
+        return None
+    return EssivCbcEntries(cbc=cbc, cbc_driver=owner.alg.cra_driver_name, iv=iv)
+
+
 def essiv_encrypt(req) -> int:
     return _crypt(req, True)
 
@@ -108,7 +121,8 @@ def essiv_create(tmpl, tb) -> None:
         cra_blocksize=a.cra_blocksize, cra_alignmask=a.cra_alignmask,
         min_keysize=a.min_keysize, max_keysize=a.max_keysize, ivsize=a.ivsize,
         chunksize=a.chunksize, walksize=a.walksize, setkey=essiv_setkey,
-        encrypt=essiv_encrypt, decrypt=essiv_decrypt, init=essiv_init_tfm, exit=essiv_exit_tfm)
+        encrypt=essiv_encrypt, decrypt=essiv_decrypt, init=essiv_init_tfm, exit=essiv_exit_tfm,
+        c_entries=(Offer(Kind.ESSIV_CBC, essiv_cbc_entries),))
     capi.skcipher_register_instance(tmpl, inst, [spawn, hash_spawn])
 
 

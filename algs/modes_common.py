@@ -1,5 +1,5 @@
 """What the mode templates (ecb, cbc, ctr, xts) share: the inner cipher's C
-block function (crypto_api.cinterface ``c_block``) run inside the FPU
+block function (its BLOCK offer, crypto_api.cinterface) run inside the FPU
 section the SIMD model asks for, the walk loop over whole blocks, and the
 IV buffer a C loop updates and the request gets back (crypto/skcipher.c's
 walk with the per-mode loops of crypto/ecb.c, cbc.c, ctr.c, xts.c).
@@ -11,6 +11,7 @@ from typing import Callable, Optional
 
 import crypto_api as capi
 from crypto_api.algs._modes import ffi
+from crypto_api.cinterface import Delegate, Kind, entries
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, SIMD, simd_choice
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
@@ -21,18 +22,20 @@ _from_buffer = ffi.from_buffer
 
 def c_cipher(cipher) -> Optional[Callable]:
     """``run(encrypt, body, nbytes)`` calling ``body(fn, ctx)`` with the
-    cipher's C block function inside the section the FPU model wants; None
-    when the cipher publishes no C entry point (the per-block Python path).
+    C block function of ``cipher`` (a cipher tfm, or one that delegates to
+    one: an ``ecb`` instance) inside the section the FPU model wants; None
+    when it offers no BLOCK entries (the per-block Python path).
     ``run`` returns False when a trace records (DECLINE): the caller then
     takes the per-block path, whose sections the trace shows."""
-    c_block = getattr(cipher.ctx, "c_block", None)
-    if c_block is None or cipher.alg.cra_blocksize != BLOCK:
+    if cipher.alg.cra_blocksize != BLOCK:
         return None
-
     ops = {}
     for simd in (False, True):
-        enc, dec, bctx = c_block(simd)
-        ops[simd] = (ffi.cast("aes_block_fn", enc), ffi.cast("aes_block_fn", dec), ffi.cast("void *", bctx))
+        e = entries(cipher, Kind.BLOCK, simd)
+        if e is None:
+            return None
+        ops[simd] = (ffi.cast("aes_block_fn", e.encrypt), ffi.cast("aes_block_fn", e.decrypt),
+                     ffi.cast("void *", e.key))
 
     def run(encrypt: bool, body: Callable, nbytes: int) -> bool:
         choice = simd_choice()
@@ -128,6 +131,17 @@ def simple_instance(tmpl, tb, tname: str, **fields) -> None:
     if args.get("ivsize") == "block":          # cbc, ctr: one cipher block of IV
         args["ivsize"] = c.cra_blocksize
     capi.skcipher_register_instance(tmpl, capi.SkcipherAlg(**args), [spawn])
+
+
+def cipher_child(tfm):
+    """The instance's keyed inner cipher tfm."""
+    return tfm.ctx.cipher
+
+
+#: ``ecb(<cipher>)``'s declaration (crypto_api.cinterface): ECB is the
+#: cipher's block function over each block, so the cipher's C entries (its
+#: BLOCK offer) stand for the instance's, for the xts template's C loops.
+CIPHER_DELEGATE = Delegate(cipher_child)
 
 
 def cipher_init_tfm(tfm) -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.algs.poly1305_generic import GENERIC_OPS
+from crypto_api.cinterface import Kind, Nhpoly1305Entries, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
-from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
+from crypto_api.simd_rule import SimdRule
 
 MODULE_NAME = "nhpoly1305"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-generic")
@@ -26,6 +26,9 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("nhpoly1305", "nhpoly1305-generic")
 NHPOLY1305_KEY_SIZE = 1088
 NHPOLY1305_DIGEST_SIZE = 16
 SIMD_CHUNK = 4096
+#: The SIMD NH runs for inputs of 64 bytes or more (v5.0's glues); the
+#: descriptors' ``simd_rule``, which update, digest and the direct path apply.
+NH_SIMD_RULE = SimdRule(above=63)
 DESCSIZE = ffi.sizeof("struct nhpoly1305_state")
 NH_GENERIC = ffi.addressof(lib, "nh_generic")
 DIGEST_CALL = ffi.addressof(lib, "nhpoly1305_digest_call")
@@ -48,15 +51,14 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         else:
             lib.crypto_memzero(k, ffi.sizeof(k[0]))
         lib.nhpoly1305_setkey(k, _from_buffer("uint8_t[]", key), poly_ops)
-        ctx.c_nhpoly1305 = c_interface_for(tfm)
 
     nh_small = NH_GENERIC
-    poly_addr = poly_ops
     nh_bulk = nh_simd if nh_simd is not None else nh_small
 
-    def c_interface_for(tfm):
-        key = tfm.ctx.key
-        return lambda simd: (nh_bulk if simd else nh_small, nh_small, poly_addr, key)
+    def nhpoly1305_entries(tfm, simd: bool) -> Nhpoly1305Entries:
+        """The NHPOLY1305 offer: the SIMD NH for the bulk where allowed."""
+        return Nhpoly1305Entries(nh_bulk=nh_bulk if simd else nh_small, nh_small=nh_small,
+                                 poly=poly_ops, key=tfm.ctx.key)
 
     def exit_tfm(tfm):
         k = getattr(tfm.ctx, "key", None)
@@ -74,7 +76,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
     def update_simd(desc, data):
         buf = _from_buffer("uint8_t[]", data)
         n = len(buf)
-        choice = _simd_choice() if n >= 64 else GENERIC
+        choice = NH_SIMD_RULE.choice(n)
         st = _from_buffer("struct nhpoly1305_state *", desc.state)
         key = desc.tfm.ctx.key
         if choice == GENERIC:
@@ -107,7 +109,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
     def digest(desc, data):
         buf = _from_buffer("uint8_t[]", data)
         n = len(buf)
-        choice = _simd_choice() if nh_simd is not None and n >= 64 else GENERIC
+        choice = NH_SIMD_RULE.choice(n) if nh_simd is not None else GENERIC
         if choice == DECLINE:               # a trace records: the real sections
             init(desc)
             update_simd(desc, data)
@@ -128,40 +130,21 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         """tfm.digest in one C call for any C-contiguous buffer, with the request
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
         SIMD; it declines such a digest while an fpu_trace() records.  The
-        C entry point where built, else the Python function below."""
+        C entry point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
         key = tfm.ctx.key
         generic = ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": NH_GENERIC, "poly": poly_ops})
         simd = generic if nh_simd is None else \
             ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": nh_simd, "poly": poly_ops})
-        fast = c_digest_oneshot(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, simd_above=63, keep=key)
-        if fast is not None:
-            return fast
-        crypt, alloc, unpack, choice_now = lib.nhpoly1305_digest_bytes, alloc_uninit, unpack_bytes, \
-            _simd_choice
-
-        def fn(data):
-            src = data if type(data) is bytes else readable(data)   # exported before its length is read
-            if src is None:
-                return None
-            n = len(src)
-            nh = NH_GENERIC
-            if nh_simd is not None and n >= 64:
-                choice = choice_now()
-                if choice == SIMD:
-                    nh = nh_simd
-                elif choice == DECLINE:
-                    return None
-            out = alloc("char[]", NHPOLY1305_DIGEST_SIZE)
-            crypt(key, src, n, out, nh, poly_ops)
-            return unpack(out, NHPOLY1305_DIGEST_SIZE)
-        return fn
+        return digest_direct(DIGEST_CALL, generic, simd, NHPOLY1305_DIGEST_SIZE, rule=NH_SIMD_RULE,
+                             keep=key)
 
     return capi.ShashAlg(
         cra_name="nhpoly1305", cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=0, cra_module=module,
         digestsize=NHPOLY1305_DIGEST_SIZE, descsize=DESCSIZE,
         setkey=setkey, init=init, update=update_generic if nh_simd is None else update_simd,
-        final=final, digest=digest, exit_tfm=exit_tfm, oneshot=oneshot)
+        final=final, digest=digest, exit_tfm=exit_tfm, oneshot=oneshot,
+        c_entries=(Offer(Kind.NHPOLY1305, nhpoly1305_entries),), simd_rule=NH_SIMD_RULE)
 
 
 ALG = nhpoly1305_alg("nhpoly1305-generic", 100)

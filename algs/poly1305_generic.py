@@ -11,8 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 MODULE_NAME = "poly1305_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-generic")
@@ -56,21 +55,8 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
     def oneshot(tfm):
         """tfm.digest in one C call for any C-contiguous buffer (None: too
         short, so the full path raises ENOKEY).  The C entry point where
-        built, else the Python function below."""
-        fast = c_digest_oneshot(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
-        if fast is not None:
-            return fast
-        crypt, alloc, unpack = lib.poly1305_digest_bytes, alloc_uninit, unpack_bytes
-
-        def fn(data):
-            src = data if type(data) is bytes else readable(data)   # exported before its length is read
-            if src is None:
-                return None
-            out = alloc("char[]", POLY1305_DIGEST_SIZE)
-            if crypt(src, len(src), out, ops):
-                return None
-            return unpack(out, POLY1305_DIGEST_SIZE)
-        return fn
+        built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        return digest_direct(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
 
     return capi.ShashAlg(
         cra_name="poly1305", cra_driver_name=driver, cra_priority=priority,

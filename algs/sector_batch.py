@@ -1,22 +1,23 @@
 """Module ``sector_batch``: the batch planners of crypto_api.dmcrypt.sector_batch.
 
-Fills algs/sector_batch.c's description for the drivers whose per-request C
-entry point it knows, so that a run of sectors goes through that very entry
-point in one C call (the role dm-crypt's ``crypt_convert`` loop plays over
-one request per sector, drivers/md/dm-crypt.c):
+Fills algs/sector_batch.c's description from the C entries the tfm's
+driver offers (crypto_api.cinterface), so that a run of sectors goes
+through that very code in one C call (the role dm-crypt's ``crypt_convert``
+loop plays over one request per sector, drivers/md/dm-crypt.c):
 
-* an ``adiantum(...)`` instance with its one-call path (algs/adiantum.py's
-  SIMD ``struct adiantum_fast`` over the spawned inner drivers,
-  algs/adiantum_core.c ``adiantum_crypt_many``: eight sectors at a time,
+* WIDE (an ``adiantum(...)`` instance whose inner drivers all offer theirs:
+  algs/adiantum_core.c ``adiantum_crypt_many``, eight sectors at a time,
   their HChaCha and streams made together where the stream cipher has lanes
   code);
-* the x86 AES-NI XTS drivers ``xts-aes-aesni``, ``xts-aes-vaes-avx2`` and ``-avx10_256/512``
-  (the SIMD wrappers or their internal ``__`` algorithms): the C XTS loop
-  each one runs (arch/x86/aesni_modes.c, aesni_vaes.c);
-* ``essiv(<cbc>,<hash>)`` over the AES-NI CBC driver, the ESSIV cipher's C
-  block function (crypto_api.cinterface ``c_block``) encrypting each IV.
+* XTS (the x86 AES-NI XTS drivers ``xts-aes-aesni``, ``xts-aes-vaes-avx2``
+  and ``-avx10_256/512``, through the SIMD wrapper's Delegate while it would
+  call its internal ``__`` algorithm directly: arch/x86/aesni_modes.c,
+  aesni_vaes.c);
+* ESSIV_CBC (``essiv(<cbc>,<hash>)`` whose CBC child offers CBC entries,
+  the ESSIV cipher's block entries encrypting each IV).
 
-A tfm of any other driver gets no plan (one request per sector instead).
+A tfm whose driver offers none of these gets no plan (one request per
+sector instead).
 crypto_api.dmcrypt requests this module by the alias ``crypto-sector-batch``;
 it registers no algorithm.
 
@@ -32,9 +33,10 @@ from typing import Any, Optional, Tuple
 
 import crypto_api as capi
 from crypto_api.algs._sector_batch import ffi, lib
+from crypto_api.cinterface import Kind, entries, offering_tfm
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.dmcrypt.sector_batch import (SECTOR_BATCH_ALIAS, SectorBatchPlan, register_sector_batch_planner,
-                                             simd_internal_tfm, unregister_sector_batch_planner)
+                                             unregister_sector_batch_planner)
 from crypto_api.dmcrypt.sector_digests import register_sector_digests, unregister_sector_digests
 
 MODULE_NAME = "sector_batch"
@@ -44,83 +46,42 @@ MODULE_ALIASES = (SECTOR_BATCH_ALIAS,)
 _IV_LAYOUT = {"plain": lib.SECTOR_IV_PLAIN, "plain64": lib.SECTOR_IV_PLAIN64,
               "essiv": lib.SECTOR_IV_PLAIN64}
 
-#: AES-NI internal driver -> its C entry point(s) in crypto_api.arch.x86._aesni.
-AESNI_XTS = {"__xts-aes-aesni": "aesni_xts_crypt", "__xts-aes-vaes-avx2": "aes_vaes_avx2_xts_crypt",
-             "__xts-aes-vaes-avx10_256": "aes_vaes_avx10_256_xts_crypt",
-             "__xts-aes-vaes-avx10_512": "aes_vaes_avx10_512_xts_crypt"}
-AESNI_CBC = {"__cbc-aes-aesni": ("aesni_cbc_encrypt", "aesni_cbc_decrypt")}
-
 Found = Optional[Tuple[str, Tuple[Any, ...]]]
 
 
-def _aesni():
-    try:
-        from crypto_api.arch.x86._aesni import ffi as affi, lib as alib
-    except ImportError:                 # not built here
-        return None
-    return affi, alib
-
-
-def _aesni_keys(inner: Any, table: dict):
-    """``(aesni ffi, lib, struct aesni_ctx[])`` of an AES-NI internal tfm named in ``table``."""
-    if inner is None or inner.alg.cra_driver_name not in table:
-        return None
-    aes = _aesni()
-    k = getattr(inner.ctx, "k", None)
-    if aes is None or k is None:
-        return None
-    return aes[0], aes[1], k
-
-
 def _adiantum(tfm: Any, desc: Any) -> Found:
-    from crypto_api.algs import adiantum
-    if tfm.alg.encrypt is not adiantum.adiantum_encrypt_req:
-        return None
-    fast = getattr(tfm.ctx, "fast", None)
-    if not isinstance(fast, dict) or True not in fast:
-        return None                     # an inner driver publishes no C entry point
-    from crypto_api.algs._adiantum import ffi as affi, lib as alib
+    e = entries(tfm, Kind.WIDE, True)
+    if e is None:
+        return None                     # not a wide-block driver, or an inner one offers no C entries
     desc.kind = lib.SECTOR_WIDE
-    desc.wide = ffi.cast("sector_wide_fn", affi.addressof(alib, "adiantum_crypt"))
-    desc.wide_many = ffi.cast("sector_wide_many_fn", affi.addressof(alib, "adiantum_crypt_many"))
-    desc.ctx = ffi.cast("void *", fast[True])
-    return tfm.alg.cra_driver_name, (fast,)
+    desc.wide = ffi.cast("sector_wide_fn", e.crypt)
+    desc.wide_many = ffi.cast("sector_wide_many_fn", e.crypt_many)
+    desc.ctx = ffi.cast("void *", e.handle)
+    return offering_tfm(tfm, Kind.WIDE).alg.cra_driver_name, (e,)
 
 
 def _xts(tfm: Any, desc: Any) -> Found:
-    inner = simd_internal_tfm(tfm)
-    found = _aesni_keys(inner, AESNI_XTS)
-    if found is None:
+    e = entries(tfm, Kind.XTS, True)
+    if e is None:
         return None
-    affi, alib, k = found
     desc.kind = lib.SECTOR_XTS
-    desc.xts = ffi.cast("sector_xts_fn", affi.addressof(alib, AESNI_XTS[inner.alg.cra_driver_name]))
-    desc.ctx = ffi.cast("void *", k)
-    desc.ctx2 = ffi.cast("void *", k + 1)
-    return inner.alg.cra_driver_name, (k,)
+    desc.xts = ffi.cast("sector_xts_fn", e.crypt)
+    desc.ctx = ffi.cast("void *", e.key)
+    desc.ctx2 = ffi.cast("void *", e.tweak_key)
+    return offering_tfm(tfm, Kind.XTS).alg.cra_driver_name, (e,)
 
 
 def _essiv(tfm: Any, desc: Any) -> Found:
-    from crypto_api.algs import essiv
-    if tfm.alg.encrypt is not essiv.essiv_encrypt:
+    e = entries(tfm, Kind.ESSIV_CBC, True)
+    if e is None or tfm.ivsize != 16:
         return None
-    ctx = tfm.ctx
-    inner = simd_internal_tfm(ctx.child)
-    found = _aesni_keys(inner, AESNI_CBC)
-    cipher = ctx.essiv_cipher
-    c_block = getattr(cipher.ctx, "c_block", None)
-    if found is None or c_block is None or cipher.alg.cra_blocksize != 16:
-        return None
-    affi, alib, k = found
-    enc_name, dec_name = AESNI_CBC[inner.alg.cra_driver_name]
-    iv_enc, _, iv_ctx = c_block(True)
     desc.kind = lib.SECTOR_CBC
-    desc.cbc_encrypt = ffi.cast("sector_cbc_fn", affi.addressof(alib, enc_name))
-    desc.cbc_decrypt = ffi.cast("sector_cbc_fn", affi.addressof(alib, dec_name))
-    desc.ctx = ffi.cast("void *", k)
-    desc.iv_encrypt = ffi.cast("sector_block_fn", iv_enc)
-    desc.iv_ctx = ffi.cast("void *", iv_ctx)
-    return f"{tfm.alg.cra_driver_name} over {inner.alg.cra_driver_name}", (k, iv_ctx)
+    desc.cbc_encrypt = ffi.cast("sector_cbc_fn", e.cbc.encrypt)
+    desc.cbc_decrypt = ffi.cast("sector_cbc_fn", e.cbc.decrypt)
+    desc.ctx = ffi.cast("void *", e.cbc.key)
+    desc.iv_encrypt = ffi.cast("sector_block_fn", e.iv.encrypt)
+    desc.iv_ctx = ffi.cast("void *", e.iv.key)
+    return f"{tfm.alg.cra_driver_name} over {e.cbc_driver}", (e,)
 
 
 def plan_sector_batch(tfm: Any, ivmode: str) -> Optional[SectorBatchPlan]:

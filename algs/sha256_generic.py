@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.oneshot import digest_direct
 
 MODULE_NAME = "sha256_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("sha224", "sha224-generic", "sha256", "sha256-generic")
@@ -71,28 +70,8 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         request path's rule: the SIMD block function when the FPU model
         allows, else the generic one; it declines while an fpu_trace()
         records (the full path then makes the real sections).  The C entry
-        point where built, else the Python function below."""
-        fast = c_digest_oneshot(DIGEST_CALL, generic_handle, simd_handle, digestsize)
-        if fast is not None:
-            return fast
-        alloc, unpack, digest = alloc_uninit, unpack_bytes, lib.sha256_digest_bytes
-        choice_now, simd_ok, decline = capi.simd_choice, capi.SIMD, capi.DECLINE
-
-        def fn(data):
-            src = data if type(data) is bytes else readable(data)   # exported before its length is read
-            if src is None:
-                return None
-            fn_blocks = GENERIC_BLOCKS
-            if simd:
-                choice = choice_now()
-                if choice == simd_ok:
-                    fn_blocks = blocks
-                elif choice == decline:
-                    return None
-            out = alloc("char[]", SHA256_DIGEST_SIZE)
-            digest(src, len(src), out, digestsize, fn_blocks)
-            return unpack(out, digestsize)
-        return fn
+        point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        return digest_direct(DIGEST_CALL, generic_handle, simd_handle, digestsize)
 
     return capi.ShashAlg(
         cra_name=name, cra_driver_name=driver, cra_priority=priority, cra_module=module,

@@ -12,7 +12,8 @@ ciphertext stealing.  ``req.iv`` is not modified.
 
 The tweak cipher is allocated per tfm by the cipher's cra_name (the best
 ``aes`` at that moment), as v5.0–6.3 do.  When the ecb child is this
-project's ``ecb`` template (its cipher publishes a C block function) the
+project's ``ecb`` template (its cipher offers a C block function,
+crypto_api.cinterface) the
 data runs in C loops on the request's walk (algs/modes_core.c); any other
 child (an AES-NI ecb driver, an async one) is composed as the kernel does:
 tweak pass, ECB child over the blocks, tweak pass.
@@ -84,9 +85,7 @@ def xts_setkey(tfm, key) -> None:
         child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
         child.set_flags(req_flags)
         child.setkey(part)
-    data_cipher = getattr(ctx.child.ctx, "cipher", None)     # an ``ecb`` template child
-    ctx.data_run = None if data_cipher is None else c_cipher(data_cipher)
-    ctx.data_cipher = data_cipher
+    ctx.data_run = c_cipher(ctx.child)      # an ``ecb`` template child offers its cipher's BLOCK
     ctx.tweak_run = c_cipher(ctx.tweak)
 
 

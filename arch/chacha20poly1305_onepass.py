@@ -56,7 +56,7 @@ class OnePassCore:
     ``seal``/``open`` take Python buffers (memoryviews, bytearrays);
     ``begin``/``end`` open and close the SIMD section around one call;
     ``oneshot``, when given, is called as ``oneshot(driver, saltlen)`` and
-    returns the AeadAlg ``oneshot`` hook (an in-process fast path)."""
+    returns the AeadAlg ``oneshot`` hook (an in-process direct path)."""
 
     suffix: str
     seal: Seal

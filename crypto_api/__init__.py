@@ -163,7 +163,7 @@ __all__ = [
     "NOTIFY_DONE", "NOTIFY_OK", "NOTIFY_STOP", "NOTIFY_STOP_MASK", "NotifierBlock",
     "crypto_grab_spawn", "crypto_register_notifier", "crypto_unregister_notifier",
     "split_template_name",
-    # the one SIMD decision of the fast paths
+    # the one SIMD decision of the direct paths
     "DECLINE", "GENERIC", "SIMD", "simd_choice",
     # dm-crypt volumes, sector by sector
     "VolumeCipher",

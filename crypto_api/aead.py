@@ -17,7 +17,7 @@ path (waiting when the algorithm is asynchronous) from the caller's buffers
 and the keystream) into a private one, copied once into the result; a
 failed one-call decryption wipes its private buffer and raises, so
 unauthenticated plaintext never reaches the caller (an ``out`` buffer is
-written only on success).  A driver may offer a one-call fast path
+written only on success).  A driver may offer a one-call direct path
 (``AeadAlg.oneshot``) that these methods try first, under the same contract.
 """
 
@@ -37,7 +37,7 @@ from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
-from .tfm import Frontend, OneshotTfm, call_setkey, crypto_alloc_tfm, enter_in_c
+from .tfm import Frontend, DirectTfm, call_setkey, crypto_alloc_tfm, enter_in_c
 
 MAX_CRYPTLEN = 1 << 40
 
@@ -48,7 +48,7 @@ def _int(value: Any, what: str, name: str) -> int:
     return value
 
 
-class CryptoAead(OneshotTfm):
+class CryptoAead(DirectTfm):
     """An AEAD transform (``struct crypto_aead``): one thread at a time, as in the kernel."""
 
     __slots__ = ("authsize",)
@@ -96,7 +96,7 @@ class CryptoAead(OneshotTfm):
         """
         alg = self.alg
         self._check_live()
-        self._fenc = self._fdec = None
+        self._direct_enc = self._direct_dec = None
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         try:
             call_setkey(alg.setkey, self, kv)       # a wipeable copy, zeroed afterwards
@@ -104,7 +104,7 @@ class CryptoAead(OneshotTfm):
             self.wipe_key()
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
-        self._install_oneshot()
+        self._install_direct()
 
     def setauthsize(self, authsize: int) -> None:
         """Set the tag length: EINVAL above maxauthsize, then the algorithm's own rule.
@@ -121,10 +121,10 @@ class CryptoAead(OneshotTfm):
                                       f"(maxauthsize)")
         if alg.setauthsize is not None:
             alg.setauthsize(self, authsize)
-        self._fenc = self._fdec = None
+        self._direct_enc = self._direct_dec = None
         self.authsize = authsize
         if not self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
-            self._install_oneshot()
+            self._install_direct()
 
     # -- one-call convenience -----------------------------------------------
     def _check_iv(self, iv: Optional[A.BytesLike]) -> bytearray:
@@ -195,7 +195,7 @@ class CryptoAead(OneshotTfm):
         ``out``, if given, must be a writable buffer of ``len(data) + authsize``
         bytes, filled and returned instead of new bytes.
         """
-        fast = self._fenc
+        fast = self._direct_enc
         if fast is not None:
             res = fast(data, iv, assoc, out)
             if res is not None:
@@ -210,7 +210,7 @@ class CryptoAead(OneshotTfm):
         is left untouched (the plaintext the algorithm produced lived only in
         a private buffer, now zeroed).
         """
-        fast = self._fdec
+        fast = self._direct_dec
         if fast is not None:
             res = fast(data, iv, assoc, out)
             if res is not None:
@@ -234,7 +234,7 @@ def _async_error(name: str, encrypt: bool, err: int) -> CryptoError:
     return CryptoError(code, f"{name}: {op} failed (error {err})")
 
 
-enter_in_c(CryptoAead, encrypt="_fenc", decrypt="_fdec")
+enter_in_c(CryptoAead, encrypt="_direct_enc", decrypt="_direct_dec")
 
 
 class AeadRequest:

@@ -78,7 +78,11 @@ class CryptoAlgBase:
 
     ``cra_init(tfm)`` / ``cra_exit(tfm)`` run when a tfm is created / freed;
     ``cra_module`` names the owning module (filled in from the module being
-    loaded when left as None; ``kernel`` when built in).
+    loaded when left as None; ``kernel`` when built in).  No kernel
+    counterpart: ``c_entries``, the C entry points the driver offers
+    templates (a tuple of crypto_api.cinterface ``Offer``/``Delegate``
+    declarations), and ``simd_rule``, when its SIMD code runs (a
+    crypto_api.simd_rule.SimdRule; None: at every length).
     """
 
     TYPE = 0
@@ -94,6 +98,8 @@ class CryptoAlgBase:
     cra_init: Callback = None
     cra_exit: Callback = None
     cra_destroy: Callback = None
+    c_entries: tuple = ()
+    simd_rule: Any = None
 
 
 @attrs.frozen(kw_only=True, eq=False)

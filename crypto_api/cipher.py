@@ -45,7 +45,7 @@ class CryptoCipher(BoundedKeyTfm):
 
     def encrypt_one(self, block: A.BytesLike) -> bytes:
         """Encrypt exactly one block; returns new bytes."""
-        fast = self._fenc
+        fast = self._direct_enc
         if fast is not None:
             res = fast(block)
             if res is not None:
@@ -53,7 +53,7 @@ class CryptoCipher(BoundedKeyTfm):
         return self._one_new(self.alg.encrypt, block)
 
     def decrypt_one(self, block: A.BytesLike) -> bytes:
-        fast = self._fdec
+        fast = self._direct_dec
         if fast is not None:
             res = fast(block)
             if res is not None:
@@ -61,7 +61,7 @@ class CryptoCipher(BoundedKeyTfm):
         return self._one_new(self.alg.decrypt, block)
 
 
-enter_in_c(CryptoCipher, encrypt_one="_fenc", decrypt_one="_fdec")
+enter_in_c(CryptoCipher, encrypt_one="_direct_enc", decrypt_one="_direct_dec")
 
 
 CIPHER_FRONTEND = Frontend(CryptoCipher, A.CRYPTO_ALG_TYPE_CIPHER, A.CRYPTO_ALG_TYPE_MASK, "cipher")

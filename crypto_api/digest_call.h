@@ -9,7 +9,7 @@
  * single-block cipher, and one C routine of the driver
  * (``fn(handle, out, src, n)``, e.g. sha256_digest_call or aes_block_call),
  * made at setkey (or allocation, for an unkeyed hash) by
- * crypto_api.oneshot.c_digest_oneshot.  The Python function it stands for is
+ * crypto_api.oneshot.c_digest_direct.  The Python function it stands for is
  * the driver's own oneshot, decision by decision:
  *
  *  - the input in any C-contiguous buffer (a bytes object as it is), exported
@@ -41,7 +41,7 @@ typedef struct {
 	Py_ssize_t in_len;		/* the one input length taken, or -1: any */
 	Py_ssize_t min_len;		/* shorter inputs: None */
 	Py_ssize_t out_len;
-	Py_ssize_t simd_above;		/* SIMD only for inputs longer than this */
+	Py_ssize_t simd_above;		/* SIMD only for inputs longer than this (SimdRule.above) */
 	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
 	long simd_value;
 	long decline_value;
@@ -105,7 +105,7 @@ done:
 static PyMethodDef digest_call_def = {
 	"digest_call", (PyCFunction)(void (*)(void))digest_call, METH_FASTCALL,
 	"fn(data) -> bytes or None: a fixed-size result's one-call fast path "
-	"(crypto_api.oneshot.c_digest_oneshot)",
+	"(crypto_api.oneshot.c_digest_direct)",
 };
 
 /*

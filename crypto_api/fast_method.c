@@ -6,7 +6,7 @@
  * No kernel counterpart: it is CPython plumbing under crypto_api/tfm.py's
  * enter_in_c.  Each of those methods is written in Python as one pattern:
  *
- *     fast = self._fenc                # the driver's fast path, or None
+ *     fast = self._direct_enc                # the driver's fast path, or None
  *     if fast is not None:
  *         res = fast(<every parameter, in order>)
  *         if res is not None:          # None: it declined this call
@@ -49,7 +49,7 @@
 typedef struct {
 	PyMethodDef def;	/* what the descriptor calls: entry_<n> */
 	PyObject *func;		/* the Python method: the full path */
-	PyObject *member;	/* the slot's member descriptor (e.g. OneshotTfm._fenc) */
+	PyObject *member;	/* the slot's member descriptor (e.g. DirectTfm._direct_enc) */
 	descrgetfunc member_get;
 	PyObject *names;	/* the parameters after self, in order (tuple of str) */
 	PyObject *defaults;	/* the trailing parameters' defaults (tuple) */

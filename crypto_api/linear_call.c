@@ -1,6 +1,6 @@
 /*
  * crypto_api._linear_call: the one-call skcipher fast path of
- * crypto_api/oneshot.py (linear_oneshot) as a CPython C entry point.
+ * crypto_api/oneshot.py (skcipher_direct) as a CPython C entry point.
  *
  * No kernel counterpart: it is the userspace glue between
  * ``tfm.encrypt(data, iv, out)`` and one C routine of a driver
@@ -10,11 +10,11 @@
  * machinery and always releases the GIL around the call, and handing the
  * GIL over between threads costs more than encrypting a few hundred bytes.
  * Here the Python buffers are taken as they are (Py_buffer), checked as
- * linear_oneshot checks them, and the GIL is released only for messages of
+ * skcipher_direct checks them, and the GIL is released only for messages of
  * at least ``nogil_min`` bytes; between threads that take turns in such
  * calls it is handed over without a sleep (gil_handoff.h).
  *
- * The contract is linear_oneshot's, decision by decision: it answers None
+ * The contract is skcipher_direct's, decision by decision: it answers None
  * (the caller takes the full path) for anything it does not take; every
  * buffer but bytes is exported (PyObject_GetBuffer) before its length is
  * read and the export is held until the C routine has returned, so no other
@@ -48,11 +48,13 @@ typedef struct {
 	const void *generic;		/* handle for the generic code */
 	const void *simd;		/* handle for the SIMD code (== generic: none) */
 	Py_ssize_t ivsize;
-	Py_ssize_t simd_above;		/* SIMD only for messages longer than this */
+	Py_ssize_t simd_above;		/* SIMD only for messages longer than this: the
+					 * driver's SimdRule.above (crypto_api/simd_rule.py) */
 	Py_ssize_t min_len;		/* shorter messages: None */
 	Py_ssize_t nogil_min;		/* the GIL is released from this length on */
 	Py_ssize_t align;		/* lengths not a multiple of this: None */
-	int simd_only;			/* no generic code: None unless choice() says SIMD */
+	int simd_only;			/* SimdRule.only: no generic code, None unless
+					 * choice() says SIMD */
 	long simd_value;
 	long decline_value;
 	int returns_int;
@@ -161,7 +163,7 @@ done:
 
 static PyMethodDef linear_call_def = {
 	"linear_call", (PyCFunction)(void (*)(void))linear_call, METH_FASTCALL,
-	"fn(data, iv, out): the one-call fast path (crypto_api.oneshot.linear_oneshot)",
+	"fn(data, iv, out): the one-call fast path (crypto_api.oneshot.skcipher_direct)",
 };
 
 /*

@@ -1,9 +1,13 @@
-"""What the drivers' one-call fast paths share (``SkcipherAlg.oneshot``,
-``ShashAlg.oneshot``): the skcipher fast path itself (:func:`linear_oneshot`)
-and the output buffers for results returned as new bytes.
+"""What the drivers' direct paths share: one call from ``tfm.encrypt``,
+``tfm.digest`` or ``encrypt_one`` straight into the driver's C routine
+(the vocabulary of crypto_api/cinterface.py), built by the descriptors'
+``oneshot`` hook at setkey: the skcipher direct path itself
+(:func:`skcipher_direct`), the C entries of the AEAD and fixed-size ones
+(:func:`c_aead_direct`, :func:`c_digest_direct`) and the output buffers for
+results returned as new bytes.
 
 No kernel counterpart: the kernel writes into the caller's scatterlist,
-while ``tfm.encrypt(data, iv)`` returns new bytes.  A fast path has C write
+while ``tfm.encrypt(data, iv)`` returns new bytes.  A direct path has C write
 into a buffer and copies that into the bytes it returns (on CPython, long
 results are written straight into the new bytes object instead: see
 :func:`_uninit_bytes_maker`).  That buffer is a
@@ -29,6 +33,7 @@ import cffi
 
 from . import fpu
 from .scatterlist import spans_meet
+from .simd_rule import ANY_LENGTH, SimdRule
 
 _ffi = cffi.FFI()
 _from_buffer = _ffi.from_buffer
@@ -67,11 +72,11 @@ _CHARS = _ffi.typeof("char[]")
 
 def _uninit_bytes_maker(write=None):
     """``new(None, n)``: a fresh bytes object of n uninitialised bytes, or None
-    where the fast path must copy instead (off CPython, or the check below fails).
+    where the direct path must copy instead (off CPython, or the check below fails).
 
     This is PyBytes_FromStringAndSize(NULL, n), whose contents the C API
     leaves for the caller to fill before the object is shared; C extensions
-    build their results this way.  The fast path fills it in one C call with
+    build their results this way.  The direct path fills it in one C call with
     the GIL released (so threads overlap) and without the copy out of a
     scratch buffer, then returns it: nothing else sees the object before.
     Through ctypes the call costs about as much as copying 16 KiB, hence
@@ -214,25 +219,26 @@ def output_scratch(ctx) -> OutputScratch:
     return s
 
 
-def linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
-                   simd_above: int = 0, min_len: int = 0, crypt_ptr=None, returns_int: bool = False,
-                   align: int = 1, simd_only: bool = False, keep=()):
+def skcipher_direct(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
+                   rule: SimdRule = ANY_LENGTH, min_len: int = 0, crypt_ptr=None,
+                   returns_int: bool = False, align: int = 1, keep=()):
     """An skcipher ``oneshot`` function ``fn(data, iv, out)`` around one C call
     ``crypt(handle, dst, src, n, iv)`` (char pointers; dst may equal src).
 
     Given ``crypt_ptr`` (the same routine as a cffi function pointer;
     ``returns_int``: it returns an int, which is ignored) and where the C
     entry point crypto_api._linear_call is built, ``fn`` is that entry
-    point (:func:`c_linear_oneshot`), same decisions and results; else the
-    Python function below (:func:`py_linear_oneshot`).  ``keep``: what the
-    handles point into (e.g. a key schedule), kept alive with ``fn``.
+    point (:func:`c_skcipher_direct`), same decisions and results; else the
+    Python function below (:func:`py_skcipher_direct`).  ``rule``: the
+    driver's declared SimdRule (its descriptor's ``simd_rule``), which both
+    apply.  ``keep``: what the handles point into (e.g. a key schedule),
+    kept alive with ``fn``.
     """
     if crypt_ptr is not None and _linear_call is not None:
-        return c_linear_oneshot(crypt_ptr, generic, simd, ivsize, simd_above=simd_above,
-                                min_len=min_len, returns_int=returns_int, align=align,
-                                simd_only=simd_only, keep=keep)
-    return py_linear_oneshot(crypt, generic, simd, ivsize, scratch, simd_above=simd_above,
-                             min_len=min_len, align=align, simd_only=simd_only)
+        return c_skcipher_direct(crypt_ptr, generic, simd, ivsize, rule=rule,
+                                min_len=min_len, returns_int=returns_int, align=align, keep=keep)
+    return py_skcipher_direct(crypt, generic, simd, ivsize, scratch, rule=rule,
+                             min_len=min_len, align=align)
 
 
 def _address(ptr) -> int:
@@ -251,25 +257,27 @@ def _partly_overlapping(src, dst, n: int) -> bool:
     return a != b and spans_meet(a, n, b, n)
 
 
-def c_linear_oneshot(crypt_ptr, generic, simd, ivsize: int, *, simd_above: int = 0,
+def c_skcipher_direct(crypt_ptr, generic, simd, ivsize: int, *, rule: SimdRule = ANY_LENGTH,
                      min_len: int = 0, returns_int: bool = False, nogil_min: int = None,
-                     align: int = 1, simd_only: bool = False, keep=()):
-    """``fn(data, iv, out)`` as :func:`py_linear_oneshot` makes it, in C
+                     align: int = 1, keep=()):
+    """``fn(data, iv, out)`` as :func:`py_skcipher_direct` makes it, in C
     (crypto_api/linear_call.c): the buffers taken as Py_buffer exports held
     across the call, the new bytes filled in place, and the GIL released
     only for messages of at least ``nogil_min`` bytes (default
     :data:`NOGIL_MIN`): below that, handing the GIL to another thread and
-    taking it back costs more than the cipher.  The function keeps
-    ``crypt_ptr``, ``generic`` and ``simd`` (cdata pointers) and ``keep`` alive."""
+    taking it back costs more than the cipher.  ``rule``'s ``above`` and
+    ``only`` go into the C entry's state, which applies the rule as
+    :meth:`SimdRule.choice` does.  The function keeps ``crypt_ptr``,
+    ``generic`` and ``simd`` (cdata pointers) and ``keep`` alive."""
     if _linear_call is None:
         raise RuntimeError("crypto_api._linear_call is not built")
     return _linear_call(
         _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd, keep),
-        fpu.simd_choice, ivsize, simd_above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
-        fpu.SIMD, fpu.DECLINE, returns_int, align, simd_only)
+        fpu.simd_choice, ivsize, rule.above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
+        fpu.SIMD, fpu.DECLINE, returns_int, align, rule.only)
 
 
-def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int, ad_tail: int,
+def c_aead_direct(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int, ad_tail: int,
                    encrypt: bool, bad_tag: Callable[[], None], nogil_min: int = None):
     """An AEAD ``oneshot`` function ``fn(data, iv, assoc, out)`` in C
     (crypto_api/aead_call.h), or None where the C entry points are not built
@@ -290,8 +298,8 @@ def c_aead_oneshot(core_ptr, key, keep, salt: bytes, noncelen: int, taglen: int,
                       NOGIL_MIN if nogil_min is None else nogil_min, SCRATCH_MAX, fpu.SIMD, encrypt)
 
 
-def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
-                     simd_above: int = 0, nogil_min: int = None, keep=()):
+def c_digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+                     rule: SimdRule = ANY_LENGTH, nogil_min: int = None, keep=()):
     """A fixed-size result's ``oneshot`` function ``fn(data)`` in C
     (crypto_api/digest_call.h): a shash's ``tfm.digest`` or a cipher's
     ``encrypt_one``/``decrypt_one``, or None where the C entry points are not
@@ -301,30 +309,74 @@ def c_digest_oneshot(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, m
     ``fn_ptr``: the routine ``int fn(const void *handle, char *out, const
     char *src, size_t n)`` (0: done; else declined) as a cffi function
     pointer; ``generic``/``simd``: its handles (cffi pointers; the same for a
-    driver without SIMD code), the SIMD one for inputs longer than
-    ``simd_above`` bytes when fpu.simd_choice() says SIMD; DECLINE (a trace
-    records) declines.  ``in_len`` (>= 0): the only input length taken (a
+    driver without SIMD code), the SIMD one for inputs longer than the
+    driver's ``rule.above`` bytes when fpu.simd_choice() says SIMD; DECLINE
+    (a trace records) declines.  ``in_len`` (>= 0): the only input length taken (a
     block); shorter inputs than ``min_len`` are declined.  The function
     keeps the pointers and ``keep`` alive."""
     if _linear_call is None or _digest_call is None:
         return None
     return _digest_call(
         _address(fn_ptr), _address(generic), _address(simd), (fn_ptr, generic, simd, keep),
-        fpu.simd_choice, in_len, min_len, out_len, simd_above,
+        fpu.simd_choice, in_len, min_len, out_len, rule.above,
         NOGIL_MIN if nogil_min is None else nogil_min, fpu.SIMD, fpu.DECLINE)
 
 
-def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
-                      simd_above: int = 0, min_len: int = 0, align: int = 1,
-                      simd_only: bool = False):
-    """The Python ``fn(data, iv, out)`` of :func:`linear_oneshot` (cffi call).
+def digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+                  rule: SimdRule = ANY_LENGTH, keep=()):
+    """A fixed-size result's direct path ``fn(data)`` from one declaration:
+    the C entry (:func:`c_digest_direct`) where built, else
+    :func:`py_digest_direct` from the very same arguments."""
+    fn = c_digest_direct(fn_ptr, generic, simd, out_len, in_len=in_len, min_len=min_len, rule=rule,
+                         keep=keep)
+    if fn is not None:
+        return fn
+    return py_digest_direct(fn_ptr, generic, simd, out_len, in_len=in_len, min_len=min_len,
+                            rule=rule, keep=keep)
 
-    ``handle`` is ``simd`` for requests of more than ``simd_above`` bytes when
-    fpu.simd_choice() says SIMD, else ``generic`` (pass the same object twice
-    for a driver without SIMD code); DECLINE (a trace records) declines, so
-    that the modelled path makes the real sections.  ``simd_only``: a driver
-    with SIMD code only (pass the handle twice): anything but SIMD declines,
-    at every length.  It accepts data in any
+
+def py_digest_direct(fn_ptr, generic, simd, out_len: int, *, in_len: int = -1, min_len: int = 0,
+                     rule: SimdRule = ANY_LENGTH, keep=()):
+    """The Python ``fn(data)`` of :func:`digest_direct`: crypto_api/digest_call.h's
+    rules over the same routine ``fn_ptr(handle, out, src, n)``, called
+    through cffi (any C-contiguous input, exported before its length is
+    read; ``in_len``/``min_len``; ``rule`` picks the handle, DECLINE and a
+    nonzero return decline)."""
+    choose, simd_ok, decline = rule.choice, fpu.SIMD, fpu.DECLINE
+    has_simd = simd is not generic
+    alloc, unpack_, chars = alloc_uninit, unpack, _CHARS
+
+    def fn(data):
+        src = data if type(data) is bytes else readable(data)
+        if src is None:
+            return None
+        n = len(src)
+        if (in_len >= 0 and n != in_len) or n < min_len:
+            return None
+        handle = generic
+        if has_simd:
+            choice = choose(n)
+            if choice == simd_ok:
+                handle = simd
+            elif choice == decline:
+                return None
+        out = alloc(chars, out_len)
+        if fn_ptr(handle, out, src, n):
+            return None
+        return unpack_(out, out_len)
+    fn.keep = keep                      # what the handles point into lives as long as fn
+    return fn
+
+
+def py_skcipher_direct(crypt, generic, simd, ivsize: int, scratch: OutputScratch, *,
+                      rule: SimdRule = ANY_LENGTH, min_len: int = 0, align: int = 1):
+    """The Python ``fn(data, iv, out)`` of :func:`skcipher_direct` (cffi call).
+
+    ``handle`` is ``simd`` where ``rule.choice(n)`` says SIMD, else
+    ``generic`` (pass the same object twice for a driver without SIMD code);
+    DECLINE (a trace records) declines, so that the modelled path makes the
+    real sections.  ``rule.only``: a driver with SIMD code only (pass the
+    handle twice): anything but SIMD declines, at every length.  It accepts data in any
     C-contiguous buffer (bytes, bytearray, memoryview, array, mmap...) with
     no ``out`` (new bytes back) or a writable C-contiguous ``out`` of the same
     length that is either the same bytes as data (in place) or shares none
@@ -339,7 +391,7 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
     trace function: the resize raises BufferError), so C never sees a length
     larger than the memory.
     """
-    choice_now, simd_ok, decline = fpu.simd_choice, fpu.SIMD, fpu.DECLINE
+    choose, simd_ok, decline, simd_only = rule.choice, fpu.SIMD, fpu.DECLINE, rule.only
     alloc, unpack_, fb, chars = alloc_uninit, unpack, _from_buffer, _CHARS
     take, give, grow, scratch_max = scratch.pool.pop, scratch.pool.append, OutputScratch.grow, SCRATCH_MAX
     new_bytes = new_uninit_bytes
@@ -366,8 +418,8 @@ def py_linear_oneshot(crypt, generic, simd, ivsize: int, scratch: OutputScratch,
                                  and _partly_overlapping(src, dst, n)):
                 return None         # (bytes and a bytearray own their memory alone)
         handle = generic
-        if has_simd and (simd_only or n > simd_above):
-            choice = choice_now()
+        if has_simd:
+            choice = choose(n)
             if choice == simd_ok:
                 handle = simd
             elif choice == decline or simd_only:

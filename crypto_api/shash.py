@@ -23,7 +23,7 @@ class CryptoShash(CryptoTfm):
     """A synchronous hash transform (used by one thread at a time, as in the
     kernel; each thread allocates its own, or each computation its own desc)."""
 
-    __slots__ = ("_fdigest",)
+    __slots__ = ("_direct_digest",)
 
     @property
     def digestsize(self) -> int:
@@ -39,7 +39,7 @@ class CryptoShash(CryptoTfm):
 
     def _init(self) -> None:
         alg = self.alg
-        self._fdigest = None
+        self._direct_digest = None
         if self._keyed():
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
@@ -47,19 +47,19 @@ class CryptoShash(CryptoTfm):
         if alg.init_tfm is not None:
             alg.init_tfm(self)
         if alg.setkey is None:
-            self._install_oneshot()
+            self._install_direct()
 
-    def _install_oneshot(self) -> None:
+    def _install_direct(self) -> None:
         make = self.alg.oneshot
         if make is not None:
-            self._fdigest = make(self)
+            self._direct_digest = make(self)
 
     def wipe_key(self) -> None:
-        self._fdigest = None
+        self._direct_digest = None
         super().wipe_key()
 
     def free(self) -> None:
-        self._fdigest = None
+        self._direct_digest = None
         super().free()
 
     def _exit(self) -> None:
@@ -78,14 +78,14 @@ class CryptoShash(CryptoTfm):
         if alg.setkey is None:
             raise CryptoError(ENOSYS, f"{alg.cra_driver_name}: this hash takes no key")
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
-        self._fdigest = None
+        self._direct_digest = None
         try:
             call_setkey(alg.setkey, self, kv)
         except BaseException:
             self.wipe_key()                 # a failed setkey leaves no old key usable
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
-        self._install_oneshot()
+        self._install_direct()
 
     def desc(self) -> "ShashDesc":
         """A new descriptor (call ``init()`` before ``update()``)."""
@@ -93,7 +93,7 @@ class CryptoShash(CryptoTfm):
 
     def digest(self, data: A.BytesLike) -> bytes:
         """init + update + final in one call."""
-        fast = self._fdigest
+        fast = self._direct_digest
         if fast is not None:
             res = fast(data)
             if res is not None:
@@ -103,7 +103,7 @@ class CryptoShash(CryptoTfm):
         return d._digest(as_byte_view(data, f"{self.alg.cra_driver_name}: data"))
 
 
-enter_in_c(CryptoShash, digest="_fdigest")
+enter_in_c(CryptoShash, digest="_direct_digest")
 
 
 class ShashDesc:

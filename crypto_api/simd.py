@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence
 
 from . import alg as A
 from .algapi import crypto_register_skcipher, crypto_unregister_skcipher
+from .cinterface import Delegate
 from .cryptd import (cryptd_alloc_skcipher, cryptd_skcipher_child, cryptd_skcipher_queued)
 from .errors import EINVAL, CryptoError
 from .fpu import SIMD, crypto_simd_usable, simd_choice
@@ -81,10 +82,10 @@ def _make_ops(basename: str):
         return (crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt)(sub)
 
     def oneshot(tfm: CryptoSkcipher, encrypt: bool) -> Optional[Callable]:
-        """tfm.encrypt's fast path: the internal tfm's own, while SIMD is usable here."""
+        """tfm.encrypt's direct path: the internal tfm's own, while SIMD is usable here."""
         c = tfm.ctx.cryptd
         child = cryptd_skcipher_child(c)
-        fast = child._fenc if encrypt else child._fdec
+        fast = child._direct_enc if encrypt else child._direct_dec
         if fast is None:
             return None
 
@@ -96,6 +97,17 @@ def _make_ops(basename: str):
 
     return (init, exit_, setkey, lambda req: crypt(req, True), lambda req: crypt(req, False),
             oneshot)
+
+
+def simd_direct_child(tfm: CryptoSkcipher) -> Optional[CryptoSkcipher]:
+    """The internal tfm a request on the wrapper ``tfm`` would call here and
+    now, or None where it would queue to cryptd (the wrapper's rule): the
+    wrapper's Delegate for the C entries it offers (crypto_api.cinterface)."""
+    c = tfm.ctx.cryptd
+    return None if _use_cryptd(c) else cryptd_skcipher_child(c)
+
+
+_DELEGATE = Delegate(simd_direct_child)
 
 
 def simd_skcipher_create_compat(algname: str, drvname: str, basename: str) -> A.SkcipherAlg:
@@ -111,7 +123,8 @@ def simd_skcipher_create_compat(algname: str, drvname: str, basename: str) -> A.
             cra_alignmask=inner.cra_alignmask, cra_module=inner.cra_module,
             ivsize=inner.ivsize, chunksize=inner.chunksize,
             min_keysize=inner.min_keysize, max_keysize=inner.max_keysize,
-            init=init, exit=exit_, setkey=setkey, encrypt=enc, decrypt=dec, oneshot=oneshot)
+            init=init, exit=exit_, setkey=setkey, encrypt=enc, decrypt=dec, oneshot=oneshot,
+            c_entries=(_DELEGATE,))
     finally:
         probe.free()
     crypto_register_skcipher(alg)

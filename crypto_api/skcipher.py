@@ -123,7 +123,7 @@ class CryptoSkcipher(BoundedKeyTfm):
         ``out``: an optional writable buffer of the same length to write into
         (it is returned instead of new bytes); no allocation on the hot path.
         """
-        fast = self._fenc
+        fast = self._direct_enc
         if fast is not None:
             res = fast(data, iv, out)
             if res is not None:
@@ -132,7 +132,7 @@ class CryptoSkcipher(BoundedKeyTfm):
 
     def decrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None,
                 out: Optional[A.WritableBuffer] = None) -> bytes:
-        fast = self._fdec
+        fast = self._direct_dec
         if fast is not None:
             res = fast(data, iv, out)
             if res is not None:
@@ -140,7 +140,7 @@ class CryptoSkcipher(BoundedKeyTfm):
         return self._crypt(data, iv, False, out)
 
 
-enter_in_c(CryptoSkcipher, encrypt="_fenc", decrypt="_fdec")
+enter_in_c(CryptoSkcipher, encrypt="_direct_enc", decrypt="_direct_dec")
 
 
 def _call_and_wait(req: "SkcipherRequest", op) -> None:

@@ -48,7 +48,7 @@ def _zero(value) -> None:
         value[:] = bytes(len(value))
     elif isinstance(value, CryptoTfm):        # a child tfm of a template instance
         value.wipe_key()
-    elif isinstance(value, OutputScratch):    # a fast path's output buffer
+    elif isinstance(value, OutputScratch):    # a direct path's output buffer
         value.wipe()
 
 
@@ -77,7 +77,7 @@ def wipe_ctx(ctx) -> None:
     """Zero the key material a driver keeps in a tfm context.
 
     Zeroes every buffer cffi allocated (``ffi.new``), every bytearray and
-    every fast-path output scratch held directly as an attribute of ``ctx``,
+    every direct-path output scratch held directly as an attribute of ``ctx``,
     and wipes child transforms held there (a template instance's spawned
     tfms).  Pointers into memory the driver does
     not own (``ffi.from_buffer``, ``ffi.addressof``) are left alone.  Drivers
@@ -187,37 +187,37 @@ class CryptoTfm:
         return f"<{type(self).__name__} {self.alg.cra_name} ({self.alg.cra_driver_name})>"
 
 
-class OneshotTfm(CryptoTfm):
-    """Base of the types whose algorithms may offer one-call fast paths (skcipher, cipher, aead).
+class DirectTfm(CryptoTfm):
+    """Base of the types whose algorithms may offer one-call direct paths (skcipher, cipher, aead).
 
     After each successful setkey (and, for an AEAD, setauthsize), an
-    algorithm's optional ``oneshot(tfm, encrypt)`` gives the fast paths
-    ``_fenc``/``_fdec`` that the type's encrypt/decrypt try first; a failed
+    algorithm's optional ``oneshot(tfm, encrypt)`` gives the direct paths
+    ``_direct_enc``/``_direct_dec`` that the type's encrypt/decrypt try first; a failed
     setkey, wipe_key and free drop them before the key goes.
     """
 
-    __slots__ = ("_fenc", "_fdec")
+    __slots__ = ("_direct_enc", "_direct_dec")
 
     def __init__(self, alg: registry.CryptoAlg) -> None:
         super().__init__(alg)
-        self._fenc = self._fdec = None
+        self._direct_enc = self._direct_dec = None
 
-    def _install_oneshot(self) -> None:
+    def _install_direct(self) -> None:
         make = self.alg.oneshot
         if make is not None:
-            self._fenc = make(self, True)
-            self._fdec = make(self, False)
+            self._direct_enc = make(self, True)
+            self._direct_dec = make(self, False)
 
     def wipe_key(self) -> None:
-        self._fenc = self._fdec = None
+        self._direct_enc = self._direct_dec = None
         super().wipe_key()
 
     def free(self) -> None:
-        self._fenc = self._fdec = None
+        self._direct_enc = self._direct_dec = None
         super().free()
 
 
-class BoundedKeyTfm(OneshotTfm):
+class BoundedKeyTfm(DirectTfm):
     """Base of the types whose algorithms bound the key length (skcipher, cipher)."""
 
     __slots__ = ()
@@ -236,7 +236,7 @@ class BoundedKeyTfm(OneshotTfm):
         wipes the context and re-arms NEED_KEY."""
         alg = self.alg
         self._check_live()
-        self._fenc = self._fdec = None
+        self._direct_enc = self._direct_dec = None
         kv = as_byte_view(key, f"{alg.cra_driver_name}: key")
         n = len(kv)
         if n < alg.min_keysize or n > alg.max_keysize:
@@ -251,7 +251,7 @@ class BoundedKeyTfm(OneshotTfm):
             self.wipe_key()
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
-        self._install_oneshot()
+        self._install_direct()
 
 
 #: (class, method name) -> the Python function enter_in_c replaced on that class
@@ -269,7 +269,7 @@ def _text_signature(func) -> str:
 
 def enter_in_c(cls, **slots: str) -> None:
     """Have the one-call methods of ``cls`` named by ``slots`` (method name:
-    its fast-path slot, e.g. ``encrypt="_fenc"``) entered in C where
+    its direct-path slot, e.g. ``encrypt="_direct_enc"``) entered in C where
     crypto_api._fast_method is built.
 
     Each such method must be the pattern ``fast = self.<slot>; if fast is

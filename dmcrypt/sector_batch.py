@@ -17,7 +17,8 @@ The FPU model decides as for a request (:func:`crypto_api.fpu.simd_choice`):
 a plan is offered only where it says SIMD (where SIMD is unusable the
 per-sector path takes the generic code or cryptd; while a trace records, the
 per-sector path makes the sections it shows), and not where the SIMD wrapper
-would queue to cryptd (:func:`simd_internal_tfm`).  Each call runs in one
+would queue to cryptd (its C entries are then none: crypto_api.simd's
+``simd_direct_child``).  Each call runs in one
 FPU section of the thread that makes it, with the GIL released (cffi does so
 for every call), so threads may run disjoint parts of a buffer at once.
 
@@ -97,20 +98,6 @@ def unregister_sector_batch_planner(planner: Planner) -> None:
     with _lock:
         if planner in _planners:
             _planners.remove(planner)
-
-
-def simd_internal_tfm(tfm: Any) -> Optional[Any]:
-    """The synchronous tfm a request on ``tfm`` would run here: ``tfm`` itself,
-    or the internal tfm behind a SIMD wrapper when the wrapper would call it
-    directly (crypto_api.simd's rule); None when it would queue to cryptd."""
-    cryptd = getattr(tfm.ctx, "cryptd", None)
-    if cryptd is None:
-        return tfm
-    from crypto_api.cryptd import cryptd_skcipher_child, cryptd_skcipher_queued
-    from crypto_api.simd import in_atomic
-    if in_atomic() and cryptd_skcipher_queued(cryptd):
-        return None
-    return cryptd_skcipher_child(cryptd)
 
 
 def sector_batch_plan(tfm: Any, ivmode: str) -> Optional[SectorBatchPlan]:

@@ -25,6 +25,7 @@ import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import lib as glib
 from crypto_api.arch.arm64 import neon_glue
+from crypto_api.fpu import GENERIC
 
 MODULE_ARCH = "arm64"
 MODULE_NAME = "chacha_neon_4way"
@@ -61,14 +62,14 @@ def _stream(req, xchacha: bool) -> None:
 
 
 def chacha_neon4(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or not neon_glue.simd_usable():
+    if req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:     # 64 bytes or less, or no SIMD
         generic.crypto_chacha_crypt(req)
         return
     _stream(req, False)
 
 
 def xchacha_neon4(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or not neon_glue.simd_usable():
+    if req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:
         generic.crypto_xchacha_crypt(req)
         return
     _stream(req, True)

@@ -12,23 +12,24 @@ module binds them to arm64.
 The descriptors themselves come from the generic drivers' builders
 (nhpoly1305_alg, poly1305_alg, aes_cipher_alg) with the request callbacks
 swapped for NEON ones by :func:`arm64_variant`, which also drops the
-in-process fast paths (common.glue.request_path_variant).
+in-process direct paths and the generic code's C entries
+(common.glue.request_path_variant).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from crypto_api.arch.common.glue import (digest_by_parts, drop_c_entry, ensure_module, neon_call,
+from crypto_api.arch.common.glue import (digest_by_parts, ensure_module, neon_call,
                                          request_path_variant, require_feature, simd_usable)
 from crypto_api.machine import backend
 
 ARCH = "arm64"
 
-__all__ = ["ARCH", "arm64_variant", "digest_by_parts", "drop_c_entry", "ensure_module", "load_core",
+__all__ = ["ARCH", "arm64_variant", "digest_by_parts", "ensure_module", "load_core",
            "neon_call", "require_feature", "simd_usable"]
 
-#: ``alg`` with NEON callbacks and no in-process fast path.
+#: ``alg`` with NEON callbacks, no in-process direct path and no C entries.
 arm64_variant = request_path_variant
 
 

@@ -18,7 +18,6 @@ import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.fpu import GENERIC
 
-_simd_choice = capi.simd_choice
 
 
 def neon_stream(core, req, xchacha: bool) -> None:
@@ -61,13 +60,13 @@ def v5_requests(get_core):
     :func:`neon_stream`."""
 
     def chacha(req) -> None:
-        if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+        if req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:   # 64 bytes or less, or no SIMD
             generic.crypto_chacha_crypt(req)
             return
         neon_stream(get_core(), req, False)
 
     def xchacha(req) -> None:
-        if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+        if req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:
             generic.crypto_xchacha_crypt(req)
             return
         neon_stream(get_core(), req, True)

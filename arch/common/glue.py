@@ -8,9 +8,9 @@ call inside one SIMD section that records the bytes it processed (NEON's
 :func:`neon_call`, shared by arm and arm64), and a generic driver's
 descriptor with the request callbacks swapped for the arch's ones
 (:func:`request_path_variant`).  That last also drops what only in-process C
-code can use (the ``oneshot`` fast paths, and the C entry points that fused
-templates such as Adiantum call directly): an emulated core is reachable
-only through its request callbacks.
+code can use (the ``oneshot`` direct paths, and the C entries offered to
+templates such as Adiantum, crypto_api.cinterface): an emulated core is
+reachable only through its request callbacks.
 """
 
 from __future__ import annotations
@@ -77,13 +77,8 @@ def digest_by_parts(base: Any, update: Callable[[Any, Any], None]) -> Callable[[
     return digest
 
 
-def drop_c_entry(ctx: Any, name: str) -> None:
-    """Remove a C entry point a generic setkey left for fused templates."""
-    if hasattr(ctx, name):
-        delattr(ctx, name)
-
-
 def request_path_variant(alg: Any, **callbacks: Any) -> Any:
-    """``alg`` (a generic driver's descriptor) with the arch's callbacks and no
-    in-process fast path."""
-    return attrs.evolve(alg, oneshot=None, **callbacks)
+    """``alg`` (a generic driver's descriptor) with the arch's callbacks, no
+    in-process direct path and no C entries offered to templates (those of
+    ``alg`` would run the generic code, not the arch's)."""
+    return attrs.evolve(alg, oneshot=None, c_entries=(), **callbacks)

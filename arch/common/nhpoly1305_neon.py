@@ -17,9 +17,10 @@ from crypto_api.algs import nhpoly1305_generic as generic
 from crypto_api.algs._poly1305 import ffi as pffi
 from crypto_api.arch.common import glue
 from crypto_api.errors import ENODEV, CryptoError
+from crypto_api.fpu import GENERIC
 
 PAGE_SIZE = 4096                  # v5.0 chunks by PAGE_SIZE (4 KiB)
-SIMD_MIN = 64
+SIMD_MIN = generic.NH_SIMD_RULE.above + 1   # from the descriptor's simd_rule
 
 
 def check_layout(core) -> None:
@@ -36,13 +37,9 @@ def make_alg(core) -> capi.ShashAlg:
     base = generic.nhpoly1305_alg("nhpoly1305-neon", 200)
     update_nh = core.nhpoly1305_neon_update
 
-    def setkey(tfm, key):
-        base.setkey(tfm, key)
-        glue.drop_c_entry(tfm.ctx, "c_nhpoly1305")
-
     def update(desc, data):
         n = len(data)
-        if n < SIMD_MIN or not glue.simd_usable():
+        if base.simd_rule.choice(n) == GENERIC:
             base.update(desc, data)
             return
         view = memoryview(data).cast("B")
@@ -51,5 +48,5 @@ def make_alg(core) -> capi.ShashAlg:
             piece = view[pos:pos + PAGE_SIZE]
             glue.neon_call(update_nh, desc.state, key, piece, len(piece), nbytes=len(piece))
 
-    return glue.request_path_variant(base, setkey=setkey, update=update,
+    return glue.request_path_variant(base, update=update,
                                      digest=glue.digest_by_parts(base, update))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import crypto_api as capi
+from crypto_api.simd_rule import ANY_LENGTH
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import ffi as gffi
 from crypto_api.algs._chacha_generic import lib as glib
@@ -60,7 +61,7 @@ def chacha_algs(suffix: str, priority: int, module: str, step: Step) -> tuple:
         stream(req, True, step)
 
     return tuple(generic.chacha_alg(name, f"{name}-{suffix}", priority, x, rounds, fn, module=module,
-                                    c_stream=None, linear=None, oneshot=None)
+                                    c_stream=None, linear=None, oneshot=None, simd_rule=ANY_LENGTH)
                  for name, x, rounds, fn in (("chacha20", False, 20, chacha),
                                              ("xchacha20", True, 20, xchacha),
                                              ("xchacha12", True, 12, xchacha)))

@@ -9,7 +9,7 @@ aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
 request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
 / ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
-(aesni_mode_oneshot through crypto_api.oneshot.linear_oneshot) while SIMD is
+(aesni_mode_oneshot through crypto_api.oneshot.skcipher_direct) while SIMD is
 usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
@@ -28,8 +28,10 @@ import attrs
 import crypto_api as capi
 from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one check for every xts(aes)
 from crypto_api.arch.x86._aesni import ffi, lib
+from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.oneshot import output_scratch, skcipher_direct
+from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
@@ -39,6 +41,9 @@ _ONESHOT_MODES = {"ecb": lib.AESNI_ONESHOT_ECB, "cbc": lib.AESNI_ONESHOT_CBC,
                   "ctr": lib.AESNI_ONESHOT_CTR, "xts": lib.AESNI_ONESHOT_XTS}
 _oneshot_crypt = lib.aesni_mode_oneshot
 _oneshot_crypt_ptr = ffi.addressof(lib, "aesni_mode_oneshot")
+#: The internal drivers have SIMD code only (their wrapper queues to cryptd
+#: where SIMD is unusable): the direct path declines anything but SIMD.
+SIMD_ONLY = SimdRule(only=True)
 
 
 @attrs.frozen
@@ -188,7 +193,7 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
 
 def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     """tfm.encrypt/decrypt in one C call (aesni_mode_oneshot) through the
-    skcipher fast path of crypto_api.oneshot (new bytes, ``out=`` or in
+    skcipher direct path of crypto_api.oneshot (new bytes, ``out=`` or in
     place), while simd_choice() says SIMD; anything else, and lengths the
     mode refuses, decline to the request path (which says why)."""
     ctx = tfm.ctx
@@ -197,14 +202,39 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     h.fn = ffi.cast("void (*)(void)", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
     h.mode = _ONESHOT_MODES[mode.name]
     h.dec = 0 if encrypt else 1
-    return linear_oneshot(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
-                          min_len=mode.min_len, align=mode.align, simd_only=True,
+    return skcipher_direct(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
+                          min_len=mode.min_len, align=mode.align, rule=tfm.alg.simd_rule,
                           crypt_ptr=_oneshot_crypt_ptr, returns_int=True, keep=ctx.k)
+
+
+def _xts_entries(mode: AesMode) -> Callable:
+    """The XTS offer (crypto_api.cinterface): the mode's C routine on the two
+    key schedules; SIMD code only, so nothing without SIMD."""
+    crypt = ffi.addressof(lib, mode.routines[0])
+
+    def get(tfm: Any, simd: bool) -> Optional[XtsEntries]:
+        k = tfm.ctx.k
+        return XtsEntries(crypt=crypt, key=k, tweak_key=k + 1) if simd else None
+    return get
+
+
+def _cbc_entries(mode: AesMode) -> Callable:
+    """The CBC offer: the mode's C routines (SIMD code only)."""
+    enc, dec = (ffi.addressof(lib, name) for name in mode.routines)
+
+    def get(tfm: Any, simd: bool) -> Optional[CbcEntries]:
+        return CbcEntries(encrypt=enc, decrypt=dec, key=tfm.ctx.k) if simd else None
+    return get
+
+
+#: mode name -> (the kind it offers templates, the offer's maker)
+_OFFERS = {"xts": (Kind.XTS, _xts_entries), "cbc": (Kind.CBC, _cbc_entries)}
 
 
 def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
     """The ``__<mode>-aes-<impl>`` internal skcipher."""
     minkey, maxkey = 16 * mode.keys, 32 * mode.keys
+    offer = _OFFERS.get(mode.name)
     return capi.SkcipherAlg(
         cra_name=f"__{mode.name}(aes)", cra_driver_name=mode.driver, cra_priority=mode.priority,
         cra_flags=capi.CRYPTO_ALG_INTERNAL, cra_blocksize=mode.blocksize,
@@ -213,4 +243,6 @@ def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
         setkey=lambda tfm, key: _setkey(mode, tfm, key),
         encrypt=lambda req: _req_crypt(mode, req, True),
         decrypt=lambda req: _req_crypt(mode, req, False),
-        oneshot=lambda tfm, encrypt: _oneshot(mode, tfm, encrypt))
+        oneshot=lambda tfm, encrypt: _oneshot(mode, tfm, encrypt),
+        c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),),
+        simd_rule=SIMD_ONLY)

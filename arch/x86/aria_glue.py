@@ -32,7 +32,7 @@ from crypto_api.algs.aria_generic import (ARIA_BLOCK_SIZE, ARIA_MAX_KEY_SIZE, AR
                                           aria_setkey, aria_wipe)
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import linear_oneshot, output_scratch
+from crypto_api.oneshot import output_scratch, skcipher_direct
 from crypto_api.scatterlist import as_byte_view
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
 
@@ -141,7 +141,7 @@ def _oneshot(impl: AriaImpl, tfm: Any, mode: int, ivsize: int) -> Optional[Calla
         crypt_bytes(ctx.aria, level, impl.gfni, mode, dst, src, n, iv)
 
     # ECB: whole blocks, at least one (the full path refuses the rest)
-    return linear_oneshot(crypt, 0, impl.level, ivsize, output_scratch(ctx),
+    return skcipher_direct(crypt, 0, impl.level, ivsize, output_scratch(ctx),
                           min_len=0 if ivsize else BLOCK, align=1 if ivsize else BLOCK)
 
 

@@ -42,7 +42,7 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
 from crypto_api.fpu import SIMD, simd_choice
-from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, c_aead_oneshot, new_uninit_bytes, output_scratch, \
+from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, c_aead_direct, new_uninit_bytes, output_scratch, \
     sharing
 
 MODULE_NAME = "chacha20poly1305_avx2"
@@ -100,7 +100,7 @@ def make_core() -> OnePassCore:
             key = fb("uint8_t[]", tfm.ctx.key)
             salt = bytes(tfm.ctx.key[KEY_SIZE:])
             esp_copy = ESP_IV_COPY if saltlen else 0
-            in_c = c_aead_oneshot(seal_ptr if encrypt else open_ptr, key, tfm.ctx.key, salt, NONCE_SIZE,
+            in_c = c_aead_direct(seal_ptr if encrypt else open_ptr, key, tfm.ctx.key, salt, NONCE_SIZE,
                                   TAG_SIZE, esp_copy, encrypt, bad_tag)
             if in_c is not None:
                 return in_c

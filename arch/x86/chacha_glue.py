@@ -9,7 +9,8 @@ that also has AVX-512F gets 16-block zmm code for 1024-byte chunks, with the
 AVX-512VL code for short tails: same bytes, about 1.5x the 8-block speed.
 
 v5.0 request rules: a request of 64 bytes or less, or one made while
-crypto_simd_usable() is false, runs the generic code for the whole request.
+crypto_simd_usable() is false, runs the generic code for the whole request
+(the descriptors' ``simd_rule``, chacha_generic.CHACHA_SIMD_RULE).
 Otherwise the walk is atomic inside one kernel_fpu_begin/end; each non-final
 step is rounded down to 64 bytes and decrements a 4096-byte budget, and when
 the budget is used up the FPU is released and taken again (a preemption
@@ -37,7 +38,6 @@ _glue_crypt = _wlib.chacha_glue_crypt_linear
 _wfb = _wffi.from_buffer
 _fpu_begin = capi.kernel_fpu_begin
 _fpu_end = capi.kernel_fpu_end
-_simd_choice = capi.simd_choice
 _NULL = _wffi.NULL
 
 MODULE_ARCH = "x86_64"
@@ -169,24 +169,27 @@ def _simd_walk(req, ctx, xchacha: bool) -> None:
 
 
 def chacha_simd(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+    tfm = req.tfm
+    if tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:     # 64 bytes or less, or no SIMD
         generic.crypto_chacha_crypt(req)
         return
-    _simd_walk(req, req.tfm.ctx, False)
+    _simd_walk(req, tfm.ctx, False)
 
 
 def xchacha_simd(req) -> None:
-    if req.cryptlen <= generic.CHACHA_BLOCK_SIZE or _simd_choice() == GENERIC:
+    tfm = req.tfm
+    if tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:
         generic.crypto_xchacha_crypt(req)
         return
-    _simd_walk(req, req.tfm.ctx, True)
+    _simd_walk(req, tfm.ctx, True)
 
 
 def simd_linear(tfm, src, dst, n, iv) -> bool:
     """Linear entry point with the request path's rules and trace: the
-    generic code for 64 bytes or less or without SIMD, one C call in one
-    section when nothing records, else the glue loop replaying its sections."""
-    choice = _simd_choice() if n > generic.CHACHA_BLOCK_SIZE else GENERIC
+    generic code where the descriptor's ``simd_rule`` says (64 bytes or
+    less, or no SIMD), one C call in one section when nothing records, else
+    the glue loop replaying its sections."""
+    choice = tfm.alg.simd_rule.choice(n)
     if choice == GENERIC:
         return generic.chacha_linear(tfm, src, dst, n, iv)
     xchacha = len(iv) == generic.XCHACHA_IV_SIZE

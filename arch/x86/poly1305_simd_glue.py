@@ -22,16 +22,18 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.fpu import DECLINE, SIMD, simd_choice
-from crypto_api.oneshot import alloc_uninit, c_digest_oneshot, readable
-from crypto_api.oneshot import unpack as unpack_bytes
+from crypto_api.fpu import GENERIC
+from crypto_api.simd_rule import SimdRule
+from crypto_api.oneshot import digest_direct
 
 DRIVER = "poly1305-simd"
 PRIORITY = 300
 POLY1305_BLOCK_SIZE = 16
 POLY1305_DIGEST_SIZE = 16
-#: v5.0: "kernel_fpu_begin/end is costly": updates up to this size stay generic.
-SIMD_MIN_BYTES = 289
+#: v5.0: "kernel_fpu_begin/end is costly": updates of 288 bytes or less stay
+#: generic (the descriptor's ``simd_rule``: update, digest and the direct path).
+SIMD_RULE = SimdRule(above=288)
+SIMD_MIN_BYTES = SIMD_RULE.above + 1
 DESCSIZE = ffi.sizeof("struct poly1305_simd_desc")
 ISA_SSE2 = lib.POLY1305_SIMD_SSE2
 ISA_AVX2 = lib.POLY1305_SIMD_AVX2
@@ -57,7 +59,7 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
 
     def update(desc, data):
         n = len(data)
-        if n < SIMD_MIN_BYTES or not capi.crypto_simd_usable():
+        if SIMD_RULE.choice(n) == GENERIC:
             lib.poly1305_simd_update_generic(_desc(desc), _fb("uint8_t[]", data), n)
             return
         capi.kernel_fpu_begin()
@@ -85,34 +87,12 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
         digest while an fpu_trace() records, and too short an input (the
         full path raises ENOKEY).  The C entry point where built, else the
-        Python function below."""
-        fast = c_digest_oneshot(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
-                                min_len=2 * POLY1305_BLOCK_SIZE, simd_above=SIMD_MIN_BYTES - 1)
-        if fast is not None:
-            return fast
-        crypt, alloc, unpack, choice_now = lib.poly1305_simd_digest_bytes, alloc_uninit, unpack_bytes, \
-            simd_choice
-
-        def fn(data):
-            src = data if type(data) is bytes else readable(data)   # exported first: it cannot shrink
-            if src is None:
-                return None
-            n = len(src)
-            use = 0
-            if n >= SIMD_MIN_BYTES:
-                choice = choice_now()
-                if choice == SIMD:
-                    use = isa
-                elif choice == DECLINE:
-                    return None
-            out = alloc("char[]", POLY1305_DIGEST_SIZE)
-            if crypt(src, n, out, use):
-                return None
-            return unpack(out, POLY1305_DIGEST_SIZE)
-        return fn
+        same from Python (crypto_api.oneshot.digest_direct)."""
+        return digest_direct(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
+                             min_len=2 * POLY1305_BLOCK_SIZE, rule=SIMD_RULE)
 
     return capi.ShashAlg(
         cra_name="poly1305", cra_driver_name=DRIVER, cra_priority=PRIORITY,
         cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
         digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
-        init=init, update=update, final=final, digest=digest, oneshot=oneshot)
+        init=init, update=update, final=final, digest=digest, oneshot=oneshot, simd_rule=SIMD_RULE)

@@ -92,7 +92,7 @@ LINEAR_FULL_CFG = "linear buffer, one-call path declined (tfm.encrypt)"
 def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
                          set_key: bool = True) -> None:
     """The vector through ``tfm.encrypt``/``tfm.decrypt`` three times: on bytes
-    and on a memoryview (the driver's ``oneshot`` fast path when it has one),
+    and on a memoryview (the driver's ``oneshot`` direct path when it has one),
     and as the method goes on when that path declines (``encrypt_linear``,
     else the request path)."""
     if vec.setkey_error:

@@ -34,11 +34,11 @@ def _pointer_fields(struct):
 @pytest.mark.parametrize("name", NAMES)
 def test_free_clears_the_raw_pointers_and_use_after_free_is_an_error(name):
     tfm = _alloc(name, os.urandom(32))
-    fast = list(tfm.ctx.fast.values())
+    fast = list(tfm.ctx.direct.values())
     assert fast and all(p != aff.NULL for f in fast for p in _pointer_fields(f))
     tweak, data = os.urandom(32), os.urandom(100)
     tfm.free()
-    assert tfm.ctx.fast is None
+    assert tfm.ctx.direct is None
     assert all(not any(_raw(f)) for f in fast)          # no address left to dangle
     for call in (lambda: tfm.encrypt(data, tweak), lambda: tfm.decrypt(data, tweak),
                  lambda: adiantum.adiantum_encrypt(tfm, data, tweak[:17]),
@@ -52,12 +52,12 @@ def test_free_clears_the_raw_pointers_and_use_after_free_is_an_error(name):
 def test_rekey_replaces_the_structs_and_the_keys(name):
     k1, k2 = os.urandom(32), os.urandom(32)
     tfm = _alloc(name, k1)
-    old = list(tfm.ctx.fast.values())
+    old = list(tfm.ctx.direct.values())
     header_key = tfm.ctx.header_key
     k1_header = bytes(aff.buffer(header_key))
     tfm.setkey(k2)
     assert all(not any(_raw(f)) for f in old)
-    assert tfm.ctx.fast is not None and all(f not in old for f in tfm.ctx.fast.values())
+    assert tfm.ctx.direct is not None and all(f not in old for f in tfm.ctx.direct.values())
     assert bytes(aff.buffer(header_key)) != k1_header
     fresh = _alloc(name, k2)
     tweak, data = os.urandom(32), os.urandom(300)
@@ -68,7 +68,7 @@ def test_rekey_replaces_the_structs_and_the_keys(name):
 
 def test_a_failing_child_setkey_leaves_no_struct_and_no_key(monkeypatch):
     tfm = _alloc(NAMES[0], os.urandom(32))
-    old = list(tfm.ctx.fast.values())
+    old = list(tfm.ctx.direct.values())
     header_key = tfm.ctx.header_key
 
     def refuse(child, key):
@@ -76,7 +76,7 @@ def test_a_failing_child_setkey_leaves_no_struct_and_no_key(monkeypatch):
     monkeypatch.setattr(type(tfm.ctx.blockcipher), "setkey", refuse)
     with pytest.raises(CryptoError, match="regtest"):
         tfm.setkey(os.urandom(32))
-    assert tfm.ctx.fast is None and all(not any(_raw(f)) for f in old)
+    assert tfm.ctx.direct is None and all(not any(_raw(f)) for f in old)
     assert not any(bytes(aff.buffer(header_key)))
     monkeypatch.undo()
     with pytest.raises(CryptoError) as e:

@@ -41,7 +41,7 @@ def tfm(request):
 
 def described(tfm, lanes: bool):
     """The tfm's SIMD description, or a copy of it without the lanes code."""
-    fast = tfm.ctx.fast[True]
+    fast = tfm.ctx.direct[True]
     if lanes:
         return fast, None
     copy = ffi.new("struct adiantum_fast *", fast[0])
@@ -70,8 +70,8 @@ def many(f, data, nbytes, tweaks, stride, enc, in_place=False):
 
 
 def test_the_simd_description_has_lanes_and_the_generic_one_none(tfm):
-    assert tfm.ctx.fast[True].hchacha_lanes != ffi.NULL and tfm.ctx.fast[True].stream_lanes != ffi.NULL
-    assert tfm.ctx.fast[False].hchacha_lanes == ffi.NULL and tfm.ctx.fast[False].stream_lanes == ffi.NULL
+    assert tfm.ctx.direct[True].hchacha_lanes != ffi.NULL and tfm.ctx.direct[True].stream_lanes != ffi.NULL
+    assert tfm.ctx.direct[False].hchacha_lanes == ffi.NULL and tfm.ctx.direct[False].stream_lanes == ffi.NULL
 
 
 @pytest.mark.parametrize("nbytes", [16, 17, 64, 80, 81, 100, 496, 512, 528, 529, 1024, 4096])
@@ -92,7 +92,7 @@ def test_many_is_one_message_at_a_time(tfm, nbytes, count, lanes):
 @settings(max_examples=40, deadline=None)
 @given(nbytes=st.integers(16, 1100), count=st.integers(1, 20), seed=st.binary(min_size=1, max_size=8))
 def test_many_round_trips_and_matches(tfm, nbytes, count, seed):
-    f = tfm.ctx.fast[True]
+    f = tfm.ctx.direct[True]
     # bytes as a pure function of the drawn seed (hypothesis replays and shrinks it)
     tweaks = hashlib.shake_256(b"tweaks" + seed).digest(32 * count)
     data = hashlib.shake_256(b"data" + seed).digest(nbytes * count)
@@ -102,7 +102,7 @@ def test_many_round_trips_and_matches(tfm, nbytes, count, seed):
 
 
 def test_short_messages_are_refused_untouched(tfm):
-    f = tfm.ctx.fast[True]
+    f = tfm.ctx.direct[True]
     dst = ffi.new("uint8_t[]", 45)
     assert lib.adiantum_crypt_many(f, dst, bytes(45), 15, bytes(96), 32, 32, 3, 1) == -22
     assert ffi.buffer(dst, 45)[:] == bytes(45)

@@ -74,12 +74,12 @@ def _peer(name, key, iv, data):
 @pytest.mark.parametrize("name", CHACHA_DRIVERS + ADIANTUM)
 def test_fast_path_is_installed_by_setkey_and_taken(name, entry):
     tfm = _alloc(name)
-    assert tfm._fenc is not None and tfm._fdec is not None
+    assert tfm._direct_enc is not None and tfm._direct_dec is not None
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(700)
-    out = tfm._fenc(data, iv, None)
+    out = tfm._direct_enc(data, iv, None)
     assert type(out) is bytes and out == _request(tfm, data, iv)
-    assert tfm._fdec(out, iv, None) == data
+    assert tfm._direct_dec(out, iv, None) == data
 
 
 @pytest.mark.parametrize("name", ["xchacha12-simd", ADIANTUM[0]])
@@ -90,9 +90,9 @@ def test_an_mmap_is_read_and_written_on_the_fast_path(name, entry):
     want = _request(tfm, msg, iv)
     with mmap.mmap(-1, len(msg)) as src, mmap.mmap(-1, len(msg)) as dst:
         src[:] = msg
-        assert tfm._fenc(src, iv, dst) is dst and dst[:] == want
-        assert tfm._fdec(dst, iv, dst) is dst and dst[:] == msg        # in place
-        assert tfm._fenc(src, iv, None) == want
+        assert tfm._direct_enc(src, iv, dst) is dst and dst[:] == want
+        assert tfm._direct_dec(dst, iv, dst) is dst and dst[:] == msg        # in place
+        assert tfm._direct_enc(src, iv, None) == want
 
 
 #: The buffer shapes the fast path takes (``_run`` builds each).
@@ -151,7 +151,7 @@ def test_every_buffer_shape_takes_the_fast_path(name, how, entry):
 def _run(tfm, msg, iv, how, where, encrypt=True):
     """tfm.encrypt in one of the accepted buffer shapes and FPU situations;
     the fast path must accept it (called directly first)."""
-    fast = tfm._fenc if encrypt else tfm._fdec
+    fast = tfm._direct_enc if encrypt else tfm._direct_dec
     crypt = tfm.encrypt if encrypt else tfm.decrypt
     data = bytearray(msg) if how in ("bytearray", "in place") else msg
 
@@ -218,7 +218,7 @@ def test_fast_path_declines_while_tracing_so_sections_are_real(name, entry):
     iv = os.urandom(32)
     data = os.urandom(3 * 4096)
     with capi.fpu_trace() as tr:
-        assert tfm._fenc(data, iv, None) is None
+        assert tfm._direct_enc(data, iv, None) is None
         out = tfm.encrypt(data, iv)
     assert out == _request(tfm, data, iv)
     assert tr.sections and sum(tr.nbytes) > 0
@@ -231,7 +231,7 @@ def test_small_chacha_request_takes_fast_path_while_tracing(entry):
     tfm = _alloc("xchacha12-simd")
     iv = os.urandom(32)
     with capi.fpu_trace() as tr:
-        assert tfm._fenc(b"x" * 64, iv, None) is not None
+        assert tfm._direct_enc(b"x" * 64, iv, None) is not None
     assert tr.sections == []
 
 
@@ -240,7 +240,7 @@ def test_fast_path_declines_what_it_does_not_check(name, entry):
     tfm = _alloc(name)
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(100)
-    fast = tfm._fenc
+    fast = tfm._direct_enc
     view = memoryview(bytearray(200))[::2]                  # not contiguous
     assert fast(view, iv, view) is None
     assert fast(data, iv, view) is None
@@ -276,7 +276,7 @@ def test_fast_path_declines_what_it_does_not_check(name, entry):
 
 def test_adiantum_short_message_still_refused(entry):
     tfm = _alloc(ADIANTUM[0])
-    assert tfm._fenc(b"x" * 15, bytes(32), None) is None
+    assert tfm._direct_enc(b"x" * 15, bytes(32), None) is None
     with pytest.raises(CryptoError) as e:
         tfm.encrypt(b"x" * 15, bytes(32))
     assert e.value.errno == EINVAL and "at least 16" in str(e.value)
@@ -293,14 +293,14 @@ def test_fast_path_follows_the_key(name, entry):
     assert tfm.encrypt(data, iv) == _alloc(name, k2).encrypt(data, iv) != c1
     with pytest.raises(CryptoError):
         tfm.setkey(b"short")
-    assert tfm._fenc is None
+    assert tfm._direct_enc is None
     with pytest.raises(CryptoError) as e:
         tfm.encrypt(data, iv)
     assert e.value.errno == ENOKEY
     tfm.setkey(k1)
     assert tfm.encrypt(data, iv) == c1
     tfm.free()
-    assert tfm._fenc is None and tfm._fdec is None
+    assert tfm._direct_enc is None and tfm._direct_dec is None
     with pytest.raises(CryptoError) as e:
         tfm.encrypt(data, iv)
     assert e.value.errno == EINVAL and "freed" in str(e.value)
@@ -317,7 +317,7 @@ def test_plugin_without_c_entry_points_has_no_fast_path(register):
     key = os.urandom(32)
     with _alloc("adiantum(xchacha12-plainpy,aes-generic,nhpoly1305-generic)", key) as tfm, \
             _alloc("adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)", key) as ref:
-        assert tfm._fenc is None and ref._fenc is not None
+        assert tfm._direct_enc is None and ref._direct_enc is not None
         iv, data = os.urandom(32), os.urandom(999)
         assert tfm.encrypt(data, iv) == ref.encrypt(data, iv)
 
@@ -357,7 +357,7 @@ def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, entry, dat
     tfm = _shash(name)
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        direct = tfm._fdigest(SHAPES[shape](data))
+        direct = tfm._direct_digest(SHAPES[shape](data))
         assert direct == tfm.digest(data) == _streamed(tfm, data)
     assert direct == hashlib.new(name.split("-")[0], data).digest()
 
@@ -367,13 +367,13 @@ def test_sha256_fast_path_declines_simd_while_tracing(name, entry):
     import hashlib
     tfm = _shash(name)
     with capi.fpu_trace() as tr:
-        got = tfm._fdigest(b"abc")
+        got = tfm._direct_digest(b"abc")
         assert tfm.digest(b"abc") == hashlib.new(name.split("-")[0], b"abc").digest()
     if name.endswith("-generic"):
         assert got is not None and tr.sections == []
     else:
         assert got is None and tr.sections          # the full path made the real sections
-    assert tfm._fdigest("abc") is None and tfm._fdigest(memoryview(b"abcd")[::2]) is None
+    assert tfm._direct_digest("abc") is None and tfm._direct_digest(memoryview(b"abcd")[::2]) is None
 
 
 @pytest.mark.parametrize("name", POLY_DRIVERS)
@@ -384,7 +384,7 @@ def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, entry, data
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     tfm = _shash(name)
     arg = SHAPES[shape](data)
-    direct = tfm._fdigest(arg)
+    direct = tfm._direct_digest(arg)
     assert direct == tfm.digest(arg) == _streamed(tfm, data)
     assert direct == Poly1305.generate_tag(data[:32], data[32:])
 
@@ -392,14 +392,14 @@ def test_poly1305_digest_fast_path_matches_descriptor_and_peer(name, entry, data
 @pytest.mark.parametrize("name", POLY_DRIVERS)
 def test_poly1305_fast_path_leaves_refusals_to_the_full_path(name, entry):
     tfm = _shash(name)
-    assert tfm._fdigest(b"x" * 31) is None
-    assert tfm._fdigest(memoryview(b"x" * 80)[::2]) is None     # not contiguous
-    assert tfm._fdigest("x" * 40) is None
+    assert tfm._direct_digest(b"x" * 31) is None
+    assert tfm._direct_digest(memoryview(b"x" * 80)[::2]) is None     # not contiguous
+    assert tfm._direct_digest("x" * 40) is None
     with pytest.raises(CryptoError) as e:
         tfm.digest(b"x" * 31)
     assert e.value.errno == ENOKEY and name in str(e.value)
     tfm.free()
-    assert tfm._fdigest is None
+    assert tfm._direct_digest is None
 
 
 @pytest.mark.parametrize("name", NHPOLY_DRIVERS)
@@ -412,7 +412,7 @@ def test_nhpoly1305_digest_fast_path_matches_descriptor(name, entry, n, data):
     where = data.draw(st.sampled_from(["simd", "nosimd", "inside fpu section"]))
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        direct = tfm._fdigest(SHAPES[data.draw(st.sampled_from(sorted(SHAPES)))](msg))
+        direct = tfm._direct_digest(SHAPES[data.draw(st.sampled_from(sorted(SHAPES)))](msg))
         public = tfm.digest(msg)
     assert direct == public == want
 
@@ -422,15 +422,15 @@ def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key(entry):
     tfm = _shash("nhpoly1305-avx2", k1)
     msg = os.urandom(9000)
     with capi.fpu_trace() as tr:
-        assert tfm._fdigest(msg) is None
-        assert tfm._fdigest(msg[:63]) is not None     # generic NH: no section to show
+        assert tfm._direct_digest(msg) is None
+        assert tfm._direct_digest(msg[:63]) is not None     # generic NH: no section to show
         d1 = tfm.digest(msg)
     assert tr.nbytes == [4096, 4096, 808]
     tfm.setkey(k2)
     assert tfm.digest(msg) == _shash("nhpoly1305-generic", k2).digest(msg) != d1
     with pytest.raises(CryptoError):
         tfm.setkey(b"short")
-    assert tfm._fdigest is None
+    assert tfm._direct_digest is None
     with pytest.raises(CryptoError) as e:
         tfm.digest(msg)
     assert e.value.errno == ENOKEY
@@ -509,9 +509,9 @@ def test_aes_block_fast_path_matches_full_path_and_peer(name, entry, key, block,
     want = peer.encryptor().update(block)
     ctx = {"simd": contextlib.nullcontext, "nosimd": capi.simd_disabled, "inside fpu section": _fpu_section}[where]
     with ctx():
-        assert c._fenc(block) == c._fenc(memoryview(block)) == c.encrypt_one(block) \
+        assert c._direct_enc(block) == c._direct_enc(memoryview(block)) == c.encrypt_one(block) \
             == c.encrypt_one(memoryview(block)) == want
-        assert c._fdec(want) == c._fdec(bytearray(want)) == c.decrypt_one(want) \
+        assert c._direct_dec(want) == c._direct_dec(bytearray(want)) == c.decrypt_one(want) \
             == c.decrypt_one(bytearray(want)) == block
 
 
@@ -519,7 +519,7 @@ def test_aesni_block_fast_path_declines_while_tracing(entry):
     key, block = os.urandom(32), os.urandom(16)
     c = _aes("aes-aesni", key)
     with capi.fpu_trace() as tr:
-        assert c._fenc(block) is None
+        assert c._direct_enc(block) is None
         out = c.encrypt_one(block)
     assert tr.nbytes == [16]                # the block's own FPU section
     assert out == _aes("aes-generic", key).encrypt_one(block)
@@ -529,8 +529,8 @@ def test_aesni_block_fast_path_declines_while_tracing(entry):
 def test_aes_block_fast_path_declines_and_follows_the_key(name, entry):
     k1, k2 = os.urandom(32), os.urandom(16)
     c = _aes(name, k1)
-    assert c._fenc(b"x" * 15) is None and c._fenc(bytearray(17)) is None
-    assert c._fenc(memoryview(bytearray(32))[::2]) is None and c._fenc("x" * 16) is None
+    assert c._direct_enc(b"x" * 15) is None and c._direct_enc(bytearray(17)) is None
+    assert c._direct_enc(memoryview(bytearray(32))[::2]) is None and c._direct_enc("x" * 16) is None
     with pytest.raises(CryptoError) as e:
         c.encrypt_one(b"x" * 15)
     assert e.value.errno == EINVAL and "block is 15 bytes" in str(e.value)
@@ -538,12 +538,12 @@ def test_aes_block_fast_path_declines_and_follows_the_key(name, entry):
     assert c.encrypt_one(bytes(16)) == _aes("aes-generic", k2).encrypt_one(bytes(16))
     with pytest.raises(CryptoError):
         c.setkey(b"bad")
-    assert c._fenc is None and c._fdec is None
+    assert c._direct_enc is None and c._direct_dec is None
     with pytest.raises(CryptoError) as e:
         c.encrypt_one(bytes(16))
     assert e.value.errno == ENOKEY
     c.free()
-    assert c._fenc is None
+    assert c._direct_enc is None
 
 
 def test_direct_bytes_results_are_owned_once(entry):

@@ -180,8 +180,8 @@ def test_internal_driver_installs_the_c_entry_point(driver):
     if oneshot._linear_call is None:
         pytest.skip("crypto_api._linear_call is not built")
     with _alloc(driver, bytes(range(64 if _mode(driver) == "xts" else 32))) as tfm:
-        for fn in (tfm._fenc, tfm._fdec):
+        for fn in (tfm._direct_enc, tfm._direct_dec):
             assert type(fn.__self__).__name__ == "LinearCallState"
         with simd_disabled():                # no generic code: SIMD unusable declines
             iv = None if _mode(driver) == "ecb" else bytes(16)
-            assert tfm._fenc(bytes(64), iv, None) is None
+            assert tfm._direct_enc(bytes(64), iv, None) is None

@@ -207,25 +207,25 @@ def test_the_one_call_fast_path(tfms, entry):
         key, iv, ad, pt = os.urandom(36 if name == ESP else 32), os.urandom(tfm.ivsize), os.urandom(24), \
             os.urandom(1000)
         tfm.setkey(key)
-        assert (type(tfm._fenc).__name__ == "builtin_function_or_method") == (entry == "c")
+        assert (type(tfm._direct_enc).__name__ == "builtin_function_or_method") == (entry == "c")
         nonce = key[32:] + iv
         ref = ChaCha20Poly1305(key[:32]).encrypt(nonce, pt, ad[:-8] if name == ESP else ad)
-        assert tfm._fenc(pt, iv, ad, None) == ref
-        assert tfm._fdec(ref, iv, bytearray(ad), None) == pt
+        assert tfm._direct_enc(pt, iv, ad, None) == ref
+        assert tfm._direct_dec(ref, iv, bytearray(ad), None) == pt
         with capi.simd_disabled():
-            assert tfm._fenc(pt, iv, ad, None) is None
+            assert tfm._direct_enc(pt, iv, ad, None) is None
         with capi.fpu_trace():
-            assert tfm._fenc(pt, iv, ad, None) is None
-        assert tfm._fenc(pt, iv[:-1], ad, None) is None
-        assert tfm._fenc(pt, None, ad, None) is None
-        assert tfm._fenc("x" * 1000, iv, ad, None) is None
+            assert tfm._direct_enc(pt, iv, ad, None) is None
+        assert tfm._direct_enc(pt, iv[:-1], ad, None) is None
+        assert tfm._direct_enc(pt, None, ad, None) is None
+        assert tfm._direct_enc("x" * 1000, iv, ad, None) is None
         _buffer_shapes(tfm, iv, ad, pt, ref)
         bad = bytearray(ref)
         bad[0] ^= 1
         with pytest.raises(capi.CryptoError) as e:
-            tfm._fdec(bytes(bad), iv, ad, None)
+            tfm._direct_dec(bytes(bad), iv, ad, None)
         assert e.value.errno == EBADMSG
-    assert tfms[ESP]._fenc(pt, iv, ad[:7], None) is None        # EINVAL is the request path's
+    assert tfms[ESP]._direct_enc(pt, iv, ad[:7], None) is None        # EINVAL is the request path's
 
 
 def _buffer_shapes(tfm, iv, ad, pt, ref):
@@ -233,32 +233,32 @@ def _buffer_shapes(tfm, iv, ad, pt, ref):
     sharing memory with the data or the AD is declined, and the full path
     (through a private buffer) gives the same bytes."""
     n = len(pt)
-    assert tfm._fenc(memoryview(pt), memoryview(iv), array.array("B", ad), None) == ref
-    assert tfm._fdec(memoryview(bytearray(ref)), bytearray(iv), memoryview(ad), None) == pt
+    assert tfm._direct_enc(memoryview(pt), memoryview(iv), array.array("B", ad), None) == ref
+    assert tfm._direct_dec(memoryview(bytearray(ref)), bytearray(iv), memoryview(ad), None) == pt
     buf = bytearray(3 + n + 16 + 5)
     out = memoryview(buf)[3:3 + n + 16]                 # a record inside a larger buffer
-    assert tfm._fenc(pt, iv, ad, out) is out and bytes(out) == ref
+    assert tfm._direct_enc(pt, iv, ad, out) is out and bytes(out) == ref
     assert buf[:3] == bytes(3) and buf[3 + n + 16:] == bytes(5)
     back = memoryview(bytearray(n))
-    assert tfm._fdec(out, iv, ad, back) is back and bytes(back) == pt
+    assert tfm._direct_dec(out, iv, ad, back) is back and bytes(back) == pt
     bad = bytearray(ref)
     bad[-1] ^= 1
     untouched = array.array("B", b"\x5a" * n)
     with pytest.raises(capi.CryptoError) as e:
-        tfm._fdec(memoryview(bad), iv, ad, untouched)
+        tfm._direct_dec(memoryview(bad), iv, ad, untouched)
     assert e.value.errno == EBADMSG and untouched.tobytes() == b"\x5a" * n
     # in place: the text at the start of out, the tag after it
     whole = bytearray(pt + bytes(16))
     text, out = memoryview(whole)[:n], memoryview(whole)
-    assert tfm._fenc(text, iv, ad, out) is None
+    assert tfm._direct_enc(text, iv, ad, out) is None
     assert tfm.encrypt(text, iv, ad, out=out) is out and bytes(whole) == ref
     whole = bytearray(ref)
-    assert tfm._fdec(memoryview(whole), iv, ad, memoryview(whole)[:n]) is None
+    assert tfm._direct_dec(memoryview(whole), iv, ad, memoryview(whole)[:n]) is None
     assert bytes(tfm.decrypt(memoryview(whole), iv, ad, out=memoryview(whole)[:n])) == pt
     both = bytearray(ad + pt + bytes(16))                # out over the AD's bytes
     a, t = memoryview(both)[:len(ad)], memoryview(both)[len(ad):len(ad) + n]
-    assert tfm._fenc(t, iv, a, memoryview(both)[2:2 + n + 16]) is None
-    assert tfm._fenc(pt, iv, ad, memoryview(bytes(n + 16))) is None     # read-only out
+    assert tfm._direct_enc(t, iv, a, memoryview(both)[2:2 + n + 16]) is None
+    assert tfm._direct_enc(pt, iv, ad, memoryview(bytes(n + 16))) is None     # read-only out
 
 
 @pytest.mark.parametrize("level", ["fast", "full"])

@@ -238,7 +238,7 @@ def test_a_drivers_oneshot_is_tried_first_and_dropped_with_the_key(register):
 
     register(attrs.evolve(rfc7539_driver("rfc7539-ref-oneshot", priority=40), oneshot=oneshot))
     with capi.crypto_alloc_aead("rfc7539-ref-oneshot") as tfm:
-        assert tfm._fenc is None and tfm._fdec is None       # no key, no fast path
+        assert tfm._direct_enc is None and tfm._direct_dec is None       # no key, no fast path
         made.clear()
         used.clear()
         tfm.setkey(KEY)

@@ -1,7 +1,7 @@
 """The C entry point of the one-call AEAD fast path (crypto_api/aead_call.h,
 in crypto_api._linear_call).
 
-Where it is built, setkey installs it as ``tfm._fenc``/``_fdec`` of the
+Where it is built, setkey installs it as ``tfm._direct_enc``/``_direct_dec`` of the
 one-pass ChaCha20-Poly1305 drivers (tests/arch/test_chacha20poly1305_avx2_driver.py
 runs the fast-path tests on it and on the Python function alike).  Here:
 what only it does.  Its results against an independent implementation
@@ -39,7 +39,7 @@ def _alloc(name, key):
         tfm.free()
         pytest.skip(f"{name}: no one-pass AVX2 driver on this CPU")
     tfm.setkey(key)
-    assert type(tfm._fenc.__self__).__name__ == "AeadCallState"
+    assert type(tfm._direct_enc.__self__).__name__ == "AeadCallState"
     return tfm
 
 
@@ -55,12 +55,12 @@ def test_matches_cryptography_in_every_shape(name, data, n, alen):
     ad = data.draw(exactly(alen + (8 if esp else 0)), label="ad")
     ref = ChaCha20Poly1305(key[:32]).encrypt(key[32:] + iv, pt, ad[:alen])
     shape = SHAPES[data.draw(st.sampled_from(sorted(SHAPES)))]
-    assert tfm._fenc(shape(pt), shape(iv), shape(ad), None) == ref
-    assert tfm._fdec(shape(ref), shape(iv), shape(ad), None) == pt
+    assert tfm._direct_enc(shape(pt), shape(iv), shape(ad), None) == ref
+    assert tfm._direct_dec(shape(ref), shape(iv), shape(ad), None) == pt
     out = bytearray(n + 16)
-    assert tfm._fenc(shape(pt), iv, ad, out) is out and out == ref
+    assert tfm._direct_enc(shape(pt), iv, ad, out) is out and out == ref
     back = memoryview(bytearray(n))
-    assert tfm._fdec(ref, iv, shape(ad), back) is back and bytes(back) == pt
+    assert tfm._direct_dec(ref, iv, shape(ad), back) is back and bytes(back) == pt
     tfm.free()
 
 
@@ -73,7 +73,7 @@ def test_a_wrong_tag_raises_and_releases_nothing():
         out = bytearray(b"\x5a" * n)
         for dest in (None, out):
             with pytest.raises(capi.CryptoError) as e:
-                tfm._fdec(bytes(sealed), iv, ad, dest)
+                tfm._direct_dec(bytes(sealed), iv, ad, dest)
             assert e.value.errno == EBADMSG and tfm.driver_name in str(e.value)
         assert out == b"\x5a" * n
     tfm.free()
@@ -118,10 +118,10 @@ def test_reference_counts_are_unchanged():
     objs = (pt, iv, ad, out, back, sealed, tfm)
     before = [sys.getrefcount(o) for o in objs]
     for _ in range(3000):
-        tfm._fenc(pt, iv, ad, out)
-        tfm._fdec(sealed, iv, ad, back)
-        tfm._fenc(pt, iv, ad, None)
-        tfm._fenc(pt, iv[:-1], ad, None)           # declined
+        tfm._direct_enc(pt, iv, ad, out)
+        tfm._direct_dec(sealed, iv, ad, back)
+        tfm._direct_enc(pt, iv, ad, None)
+        tfm._direct_enc(pt, iv[:-1], ad, None)           # declined
     assert [sys.getrefcount(o) for o in objs] == before
     assert back == pt and out == sealed
 
@@ -141,7 +141,7 @@ def test_make_aead_refuses_what_it_cannot_use():
             oneshot._aead_call(*dict(args, **change).values())
     tfm = _alloc(RFC, os.urandom(32))
     with pytest.raises(TypeError):
-        tfm._fenc(b"x", bytes(12), b"")            # four arguments, always
+        tfm._direct_enc(b"x", bytes(12), b"")            # four arguments, always
 
 
 def test_two_threads_decrypting_into_out_on_one_tfm():
@@ -157,7 +157,7 @@ def test_two_threads_decrypting_into_out_on_one_tfm():
         out = bytearray(len(texts[i]))
         for _ in range(200):
             out[:] = bytes(len(out))
-            if tfm._fdec(sealed[i], iv, b"", out) is not out or out != texts[i]:
+            if tfm._direct_dec(sealed[i], iv, b"", out) is not out or out != texts[i]:
                 wrong.append(i)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]

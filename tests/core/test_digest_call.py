@@ -41,7 +41,7 @@ def _cipher(name):
 @pytest.mark.parametrize("name", SHASHES)
 def test_shash_digest_is_the_c_entry_point(name):
     tfm = _shash(name)
-    fn = tfm._fdigest
+    fn = tfm._direct_digest
     assert type(fn).__name__ == "builtin_function_or_method"
     assert type(fn.__self__).__name__ == "DigestCallState"
     data = os.urandom(5000)
@@ -53,10 +53,10 @@ def test_shash_digest_is_the_c_entry_point(name):
 @pytest.mark.parametrize("name", CIPHERS)
 def test_cipher_block_is_the_c_entry_point(name):
     tfm = _cipher(name)
-    for fn in (tfm._fenc, tfm._fdec):
+    for fn in (tfm._direct_enc, tfm._direct_dec):
         assert type(fn.__self__).__name__ == "DigestCallState"
     block = os.urandom(16)
-    assert tfm._fdec(tfm._fenc(block)) == block
+    assert tfm._direct_dec(tfm._direct_enc(block)) == block
 
 
 def _digests_seen_by_another_thread(tfm, n, tries):
@@ -96,7 +96,7 @@ def test_a_routine_that_answers_nonzero_declines():
     """poly1305's routine refuses fewer than 32 bytes (the key r||s): with no
     min_len in front of it, the entry point still answers None."""
     from crypto_api.algs import poly1305_generic as p
-    fn = oneshot.c_digest_oneshot(p.DIGEST_CALL, p.GENERIC_OPS, p.GENERIC_OPS, 16)
+    fn = oneshot.c_digest_direct(p.DIGEST_CALL, p.GENERIC_OPS, p.GENERIC_OPS, 16)
     key, msg = os.urandom(32), os.urandom(50)
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     assert fn(key + msg) == Poly1305.generate_tag(key, msg)
@@ -106,7 +106,7 @@ def test_a_routine_that_answers_nonzero_declines():
 def test_lengths_other_than_the_block_and_non_buffers_decline():
     tfm = _cipher("aes-generic")
     for arg in (b"", bytes(15), bytearray(17), memoryview(bytes(32))[::2], "x" * 16, 16):
-        assert tfm._fenc(arg) is None, arg
+        assert tfm._direct_enc(arg) is None, arg
 
 
 def test_a_failing_choice_is_raised_and_the_buffer_released():
@@ -136,6 +136,6 @@ def test_make_digest_refuses_null_pointers_and_negative_lengths():
         make(1, 1, 1, (), capi.simd_choice, -1, 0, -32, 0, 2048, 0, 2)
     with pytest.raises(TypeError):
         make(1, 1, 1, (), None, -1, 0, 32, 0, 2048, 0, 2)
-    fn = _shash("sha256-generic")._fdigest
+    fn = _shash("sha256-generic")._direct_digest
     with pytest.raises(TypeError):
         fn(b"a", b"b")                              # one argument, always

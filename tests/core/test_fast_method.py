@@ -32,10 +32,10 @@ except ImportError:
 built = pytest.mark.skipif(_fast_method is None, reason="crypto_api._fast_method is not built")
 
 #: (class, method, slot) entered in C
-METHODS = [(CryptoSkcipher, "encrypt", "_fenc"), (CryptoSkcipher, "decrypt", "_fdec"),
-           (CryptoAead, "encrypt", "_fenc"), (CryptoAead, "decrypt", "_fdec"),
-           (CryptoCipher, "encrypt_one", "_fenc"), (CryptoCipher, "decrypt_one", "_fdec"),
-           (CryptoShash, "digest", "_fdigest")]
+METHODS = [(CryptoSkcipher, "encrypt", "_direct_enc"), (CryptoSkcipher, "decrypt", "_direct_dec"),
+           (CryptoAead, "encrypt", "_direct_enc"), (CryptoAead, "decrypt", "_direct_dec"),
+           (CryptoCipher, "encrypt_one", "_direct_enc"), (CryptoCipher, "decrypt_one", "_direct_dec"),
+           (CryptoShash, "digest", "_direct_digest")]
 
 
 @pytest.fixture(params=["c", "python"])
@@ -187,7 +187,7 @@ def test_what_the_fast_path_answers(entry):
         calls.append(args)
         return answer(*args)
 
-    tfm._fenc = fake
+    tfm._direct_enc = fake
     answer = lambda *a: "fast"                           # noqa: E731
     assert tfm.encrypt(data, iv) == "fast"
     assert calls[-1] == (data, iv, None)                 # every parameter, defaults filled in
@@ -199,7 +199,7 @@ def test_what_the_fast_path_answers(entry):
         tfm.encrypt(data, iv)
     answer = lambda *a: None                             # noqa: E731
     assert tfm.encrypt(data, iv) == want                 # declined: the full path
-    tfm._fenc = None
+    tfm._direct_enc = None
     assert tfm.encrypt(data, iv) == want
 
 

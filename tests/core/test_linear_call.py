@@ -1,6 +1,6 @@
 """The C entry point of the skcipher fast path (crypto_api/linear_call.c).
 
-Where it is built, setkey installs it as ``tfm._fenc``/``_fdec`` of the
+Where it is built, setkey installs it as ``tfm._direct_enc``/``_direct_dec`` of the
 ChaCha family and Adiantum (tests/algs/test_oneshot.py runs the fast-path
 tests on it and on the Python function alike).  Here: what only it does.
 It holds the GIL for messages shorter than ``oneshot.NOGIL_MIN`` (a hand-over
@@ -35,12 +35,12 @@ def _alloc(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_setkey_installs_the_c_entry_point(name):
     tfm = _alloc(name)
-    for fn in (tfm._fenc, tfm._fdec):
+    for fn in (tfm._direct_enc, tfm._direct_dec):
         assert type(fn).__name__ == "builtin_function_or_method"
         assert type(fn.__self__).__name__ == "LinearCallState"
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(5000)
-    assert tfm._fdec(tfm._fenc(data, iv, None), iv, None) == data
+    assert tfm._direct_dec(tfm._direct_enc(data, iv, None), iv, None) == data
 
 
 def _calls_seen_by_another_thread(tfm, n, tries):
@@ -80,7 +80,7 @@ def test_gil_released_for_long_calls_with_the_buffer_kept_exported(name):
 
 def test_make_refuses_null_pointers_and_negative_lengths():
     tfm = _alloc("xchacha12-simd")
-    fn = tfm._fenc
+    fn = tfm._direct_enc
     state = fn.__self__
     with pytest.raises(TypeError):
         fn(b"x", bytes(32))                          # three arguments, always

@@ -35,6 +35,14 @@ out["proc"] = records
 out["aes"] = capi.crypto_alloc_cipher("aes").driver_name
 adi = capi.crypto_alloc_skcipher("adiantum(xchacha12,aes)")
 out["adiantum"] = [adi.driver_name, adi.alg.cra_priority]
+adi.setkey(bytes(32))
+from crypto_api.cinterface import Kind, entries, offers
+out["adiantum_wide"] = entries(adi, Kind.WIDE) is not None
+alloc = {"cipher": capi.crypto_alloc_cipher, "skcipher": capi.crypto_alloc_skcipher,
+         "shash": capi.crypto_alloc_shash}
+out["offers"] = {drv: [k.name for k in offers(alloc[rec["type"]](drv).alg)]
+                 for drv, rec in records.items()
+                 if drv.endswith(("-neon", "-neon-4way", "-arm64", "-ce")) and rec["type"] in alloc}
 
 
 def trace(fn):
@@ -135,6 +143,17 @@ def test_adiantum_resolution(probe):
     else:
         assert out["aes"] == "aes-ce"
         assert out["adiantum"] == ["adiantum(xchacha12-neon,aes-ce,nhpoly1305-neon)", 264]
+
+
+def test_the_arm64_drivers_offer_templates_no_c_entries(probe):
+    # they are the generic descriptors with emulated request callbacks: the
+    # generic C entries (BLOCK, NHPOLY1305, STREAM) must not come along, so
+    # Adiantum over them composes through their request paths
+    cpu, out = probe
+    assert set(DRIVERS) - ({"aes-ce"} if cpu == NO_AES_CPU else set()) <= set(out["offers"])
+    assert "nhpoly1305-neon" in out["offers"] and "xchacha12-neon" in out["offers"]
+    assert all(kinds == [] for kinds in out["offers"].values()), out["offers"]
+    assert out["adiantum_wide"] is False
 
 
 def test_nhpoly1305_sections(probe):
