@@ -228,11 +228,6 @@ void aes_ecb_decrypt_generic(const struct crypto_aes_ctx *ctx, uint8_t *out,
 		decrypt_block(ctx->key_dec, nr, out, in);
 }
 
-void aes_block(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in)
-{
-	fn(ctx, out, in);
-}
-
 int aes_block_call(const void *handle, char *out, const char *in, size_t n)
 {
 	const struct aes_block_call *c = handle;

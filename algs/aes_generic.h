@@ -43,8 +43,6 @@ struct aes_block_call {
 	const void *ctx;
 };
 
-/* One block through fn (the encrypt_one fast path takes it with bytes). */
-void aes_block(aes_block_fn fn, const void *ctx, uint8_t *out, const uint8_t *in);
 /* The routine of the C entry point (crypto_api/digest_call.h): the handle is
  * a struct aes_block_call; n is the block's 16; returns 0. */
 int aes_block_call(const void *handle, char *out, const char *in, size_t n);

@@ -280,11 +280,6 @@ void aria_ctr_generic(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *i
 	memzero_explicit(ks, sizeof(ks));
 }
 
-void aria_crypt_one(const struct aria_ctx *ctx, int encrypt, uint8_t *out, const uint8_t *in)
-{
-	(encrypt ? aria_encrypt : aria_decrypt)(ctx, out, in);
-}
-
 int aria_encrypt_call(const void *handle, char *out, const char *in, size_t n)
 {
 	(void)n;

@@ -50,8 +50,6 @@ void aria_ctr_generic(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *i
 		      size_t nbytes, uint8_t iv[ARIA_BLOCK_SIZE]);
 /* iv += n as a 128-bit big-endian integer (wrapping at 2^128). */
 void aria_ctr_add(uint8_t iv[ARIA_BLOCK_SIZE], uint64_t n);
-/* One block, encrypted (encrypt != 0) or decrypted. */
-void aria_crypt_one(const struct aria_ctx *ctx, int encrypt, uint8_t *out, const uint8_t *in);
 /* The routines of the C entry point (crypto_api/digest_call.h): the handle
  * is the struct aria_ctx; n is the block's 16; return 0. */
 int aria_encrypt_call(const void *handle, char *out, const char *in, size_t n);

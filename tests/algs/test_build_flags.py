@@ -144,7 +144,7 @@ def test_bytes_adapters_are_generated_from_the_header():
             assert m, (name, adapter, wrapper)
             assert "char *" in m.group(1) and "uint8_t *" not in m.group(1)
             assert re.search(rf"\b{adapter}\([^)]*char \*", decls), (name, adapter)
-    assert count >= 8
+    assert count >= 4        # chacha, adiantum (2), poly1305-simd
 
 
 def _include_flags(spec) -> list:
