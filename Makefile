@@ -113,14 +113,14 @@ ASAN_TESTS := tests/algs tests/arch tests/core tests/dmcrypt tests/fuzz
 test-asan: $(ASAN_VENV)/.installed
 	$(ASAN_RUN) $(ASAN_VENV)/bin/python -m pytest -q -p no:cacheprovider --capture=sys $(PYTEST_ARGS) $(ASAN_TESTS)
 
-# make fuzz: every target for FUZZ_SECONDS in all; make fuzz-long: one target
-# (FUZZ_TARGET) for FUZZ_SECONDS, its findings in fuzz-out/.
+# make fuzz: every target for FUZZ_SECONDS in all; make fuzz-long: FUZZ_TARGET (a target or all)
+# for FUZZ_SECONDS, new inputs and findings kept in .fuzz-out/<target>/.
 FUZZ_SECONDS ?= 150
-FUZZ_TARGET ?= skcipher
+FUZZ_TARGET ?= all
 fuzz: $(FUZZ_VENV)/asan_with_fuzzer.so
 	$(FUZZ_RUN) $(FUZZ_VENV)/bin/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS) all
 fuzz-long: $(FUZZ_VENV)/asan_with_fuzzer.so
-	$(FUZZ_RUN) $(FUZZ_VENV)/bin/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS) --out fuzz-out $(FUZZ_TARGET)
+	$(FUZZ_RUN) $(FUZZ_VENV)/bin/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS) --out .fuzz-out $(FUZZ_TARGET)
 
 fuzz-coverage: $(COV_VENV)/.installed
-	PYTHONSAFEPATH=1 $(COV_VENV)/bin/python tests/fuzz/coverage.py --venv $(COV_VENV)
+	PYTHONSAFEPATH=1 $(COV_VENV)/bin/python tests/fuzz/coverage.py --venv $(COV_VENV) $(if $(FUZZ_EXTRA),--extra $(FUZZ_EXTRA))

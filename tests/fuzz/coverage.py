@@ -4,7 +4,7 @@ No kernel counterpart.  Run by the interpreter of a venv whose extensions
 clang built with ``-fprofile-instr-generate -fcoverage-mapping`` (the
 Makefile's .venv-cov): it replays every kept input of every target (and
 ``--extra DIR``'s ``<target>/corpus/`` inputs, such as a long run's
-fuzz-out/) in a child process writing raw profiles, merges them with
+.fuzz-out/) in a child process writing raw profiles, merges them with
 llvm-profdata and asks llvm-cov for each C file's line counts.  cffi's
 generated wrappers are left out: only the project's own C is counted.
 """
