@@ -49,9 +49,7 @@ dist: $(STAMP)
 # ---- sanitizers and fuzzing (docs/sanitizers.md) ----
 # Each build has its own venv with the package installed from this checkout, not
 # editable: its own build directory (DIST_EXTRA_CONFIG), so the in-tree .so files
-# of .venv stay as they are.  The emulated machines' helpers are not rebuilt
-# there: they are static executables under qemu-user, built with the machine's
-# own flags (docs/sanitizers.md says why and what covers them).
+# of .venv stay as they are.
 ASAN_VENV := .venv-asan
 FUZZ_VENV := .venv-fuzz
 COV_VENV  := .venv-cov
@@ -104,7 +102,9 @@ $(COV_VENV)/.installed: $(PKG_FILES)
 # import the installed package, not the source tree.
 SAN_RUN = ASAN_OPTIONS=detect_leaks=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PYCRYPTODOME_DISABLE_DEEPBIND=1 PYTHONSAFEPATH=1
-ASAN_RUN = LD_PRELOAD="$$(gcc -print-file-name=libasan.so):$$(gcc -print-file-name=libubsan.so)" $(SAN_RUN)
+# The emulated machines' static helpers: UBSan in trap mode (crypto_api/machine/helper_build.py).
+ASAN_RUN = LD_PRELOAD="$$(gcc -print-file-name=libasan.so):$$(gcc -print-file-name=libubsan.so)" $(SAN_RUN) \
+	CRYPTO_API_HELPER_SANITIZE=undefined
 FUZZ_RUN = LD_PRELOAD="$(abspath $(FUZZ_VENV))/asan_with_fuzzer.so" $(SAN_RUN)
 # The C-facing tests: every core and entry point, the emulated machines, the fuzz
 # corpora (docs/sanitizers.md says why these).
