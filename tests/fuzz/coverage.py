@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     p.add_argument("--extra", default=None, help="a directory of more inputs: <target>/corpus/*")
     p.add_argument("--json", default=None, help="also write the per-file counts here")
     a = p.parse_args(argv)
-    py = os.path.join(a.venv, "bin", "python")
+    py = os.path.join(os.path.abspath(a.venv), "bin", "python")
     objects = sorted(glob.glob(os.path.join(a.venv, "lib", "python3*", "site-packages", "crypto_api", "**", "*.so"),
                                recursive=True))
     if not objects:
@@ -73,10 +73,9 @@ def main(argv=None) -> int:
     for f in report["data"][0]["files"]:
         path = os.path.normpath(f["filename"])
         rel = os.path.relpath(path, ROOT) if os.path.isabs(path) else path
-        base = os.path.basename(rel)
-        if base.startswith("_") or rel.startswith(".."):      # cffi's wrappers, system headers
-            continue
         lines = f["summary"]["lines"]
+        if rel.startswith("..") or "/build/" in "/" + rel or not lines["count"]:
+            continue                    # system headers, cffi's generated wrappers, no code
         old = files.get(rel)
         if old is None or lines["covered"] > old[0]:
             files[rel] = (lines["covered"], lines["count"])
