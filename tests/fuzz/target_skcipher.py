@@ -80,4 +80,4 @@ def check(data: bytes) -> None:
                        lambda: run_request(fi, _crypt_request(drv, encrypt, iv, n), msg, n))
     assert got == want
     if n > 1 and fi.uint(7) == 0:
-        _overlap_refused(drv, msg, iv, 1 + fi.uint(n - 1))
+        _overlap_refused(drv, msg, iv, 1 + fi.uint(n - 2))      # 1 .. n-1: a true overlap

@@ -41,3 +41,28 @@ def test_the_targets_are_deterministic():
     a, b = FuzzInput(data), FuzzInput(data)
     assert [a.length(5000), a.blob(70), a.uint(9)] == [b.length(5000), b.blob(70), b.uint(9)]
     assert FuzzInput(b"").blob(5) == FuzzInput(b"").blob(5)
+
+
+def test_the_skcipher_target_reaches_the_aria_simd_drivers():
+    """Allocated by driver name alone, the ARIA SIMD drivers are not found (their
+    module loads through its crypto-aria-* aliases): the target requests the
+    modules first.  In a fresh interpreter, where nothing else loaded them."""
+    import subprocess
+    code = ("import sys; sys.path[:0] = sys.argv[1:]\n"
+            "import crypto_api as capi\n"
+            "from crypto_api.arch.x86.aria_glue import ymm_usable\n"
+            "from crypto_api.arch.x86.cpufeature import boot_cpu_has\n"
+            "from fuzz_input import FuzzInput\n"
+            "from pairs import SKCIPHERS, pick\n"
+            "i = [d for _, d in SKCIPHERS].index('ecb-aria-avx')\n"
+            "got = pick(FuzzInput(bytes([i])), SKCIPHERS, capi.crypto_alloc_skcipher)\n"
+            "usable = boot_cpu_has('avx') and boot_cpu_has('aes') and ymm_usable()\n"
+            "print(usable, got is not None and got[3].driver_name)\n")
+    here = os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run([sys.executable, "-c", code, here, os.path.dirname(here)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    usable, driver = r.stdout.split()
+    if usable != "True":
+        pytest.skip("the CPU lacks AVX or AES-NI, or the OS YMM state")
+    assert driver == "ecb-aria-avx"
