@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SOURCES := pyproject.toml setup.py $(wildcard crypto_api/*.c crypto_api/*.h) $(wildcard algs/*.c algs/*.h algs/include/*.h algs/build_*.py arch/x86/*.c arch/x86/*.h arch/x86/build_*.py)
 
-.PHONY: run test bench clean dist test-asan fuzz fuzz-long fuzz-coverage
+.PHONY: run test bench clean dist test-asan fuzz fuzz-long fuzz-merge fuzz-coverage
 
 run: $(STAMP)
 	$(PY) -m crypto_api boot
@@ -121,6 +121,10 @@ fuzz: $(FUZZ_VENV)/asan_with_fuzzer.so
 	$(FUZZ_RUN) $(FUZZ_VENV)/bin/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS) all
 fuzz-long: $(FUZZ_VENV)/asan_with_fuzzer.so
 	$(FUZZ_RUN) $(FUZZ_VENV)/bin/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS) --out .fuzz-out $(FUZZ_TARGET)
+
+# after a long run: the inputs of .fuzz-out/ that add coverage join tests/fuzz/corpus/
+fuzz-merge: $(FUZZ_VENV)/asan_with_fuzzer.so
+	$(FUZZ_RUN) $(FUZZ_VENV)/bin/python tests/fuzz/run.py --merge --out .fuzz-out $(FUZZ_TARGET)
 
 fuzz-coverage: $(COV_VENV)/.installed
 	PYTHONSAFEPATH=1 $(COV_VENV)/bin/python tests/fuzz/coverage.py --venv $(COV_VENV) $(if $(FUZZ_EXTRA),--extra $(FUZZ_EXTRA))

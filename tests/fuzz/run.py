@@ -8,8 +8,10 @@ read only) and writing what it finds new to DIR/<target>/corpus; a finding
 and is saved as DIR/<target>/crash-<hash>; the run fails and prints, for each
 finding, its input in hex and the command that replays it:
 ``python tests/fuzz/run.py --replay FILE TARGET`` (no atheris needed: the
-same check, in this interpreter).  The process must run with the sanitizer
-runtimes preloaded, as the Makefile does (docs/sanitizers.md).
+same check, in this interpreter).  ``--merge --out DIR`` adds to the kept
+corpora the inputs of DIR that reach coverage they do not (``make
+fuzz-merge``).  The process must run with the sanitizer runtimes preloaded,
+as the Makefile does (docs/sanitizers.md).
 """
 
 from __future__ import annotations
@@ -30,22 +32,31 @@ from targets import NAMES, check_function, corpus_dir, corpus_files  # noqa: E40
 MAX_LEN = 2048
 
 
-def fuzz_one(name: str, seconds: int, out: str) -> None:
-    """In the child: hand target ``name`` to libFuzzer (does not return)."""
+WARM_UP = 40
+
+
+def fuzz_one(name: str, seconds: int, out: str, merge: bool = False) -> None:
+    """In the child: hand target ``name`` to libFuzzer (does not return).
+    ``merge``: instead, add to the kept corpus the inputs of ``out``'s corpus
+    that reach coverage it does not (libFuzzer's -merge=1)."""
     import atheris
     # Python coverage too: the parsers, the glue and the walk are Python
     with atheris.instrument_imports(include=["crypto_api", "pairs", "buffers", "fuzz_input", "target_" + name]):
         check = check_function(name)
-    # every kept input once before the clock starts: the first ones load modules,
-    # run self-tests and allocate the target's transforms (seconds, not a finding)
-    for path in corpus_files(name):
+    # some kept inputs before the clock starts: the first ones load modules, run
+    # self-tests and allocate the target's transforms (seconds, not a finding)
+    for path in corpus_files(name)[:WARM_UP]:
         with open(path, "rb") as f:
             check(f.read())
     work = os.path.join(out, name, "corpus")
     os.makedirs(work, exist_ok=True)
-    args = [sys.argv[0], work, corpus_dir(name), f"-max_total_time={seconds}", f"-max_len={MAX_LEN}",
-            f"-artifact_prefix={os.path.join(out, name)}/", "-timeout=120", "-rss_limit_mb=6144",
-            "-print_final_stats=1", "-print_pcs=0"]
+    common = [f"-max_len={MAX_LEN}", f"-artifact_prefix={os.path.join(out, name)}/", "-timeout=120",
+              "-rss_limit_mb=6144", "-print_pcs=0"]
+    if merge:
+        args = [sys.argv[0], "-merge=1", *common, corpus_dir(name), work]
+    else:
+        args = [sys.argv[0], work, corpus_dir(name), f"-max_total_time={seconds}", "-print_final_stats=1",
+                *common]
     atheris.Setup(args, check)
     atheris.Fuzz()
 
@@ -59,12 +70,13 @@ def replay(name: str, path: str) -> int:
     return 0
 
 
-def run(names: list, seconds: int, out: str) -> int:
+def run(names: list, seconds: int, out: str, merge: bool = False) -> int:
     share = max(5, seconds // len(names))
     failed = []
     for name in names:
         start = time.monotonic()
-        cmd = [sys.executable, os.path.abspath(__file__), "--child", "--seconds", str(share), "--out", out, name]
+        cmd = [sys.executable, os.path.abspath(__file__), "--child", "--seconds", str(share), "--out", out,
+               *(["--merge"] if merge else []), name]
         rc = subprocess.run(cmd).returncode
         crashes = sorted(glob.glob(os.path.join(out, name, "crash-*")) + glob.glob(os.path.join(out, name, "timeout-*"))
                          + glob.glob(os.path.join(out, name, "oom-*")))
@@ -89,6 +101,8 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=int, default=150, help="time for all the named targets together")
     p.add_argument("--out", default=None, help="where new inputs and findings go (default: a temporary directory)")
     p.add_argument("--replay", metavar="FILE", help="run one saved input through the target, without atheris")
+    p.add_argument("--merge", action="store_true",
+                   help="add to tests/fuzz/corpus/<target>/ the inputs of --out's corpus that add coverage")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a, rest = p.parse_known_args(argv)
     names = list(NAMES) if a.target == "all" and not a.replay else [a.target]
@@ -99,11 +113,13 @@ def main(argv=None) -> int:
         return replay(a.target, a.replay)
     if a.child:
         sys.argv = [sys.argv[0]] + rest
-        fuzz_one(names[0], a.seconds, a.out)
+        fuzz_one(names[0], a.seconds, a.out, a.merge)
         return 0
+    if a.merge and not a.out:
+        p.error("--merge needs --out: the directory a long run kept its inputs in")
     if a.out:
         os.makedirs(a.out, exist_ok=True)
-        return run(names, a.seconds, a.out)
+        return run(names, a.seconds, a.out, a.merge)
     with tempfile.TemporaryDirectory(prefix="crypto_api-fuzz-") as out:
         return run(names, a.seconds, out)
 
