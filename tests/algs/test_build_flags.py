@@ -216,9 +216,8 @@ def test_an_optimisation_level_in_cflags_is_not_overridden(cflags, opt):
     env = {k: v for k, v in os.environ.items() if k != "CFLAGS"}
     if cflags is not None:
         env["CFLAGS"] = cflags
-    code = "import build_common, json; print(json.dumps(build_common.CFLAGS))"
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "algs", env=env,
-                       capture_output=True, text=True)
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import build_common, json; print(json.dumps(build_common.CFLAGS))"
+    r = subprocess.run([sys.executable, "-c", code, str(ROOT / "algs")], env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     assert [f for f in got if f.startswith("-O")] == opt
