@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -35,10 +36,11 @@ MAX_LEN = 2048
 WARM_UP = 40
 
 
-def fuzz_one(name: str, seconds: int, out: str, merge: bool = False) -> None:
+def fuzz_one(name: str, seconds: int, out: str, merge: bool = False, passed: list = ()) -> None:
     """In the child: hand target ``name`` to libFuzzer (does not return).
     ``merge``: instead, add to the kept corpus the inputs of ``out``'s corpus
-    that reach coverage it does not (libFuzzer's -merge=1)."""
+    that reach coverage it does not (libFuzzer's -merge=1, which runs this
+    child again with its own flags: ``passed``, handed on as they are)."""
     import atheris
     # Python coverage too: the parsers, the glue and the walk are Python
     with atheris.instrument_imports(include=["crypto_api", "pairs", "buffers", "fuzz_input", "target_" + name]):
@@ -52,10 +54,14 @@ def fuzz_one(name: str, seconds: int, out: str, merge: bool = False) -> None:
     os.makedirs(work, exist_ok=True)
     common = [f"-max_len={MAX_LEN}", f"-artifact_prefix={os.path.join(out, name)}/", "-timeout=120",
               "-rss_limit_mb=6144", "-print_pcs=0"]
-    if merge:
-        args = [sys.argv[0], "-merge=1", *common, corpus_dir(name), work]
+    # libFuzzer starts its inner runs through the shell with argv[0] first
+    me = shlex.join([sys.executable, os.path.abspath(__file__), "--child", "--out", out, name])
+    if passed:
+        args = [me, *passed]
+    elif merge:
+        args = [me, "-merge=1", *common, corpus_dir(name), work]
     else:
-        args = [sys.argv[0], work, corpus_dir(name), f"-max_total_time={seconds}", "-print_final_stats=1",
+        args = [me, work, corpus_dir(name), f"-max_total_time={seconds}", "-print_final_stats=1",
                 *common]
     atheris.Setup(args, check)
     atheris.Fuzz()
@@ -112,8 +118,7 @@ def main(argv=None) -> int:
     if a.replay:
         return replay(a.target, a.replay)
     if a.child:
-        sys.argv = [sys.argv[0]] + rest
-        fuzz_one(names[0], a.seconds, a.out, a.merge)
+        fuzz_one(names[0], a.seconds, a.out, a.merge, rest)
         return 0
     if a.merge and not a.out:
         p.error("--merge needs --out: the directory a long run kept its inputs in")
