@@ -59,17 +59,20 @@ def pick(fi, pairs: list, alloc):
             except CryptoError:
                 pass                    # the CPU lacks its features: its pairs are skipped
         _requested.append(True)
-    got = []
-    for name in (ref_name, drv_name):
-        if (name, alloc) not in _tfms:
-            try:
-                _tfms[name, alloc] = alloc(name)
-            except CryptoError:
-                _tfms[name, alloc] = None
-        got.append(_tfms[name, alloc])
+    got = [cached(name, alloc) for name in (ref_name, drv_name)]
     if None in got:
         return None
     return ref_name, drv_name, got[0], got[1]
+
+
+def cached(name: str, alloc):
+    """``alloc(name)``, once per process (None where it is refused)."""
+    if (name, alloc) not in _tfms:
+        try:
+            _tfms[name, alloc] = alloc(name)
+        except CryptoError:
+            _tfms[name, alloc] = None
+    return _tfms[name, alloc]
 
 
 def same_outcome(what: str, ref, drv):

@@ -17,7 +17,7 @@ from crypto_api import VolumeCipher
 
 from dmcrypt_ref import iv_bytes, iv_number
 from fuzz_input import FuzzInput
-from pairs import outcome
+from pairs import cached, outcome
 
 #: (specification, the generic reference of its algorithm)
 SPECS = [("xchacha12,aes-adiantum-plain64", "adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)"),
@@ -25,19 +25,12 @@ SPECS = [("xchacha12,aes-adiantum-plain64", "adiantum(xchacha12-generic,aes-gene
          ("aes-xts-plain64", "xts(aes-generic)"),
          ("aes-cbc-essiv:sha256", "essiv(cbc(aes-generic),sha256-generic)")]
 GUARD = 0x5A
-_refs: dict = {}
-
-
-def _reference(name: str):
-    if name not in _refs:
-        _refs[name] = capi.crypto_alloc_skcipher(name)
-    return _refs[name]
 
 
 def check(data: bytes) -> None:
     fi = FuzzInput(data)
     spec, ref_name = fi.choice(SPECS)
-    ref = _reference(ref_name)
+    ref = cached(ref_name, capi.crypto_alloc_skcipher)
     key = fi.blob(ref.max_keysize)
     sector_size = fi.choice((512, 1024, 2048, 4096))
     per = sector_size // 512
