@@ -232,9 +232,25 @@ static PyObject *handoff_stats(PyObject *module, PyObject *unused)
 			     "skipped", atomic_load(&handoff_skipped));
 }
 
+/* handoff_limits() -> {"spin_ns": .., "recent_ns": .., "polite_ns": .., "penalty_max": ..}:
+ * the hand-over's bounds (gil_handoff.h); spin_ns is 0 where nothing spins (one CPU). */
+static PyObject *handoff_limits(PyObject *module, PyObject *unused)
+{
+	(void)module;
+	(void)unused;
+	return Py_BuildValue("{s:L,s:L,s:L,s:i}",
+			     "spin_ns", (long long)handoff_spin_ns,
+			     "recent_ns", (long long)HANDOFF_RECENT_NS,
+			     "polite_ns", (long long)HANDOFF_POLITE_NS,
+			     "penalty_max", HANDOFF_PENALTY_MAX);
+}
+
 static PyMethodDef module_methods[] = {
 	{"handoff_stats", handoff_stats, METH_NOARGS,
 	 "handoff_stats() -> dict: spins for the GIL started, run out, skipped (since load)"},
+	{"handoff_limits", handoff_limits, METH_NOARGS,
+	 "handoff_limits() -> dict: the hand-over's spin limit, 'recent' window, polite point, "
+	 "largest back-off (ns, ns, ns, spins)"},
 	{"make", make, METH_VARARGS,
 	 "make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len, nogil_min, "
 	 "simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn(data, iv, out)"},

@@ -106,5 +106,7 @@ def parse_cipher_spec(spec) -> CipherSpec:
     try:
         check_name(algorithm, "algorithm")
     except CryptoError as e:
-        raise CryptoError(e.errno, f"cipher specification {spec!r}: {e.message}") from None
+        # a specification that names no usable algorithm is an invalid one, whatever
+        # the name's fault (too long: ENAMETOOLONG from the registry's check)
+        raise _bad(spec, e.message) from None
     return CipherSpec(spec=spec, algorithm=algorithm, ivmode=ivmode)

@@ -42,7 +42,7 @@ import subprocess
 import tempfile
 from typing import Dict, List, Optional, Tuple
 
-from errno import ENODEV, ENOEXEC
+from errno import EINVAL, ENODEV, ENOEXEC
 
 from ..errors import CryptoError
 from .cdefs import Function
@@ -52,6 +52,26 @@ from .spec import Toolchain
 
 MAGIC = 0x43415049  # "CAPI": the helper's hello record starts with it
 NULL_OFFSET = 0xFFFFFFFFFFFFFFFF
+
+
+#: ``CRYPTO_API_HELPER_SANITIZE=undefined`` (``make test-asan`` sets it): every
+#: object of the helper compiled with UBSan in trap mode.  A static executable
+#: cannot link gcc's sanitizer runtimes; trap mode needs none: undefined
+#: behaviour in a core executes a trap instruction, the helper dies and the
+#: call fails.  (ASan has no such mode: the helpers are not address-checked.)
+SANITIZE_VAR = "CRYPTO_API_HELPER_SANITIZE"
+SANITIZE_FLAGS = {"undefined": ("-fsanitize=undefined", "-fsanitize-undefined-trap-on-error")}
+
+
+def sanitize_flags() -> Tuple[str, ...]:
+    """The compile flags ``$CRYPTO_API_HELPER_SANITIZE`` asks for (none when unset)."""
+    want = os.environ.get(SANITIZE_VAR, "")
+    if not want:
+        return ()
+    if want not in SANITIZE_FLAGS:
+        raise CryptoError(EINVAL, f"{SANITIZE_VAR}={want!r}: not a helper sanitizer "
+                                  f"(known: {', '.join(SANITIZE_FLAGS)})")
+    return SANITIZE_FLAGS[want]
 
 
 def cache_root() -> str:
@@ -161,7 +181,7 @@ def dispatcher_source(fns: List[Tuple[Core, Function]]) -> str:
 def _digest(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str) -> str:
     h = hashlib.sha256()
     tc = toolchain_of(arch)
-    h.update(repr((tc.cc, tc.cflags, shutil.which(tc.cc))).encode())
+    h.update(repr((tc.cc, tc.cflags, shutil.which(tc.cc), sanitize_flags())).encode())
     h.update(dispatcher.encode())
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
     linked = arch_sources(arch, cores, src_dir)
@@ -202,7 +222,7 @@ def source_key(arch: str, cores: Dict[str, Core], dispatcher: str, src_dir: str)
 
     h = hashlib.sha256()
     tc = toolchain_of(arch)
-    h.update(repr((tc.cc, tc.cflags)).encode())
+    h.update(repr((tc.cc, tc.cflags) + ((sanitize_flags(),) if sanitize_flags() else ())).encode())
     h.update(dispatcher.encode())
     files = set(glob.glob(os.path.join(src_dir, "*.h")))
     linked = arch_sources(arch, cores, src_dir)
@@ -311,7 +331,7 @@ def _build_in_cache(arch: str) -> Tuple[str, List[Tuple[Core, Function]]]:
             for c in [None] + [cores[n] for n in sorted(cores)]:
                 srcs = [dpath] if c is None else [s for s in linked[c.name] if s not in done]
                 done.update(srcs)
-                flags = list(tc.cflags) + ([] if c is None else list(c.cflags))
+                flags = list(tc.cflags) + ([] if c is None else list(c.cflags)) + list(sanitize_flags())
                 for s in srcs:
                     obj = os.path.join(tmp, f"{len(objs)}_{os.path.basename(s)}.o")
                     _run([tc.cc, *flags, "-I", src_dir, "-c", s, "-o", obj],

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import json
 import os
 import pathlib
 import re
@@ -290,3 +291,21 @@ def test_linked_sources_depth_first_each_once_and_refusals():
     with pytest.raises(CryptoError, match="'gone'") as e:
         linked_sources("a", cores)
     assert e.value.errno == ENOENT
+
+
+@pytest.mark.parametrize("cflags, opt", [(None, ["-O3"]), ("-g -fPIC", ["-O3"]),
+                                         ("-fsanitize=address,undefined -g -O1", []),
+                                         ("-O0 -fprofile-instr-generate", [])])
+def test_an_optimisation_level_in_cflags_is_not_overridden(cflags, opt):
+    """setuptools puts the environment's CFLAGS before an extension's own flags,
+    and gcc takes the last -O: the helper adds -O3 only where CFLAGS name no level,
+    so a sanitizer or coverage build (make test-asan, make fuzz) keeps its -O1."""
+    env = {k: v for k, v in os.environ.items() if k != "CFLAGS"}
+    if cflags is not None:
+        env["CFLAGS"] = cflags
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import build_common, json; print(json.dumps(build_common.CFLAGS))"
+    r = subprocess.run([sys.executable, "-c", code, str(ROOT / "algs")], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert [f for f in got if f.startswith("-O")] == opt
+    assert got[len(opt):] == ["-Wall", "-Wextra", "-Werror=implicit-function-declaration"]

@@ -5,6 +5,8 @@ The forms are the ones dm-crypt.rst documents: ``cipher-chainmode-ivmode``
 ``capi:<crypto API name>-ivmode``.
 """
 
+import errno
+
 import pytest
 
 from crypto_api import CryptoError
@@ -63,3 +65,16 @@ def test_refused(spec, words):
 def test_not_a_string():
     with pytest.raises(TypeError):
         parse_cipher_spec(b"aes-xts-plain64")
+
+
+@pytest.mark.parametrize("spec", ["capi:" + "x" * 130 + "-plain64",        # found by the cipher_spec fuzzer
+                                  "aes-" + "y" * 130 + "-plain64",
+                                  "aes-cbc-essiv:" + "s" * 120])
+def test_an_algorithm_name_too_long_is_an_invalid_specification(spec):
+    """Within the specification's length limit, but naming an algorithm longer
+    than CRYPTO_MAX_ALG_NAME allows: EINVAL like every other unusable
+    specification (the registry's own check says ENAMETOOLONG)."""
+    with pytest.raises(CryptoError) as e:
+        parse_cipher_spec(spec)
+    assert e.value.errno == errno.EINVAL
+    assert "at most 127" in str(e.value) and spec[:20] in str(e.value)

@@ -290,7 +290,10 @@ def test_matches_cryptography_over_random_lengths_and_layouts(batch):
     flat = [c for pair in batch for c in pair]
     import subprocess
     import sys
-    env = arm64_env("max", {"PYTHONPATH": TESTS_DIR + os.pathsep + os.environ.get("PYTHONPATH", "")})
+    # no empty entry (it would put the child's working directory, the checkout's
+    # source tree, before the installed package: make test-asan installs it)
+    env = arm64_env("max", {"PYTHONPATH": os.pathsep.join(
+        [TESTS_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p])})
     r = subprocess.run([sys.executable, "-c", CASES], input=json.dumps(flat), env=env, capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stderr
