@@ -281,7 +281,7 @@ def test_linked_sources_depth_first_each_once_and_refusals():
     from crypto_api.machine.core import Core, linked_sources
     cores = {"a": ("d", Core(name="a", sources=("a.c",), links=("b", "c"))),
              "b": ("d", Core(name="b", sources=("b.c",), links=("c",))),
-             "c": ("e", Core(name="c", sources=("c.c", "../d/a.c")))}
+             "c": ("e", Core(name="c", sources=("c.c", os.path.join(os.pardir, "d", "a.c"))))}
     assert linked_sources("a", cores) == ["d/a.c", "d/b.c", "e/c.c"]
     cores["c"] = ("e", Core(name="c", sources=("c.c",), links=("a",)))
     with pytest.raises(CryptoError, match="circle") as e:
