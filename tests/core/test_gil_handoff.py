@@ -121,15 +121,23 @@ def test_a_thread_done_with_its_c_work_gets_the_gil_at_the_next_release(name):
 
     old = sys.getswitchinterval()
     sys.setswitchinterval(10)
+    before = _linear_call.handoff_stats()
     try:
         _run([a, b])
     finally:
         sys.setswitchinterval(old)
-    # with the hand-over A spins instead: a few sleeps in thousands of calls
-    # (a spin given up when B was preempted); before it, one in one or two
+    after = _linear_call.handoff_stats()
+    given_up = sum(after[k] - before[k] for k in ("futile", "skipped"))
     assert a_calls[0] >= b_calls // 4, (f"{name}: A made {a_calls[0]} calls while B made {b_calls} "
                                         f"(B's Python: sum(range({work})), spin limit {spin_ns} ns)")
-    assert a_sleeps[0] <= a_calls[0] // 10, f"{name}: A slept {a_sleeps[0]} times in {a_calls[0]} calls"
+    # With the hand-over, A sleeps in the GIL's wait only where the rule lets it:
+    # after a spin that ran out (B preempted while holding the GIL: on a busy
+    # machine, often) or one skipped in the back-off after such; before it, A
+    # slept at nearly every call with no spin given up.  Counts of both
+    # threads, so an upper bound for A's; the slack is the start and the end.
+    assert a_sleeps[0] <= given_up + 20 + a_calls[0] // 50, (
+        f"{name}: A slept {a_sleeps[0]} times in {a_calls[0]} calls, "
+        f"and only {given_up} spins ran out or were skipped")
 
 
 @pytest.mark.parametrize("name", NAMES)
