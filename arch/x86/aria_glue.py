@@ -138,7 +138,7 @@ def _oneshot_handle(impl: AriaImpl, aria: Any, mode: int, level: int) -> Any:
     with the module's S-boxes."""
     ffi, _ = _lib()
     h = ffi.new("struct aria_x86_oneshot *")
-    h.ctx = ffi.cast("const struct aria_ctx *", ffi.cast("uintptr_t", aria))
+    h.key = ffi.cast("const struct aria_ctx *", ffi.cast("uintptr_t", aria))
     h.level, h.gfni, h.mode = level, impl.gfni, mode
     return h
 

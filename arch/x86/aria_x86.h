@@ -49,7 +49,7 @@ void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int m
 /* The same over a handle: the routine of the driver's direct path
  * (crypto_api.oneshot.skcipher_direct), one handle per code level. */
 struct aria_x86_oneshot {
-	const struct aria_ctx *ctx;
+	const struct aria_ctx *key;
 	int level;
 	int gfni;
 	int mode;
