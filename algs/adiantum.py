@@ -22,7 +22,7 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import Kind, Offer, WideEntries, entries
-from crypto_api.oneshot import output_scratch, skcipher_direct
+from crypto_api.oneshot import skcipher_direct
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
@@ -226,20 +226,17 @@ def adiantum_oneshot(tfm, encrypt: bool):
     direct = tfm.ctx.direct
     if direct is None:
         return None
-    crypt = _oneshot_encrypt if encrypt else _oneshot_decrypt
-    return skcipher_direct(crypt, direct[False], direct[True], TWEAK_SIZE, output_scratch(tfm.ctx),
-                          min_len=BLOCKCIPHER_BLOCK_SIZE, returns_int=True,
-                          crypt_ptr=_oneshot_ptrs[encrypt])
+    return skcipher_direct(_oneshot_ptrs[encrypt], direct[False], direct[True], TWEAK_SIZE,
+                           min_len=BLOCKCIPHER_BLOCK_SIZE, returns_int=True)
 
 
 def _bind_direct_path() -> None:
-    global _adiantum_crypt, _fb, _oneshot_encrypt, _oneshot_decrypt, _ffi_direct, _oneshot_ptrs
+    global _adiantum_crypt, _fb, _ffi_direct, _oneshot_ptrs
     global _WIDE_CRYPT, _WIDE_CRYPT_MANY
     from crypto_api.algs._adiantum import ffi, lib
     _WIDE_CRYPT = ffi.addressof(lib, "adiantum_crypt")
     _WIDE_CRYPT_MANY = ffi.addressof(lib, "adiantum_crypt_many")
     _adiantum_crypt, _fb, _ffi_direct = lib.adiantum_crypt, ffi.from_buffer, ffi
-    _oneshot_encrypt, _oneshot_decrypt = lib.adiantum_encrypt_bytes, lib.adiantum_decrypt_bytes
     _oneshot_ptrs = {True: ffi.addressof(lib, "adiantum_encrypt_bytes"),
                      False: ffi.addressof(lib, "adiantum_decrypt_bytes")}
 

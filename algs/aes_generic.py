@@ -90,7 +90,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         C-contiguous buffer (exported while C reads it): the SIMD
         core when fpu.simd_choice() says SIMD (declining while a trace
         records, so the real section shows), else the generic one.  The C
-        entry point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        entry point (crypto_api.oneshot.digest_direct); None where it is not built."""
         main_e, gen_e = block_entries(tfm, True), block_entries(tfm, False)
         fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(main_e, gen_e, encrypt)
         main_handle = _gffi.new("struct aes_block_call *", {"fn": fn, "ctx": fn_ctx})

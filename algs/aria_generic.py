@@ -70,8 +70,8 @@ def _one(tfm: Any, dst: Any, src: Any, encrypt: bool) -> None:
 
 def _oneshot(tfm: Any, encrypt: bool) -> Optional[Callable]:
     """encrypt_one/decrypt_one in one C call: the C entry point (a block in
-    any C-contiguous buffer) where built, else the same from Python
-    (crypto_api.oneshot.digest_direct)."""
+    any C-contiguous buffer; crypto_api.oneshot.digest_direct), None where it
+    is not built."""
     key = tfm.ctx.aria
     return digest_direct(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
                          in_len=ARIA_BLOCK_SIZE)

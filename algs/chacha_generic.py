@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import Kind, Offer, StreamEntries, entries
-from crypto_api.oneshot import output_scratch, skcipher_direct
+from crypto_api.oneshot import skcipher_direct
 from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import sg_linear_views
 
@@ -191,7 +191,6 @@ def chacha_linear(tfm, src, dst, n, iv) -> bool:
     return True
 
 
-_oneshot_crypt = lib.chacha_oneshot_bytes
 _oneshot_crypt_ptr = ffi.addressof(lib, "chacha_oneshot_bytes")
 
 
@@ -218,8 +217,7 @@ def chacha_oneshot(tfm, encrypt: bool):
     simd_fns, generic_fns = (simd_e.crypt, simd_e.hchacha), (generic_e.crypt, generic_e.hchacha)
     generic = _oneshot_struct(ctx, generic_fns, xchacha)
     simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
-    return skcipher_direct(_oneshot_crypt, generic, simd, tfm.alg.ivsize, output_scratch(ctx),
-                          rule=tfm.alg.simd_rule, crypt_ptr=_oneshot_crypt_ptr)
+    return skcipher_direct(_oneshot_crypt_ptr, generic, simd, tfm.alg.ivsize, rule=tfm.alg.simd_rule)
 
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,

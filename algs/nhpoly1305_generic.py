@@ -130,7 +130,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         """tfm.digest in one C call for any C-contiguous buffer, with the request
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
         SIMD; it declines such a digest while an fpu_trace() records.  The
-        C entry point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        C entry point (crypto_api.oneshot.digest_direct); None where it is not built."""
         key = tfm.ctx.key
         generic = ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": NH_GENERIC, "poly": poly_ops})
         simd = generic if nh_simd is None else \

@@ -54,8 +54,8 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
 
     def oneshot(tfm):
         """tfm.digest in one C call for any C-contiguous buffer (None: too
-        short, so the full path raises ENOKEY).  The C entry point where
-        built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        short, so the full path raises ENOKEY).  The C entry point
+        (crypto_api.oneshot.digest_direct); None where it is not built."""
         return digest_direct(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
 
     return capi.ShashAlg(

@@ -70,7 +70,7 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         request path's rule: the SIMD block function when the FPU model
         allows, else the generic one; it declines while an fpu_trace()
         records (the full path then makes the real sections).  The C entry
-        point where built, else the same from Python (crypto_api.oneshot.digest_direct)."""
+        point (crypto_api.oneshot.digest_direct); None where it is not built."""
         return digest_direct(DIGEST_CALL, generic_handle, simd_handle, digestsize)
 
     return capi.ShashAlg(

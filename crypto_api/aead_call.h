@@ -8,9 +8,9 @@
  * ``tfm.encrypt(data, iv, assoc, out)`` / ``tfm.decrypt`` of a one-pass
  * AEAD driver and its C core (x86: chacha20poly1305_seal_avx2 and
  * chacha20poly1305_open_avx2), made at setkey by
- * crypto_api.oneshot.c_aead_direct.  The Python function it stands for is
- * the driver's own oneshot (arch/x86/chacha20poly1305_glue.py), decision by
- * decision:
+ * crypto_api.oneshot.aead_direct.  It is the one implementation of the
+ * driver's direct path (no Python copy; where it is not built the tfm takes
+ * its full path).  Its decisions:
  *
  *  - only when choice() answers SIMD (usable, and no FPU trace recording);
  *  - data, IV and AD in any C-contiguous buffers, exported before their
@@ -222,7 +222,7 @@ done:
 
 static PyMethodDef aead_call_def = {
 	"aead_call", (PyCFunction)(void (*)(void))aead_call, METH_FASTCALL,
-	"fn(data, iv, assoc, out): the one-call AEAD fast path (crypto_api.oneshot.c_aead_direct)",
+	"fn(data, iv, assoc, out): the one-call AEAD fast path (crypto_api.oneshot.aead_direct)",
 };
 
 /* What goes with the state: the salt wiped, the private buffer (wiped

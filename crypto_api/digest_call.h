@@ -9,8 +9,9 @@
  * single-block cipher, and one C routine of the driver
  * (``fn(handle, out, src, n)``, e.g. sha256_digest_call or aes_block_call),
  * made at setkey (or allocation, for an unkeyed hash) by
- * crypto_api.oneshot.c_digest_direct.  The Python function it stands for is
- * the driver's own oneshot, decision by decision:
+ * crypto_api.oneshot.digest_direct.  It is the one implementation of the
+ * direct path (no Python copy; where it is not built the tfm takes its full
+ * path).  Its decisions:
  *
  *  - the input in any C-contiguous buffer (a bytes object as it is), exported
  *    before its length is read and held until the routine has returned;
@@ -105,7 +106,7 @@ done:
 static PyMethodDef digest_call_def = {
 	"digest_call", (PyCFunction)(void (*)(void))digest_call, METH_FASTCALL,
 	"fn(data) -> bytes or None: a fixed-size result's one-call fast path "
-	"(crypto_api.oneshot.c_digest_direct)",
+	"(crypto_api.oneshot.digest_direct)",
 };
 
 /*

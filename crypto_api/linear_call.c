@@ -9,13 +9,14 @@
  * cipher for short messages: cffi converts each argument through its type
  * machinery and always releases the GIL around the call, and handing the
  * GIL over between threads costs more than encrypting a few hundred bytes.
- * Here the Python buffers are taken as they are (Py_buffer), checked as
- * skcipher_direct checks them, and the GIL is released only for messages of
+ * Here the Python buffers are taken as they are (Py_buffer), and the GIL is released only for messages of
  * at least ``nogil_min`` bytes; between threads that take turns in such
  * calls it is handed over without a sleep (gil_handoff.h).
  *
- * The contract is skcipher_direct's, decision by decision: it answers None
- * (the caller takes the full path) for anything it does not take; every
+ * It is the one implementation of the skcipher direct path's checks and
+ * its SIMD-or-generic choice (there is no Python copy; where this module is
+ * not built no driver has a direct path).  It answers None (the caller
+ * takes the full path) for anything it does not take; every
  * buffer but bytes is exported (PyObject_GetBuffer) before its length is
  * read and the export is held until the C routine has returned, so no other
  * thread, signal handler or trace function can resize it meanwhile.
@@ -163,7 +164,7 @@ done:
 
 static PyMethodDef linear_call_def = {
 	"linear_call", (PyCFunction)(void (*)(void))linear_call, METH_FASTCALL,
-	"fn(data, iv, out): the one-call fast path (crypto_api.oneshot.skcipher_direct)",
+	"fn(data, iv, out): an skcipher's direct path (crypto_api.oneshot.skcipher_direct)",
 };
 
 /*

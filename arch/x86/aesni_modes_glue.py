@@ -30,7 +30,7 @@ from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one che
 from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import output_scratch, skcipher_direct
+from crypto_api.oneshot import skcipher_direct
 from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
@@ -39,7 +39,6 @@ AES_BLOCK_SIZE = 16
 _from_buffer = ffi.from_buffer
 _ONESHOT_MODES = {"ecb": lib.AESNI_ONESHOT_ECB, "cbc": lib.AESNI_ONESHOT_CBC,
                   "ctr": lib.AESNI_ONESHOT_CTR, "xts": lib.AESNI_ONESHOT_XTS}
-_oneshot_crypt = lib.aesni_mode_oneshot
 _oneshot_crypt_ptr = ffi.addressof(lib, "aesni_mode_oneshot")
 #: The internal drivers have SIMD code only (their wrapper queues to cryptd
 #: where SIMD is unusable): the direct path declines anything but SIMD.
@@ -202,9 +201,8 @@ def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
     h.fn = ffi.cast("void (*)(void)", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
     h.mode = _ONESHOT_MODES[mode.name]
     h.dec = 0 if encrypt else 1
-    return skcipher_direct(_oneshot_crypt, h, h, mode.ivsize, output_scratch(ctx),
-                          min_len=mode.min_len, align=mode.align, rule=tfm.alg.simd_rule,
-                          crypt_ptr=_oneshot_crypt_ptr, returns_int=True, keep=ctx.k)
+    return skcipher_direct(_oneshot_crypt_ptr, h, h, mode.ivsize, min_len=mode.min_len,
+                           align=mode.align, rule=tfm.alg.simd_rule, returns_int=True, keep=ctx.k)
 
 
 def _xts_entries(mode: AesMode) -> Callable:

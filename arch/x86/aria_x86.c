@@ -294,3 +294,9 @@ void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int m
 		aria_ecb_generic(ctx, out, in, n / ARIA_BLOCK_SIZE, mode == ARIA_X86_ECB_ENCRYPT);
 	memzero_explicit(iv, sizeof(iv));
 }
+
+void aria_x86_oneshot_bytes(const struct aria_x86_oneshot *h, char *dst, const char *src,
+			    size_t n, const char *iv)
+{
+	aria_x86_crypt_bytes(h->key, h->level, h->gfni, h->mode, dst, src, n, iv);
+}

@@ -46,6 +46,16 @@ void aria_avx512_gfni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_
 #define ARIA_X86_CTR 2
 void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int mode,
 			  char *dst, const char *src, size_t n, const char *iv_in);
+/* The same over a handle: the routine of the driver's direct path
+ * (crypto_api.oneshot.skcipher_direct), one handle per code level. */
+struct aria_x86_oneshot {
+	const struct aria_ctx *key;
+	int level;
+	int gfni;
+	int mode;
+};
+void aria_x86_oneshot_bytes(const struct aria_x86_oneshot *h, char *dst, const char *src,
+			    size_t n, const char *iv);
 /* cdef: end */
 
 /* The round keys as bytes (row i = round key i, big-endian word order). */

@@ -28,10 +28,11 @@ dst when the tag is wrong (EBADMSG).  The AD part of dst is never written.
 The request path is shared with the arm64 NEON one-pass driver
 (arch/chacha20poly1305_onepass.py); this module supplies the core and its
 FPU section.
-``tfm.encrypt``/``decrypt`` take a one-call path (``oneshot``): the same core
+``tfm.encrypt``/``decrypt`` take a direct path (``oneshot``): the same core
 in one C call, declining (to the request path) whenever SIMD is unusable or
-an FPU trace records.  Where crypto_api._linear_call is built that path is
-its AEAD entry point (crypto_api/aead_call.h), else the Python function here.
+an FPU trace records.  That path is the AEAD entry point of
+crypto_api._linear_call (crypto_api/aead_call.h); where it is not built the
+driver has none.
 """
 
 from __future__ import annotations
@@ -41,9 +42,7 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
     OnePassCore, make_onepass_aead
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
-from crypto_api.fpu import SIMD, simd_choice
-from crypto_api.oneshot import DIRECT_MIN, NOT_A_BUFFER, c_aead_direct, new_uninit_bytes, output_scratch, \
-    sharing
+from crypto_api.oneshot import aead_direct
 
 MODULE_NAME = "chacha20poly1305_avx2"
 MODULE_ARCH = "x86_64"
@@ -81,83 +80,22 @@ def make_core() -> OnePassCore:
                      tag, fb("uint8_t[]", out, require_writable=True))
 
     def oneshot_hook(driver: str, saltlen: int):
-        alloc = ffi.new_allocator(should_clear_after_alloc=False)
-        new_bytes = new_uninit_bytes
-        direct_min = DIRECT_MIN if new_bytes is not None else float("inf")
-        choice_now = simd_choice
-
         def bad_tag():
             raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
                                        "no plaintext released")
 
         def oneshot(tfm, encrypt: bool):
-            """tfm.encrypt/decrypt in one C call for data, AD and IV in any
-            C-contiguous buffers and no ``out`` or a writable one that shares
-            no memory with the data or the AD, when SIMD is usable and no FPU
-            trace records; anything else declines to the request path."""
+            """tfm.encrypt/decrypt in one C call (crypto_api.oneshot.aead_direct)
+            for data, AD and IV in any C-contiguous buffers and no ``out`` or a
+            writable one that shares no memory with the data or the AD, when
+            SIMD is usable and no FPU trace records; anything else declines to
+            the request path."""
             if tfm.authsize != TAG_SIZE:
                 return None
             key = fb("uint8_t[]", tfm.ctx.key)
-            salt = bytes(tfm.ctx.key[KEY_SIZE:])
-            esp_copy = ESP_IV_COPY if saltlen else 0
-            in_c = c_aead_direct(seal_ptr if encrypt else open_ptr, key, tfm.ctx.key, salt, NONCE_SIZE,
-                                  TAG_SIZE, esp_copy, encrypt, bad_tag)
-            if in_c is not None:
-                return in_c
-            scratch = output_scratch(tfm.ctx)
-
-            def fn(data, iv, assoc, out):
-                if choice_now() != SIMD:
-                    return None
-                # export first, then take the lengths: an exported bytearray cannot shrink under C
-                try:
-                    src, ad, ivb = fb("uint8_t[]", data), fb("uint8_t[]", assoc), fb("uint8_t[]", iv)
-                except NOT_A_BUFFER:
-                    return None                 # the full path says what is wrong
-                alen = len(ad) - esp_copy
-                n = len(src) - (0 if encrypt else TAG_SIZE)
-                nonce = salt + ffi.buffer(ivb)[:]
-                if alen < 0 or n < 0 or len(nonce) != NONCE_SIZE:
-                    return None
-                outlen = n + TAG_SIZE if encrypt else n
-                if out is not None:
-                    try:
-                        dst = fb("uint8_t[]", out, require_writable=True)
-                    except NOT_A_BUFFER:
-                        return None
-                    if len(dst) != outlen or sharing(dst, src) or sharing(dst, ad):
-                        return None             # the full path says why, or goes through a copy
-                    return into(key, nonce, ad, alen, src, n, dst) and out
-                # long results: C writes straight into the new bytes (crypto_api.oneshot)
-                direct = outlen >= direct_min
-                buf = new_bytes(None, outlen) if direct else alloc("uint8_t[]", max(outlen, 1))
-                if encrypt:
-                    seal(key, nonce, ad, alen, src, n, buf)
-                    return buf if direct else bytes(ffi.buffer(buf, outlen))
-                if open_(key, nonce, ad, alen, src, n, ffi.buffer(src)[n:], buf):
-                    bad_tag()
-                if direct:
-                    return buf
-                res = bytes(ffi.buffer(buf, n))
-                ffi.memmove(buf, bytes(n), n)
-                return res
-
-            def into(key, nonce, ad, alen, src, n, dst):
-                """``out=``: sealed straight into it; opened into the tfm's
-                private scratch, copied to it only once the tag is right
-                (a wrong tag leaves it untouched), the scratch then wiped."""
-                if encrypt:
-                    seal(key, nonce, ad, alen, src, n, dst)
-                    return True
-                with scratch.borrowed(n, wipe=True) as (buf, _):
-                    bad = open_(key, nonce, ad, alen, src, n, ffi.buffer(src)[n:],
-                                ffi.cast("uint8_t *", buf))
-                    if not bad:
-                        ffi.memmove(dst, buf, n)
-                if bad:
-                    bad_tag()
-                return True
-            return fn
+            return aead_direct(seal_ptr if encrypt else open_ptr, key, tfm.ctx.key,
+                               bytes(tfm.ctx.key[KEY_SIZE:]), NONCE_SIZE, TAG_SIZE,
+                               ESP_IV_COPY if saltlen else 0, encrypt, bad_tag)
         return oneshot
 
     return OnePassCore(suffix="avx2", seal=seal_buffers, open=open_buffers, begin=capi.kernel_fpu_begin,

@@ -86,8 +86,8 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         """tfm.digest in one C call for any C-contiguous buffer, with update's rule
         (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
         digest while an fpu_trace() records, and too short an input (the
-        full path raises ENOKEY).  The C entry point where built, else the
-        same from Python (crypto_api.oneshot.digest_direct)."""
+        full path raises ENOKEY).  The C entry point
+        (crypto_api.oneshot.digest_direct); None where it is not built."""
         return digest_direct(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
                              min_len=2 * POLY1305_BLOCK_SIZE, rule=SIMD_RULE)
 

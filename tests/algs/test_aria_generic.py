@@ -24,16 +24,14 @@ def _hex(v, *names):
     return [bytes.fromhex(v[n]) for n in names]
 
 
-@pytest.fixture(params=["c", "python"])
-def entry(request, monkeypatch):
-    """The one-block fast path as the C entry point (crypto_api/digest_call.h,
-    where built, any buffer) or as the Python function (bytes only)."""
+@pytest.fixture
+def entry():
+    """The one-block direct path: the C entry point (crypto_api/digest_call.h,
+    any buffer), where built; else there is none."""
     from crypto_api import oneshot
-    if request.param == "python":
-        monkeypatch.setattr(oneshot, "_linear_call", None)
-    elif oneshot._linear_call is None:
+    if oneshot._linear_call is None:
         pytest.skip("crypto_api._linear_call is not built")
-    return request.param
+    return "c"
 
 
 @pytest.mark.parametrize("v", _vec("block"), ids=lambda v: v["id"])

@@ -28,23 +28,15 @@ ADIANTUM = ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)",
             "adiantum(xchacha12-generic,aes-aesni,nhpoly1305-sse2)"]
 
 
-@pytest.fixture(params=["c", "python"])
-def entry(request, monkeypatch):
-    """The fast path as the C entry point (crypto_api/linear_call.c and
-    digest_call.h, where built) or as the Python function over a cffi call:
-    same contract."""
+@pytest.fixture
+def entry():
+    """The direct path: the C entry point (crypto_api/linear_call.c and
+    digest_call.h), its one implementation; where it is not built the tfm
+    has none (tests/core/test_direct_paths_off.py)."""
     from crypto_api import oneshot
-    if request.param == "python":
-        monkeypatch.setattr(oneshot, "_linear_call", None)
-    elif oneshot._linear_call is None:
+    if oneshot._linear_call is None:
         pytest.skip("crypto_api._linear_call is not built")
-    return request.param
-
-
-def python_entry(monkeypatch):
-    """For the tests of the Python function's own machinery (scratch, direct bytes)."""
-    from crypto_api import oneshot
-    monkeypatch.setattr(oneshot, "_linear_call", None)
+    return "c"
 
 
 def _alloc(name, key=None):
@@ -436,57 +428,27 @@ def test_nhpoly1305_fast_path_declines_traced_simd_and_follows_the_key(entry):
     assert e.value.errno == ENOKEY
 
 
-# -- large results: the per-tfm output scratch ---------------------------------
+# -- results: new bytes objects of their own ------------------------------------
 
 @pytest.mark.parametrize("name", ["xchacha20-simd", "chacha20-generic", ADIANTUM[0]])
-@pytest.mark.parametrize("direct", [True, False], ids=["direct bytes", "scratch only"])
-def test_results_are_independent_bytes(name, direct, monkeypatch):
-    """Short results come out of the per-tfm scratch, long ones are written
-    into their bytes object directly (CPython) or through the scratch (the
-    Python function; the C entry point makes its bytes objects itself)."""
-    from crypto_api import oneshot
-    python_entry(monkeypatch)
-    if not direct:
-        monkeypatch.setattr(oneshot, "new_uninit_bytes", None)
-    elif oneshot.new_uninit_bytes is None:
-        pytest.skip("not CPython")
-    tfm = _alloc(name)                          # the fast path is built at setkey
+def test_results_are_independent_bytes(name, entry):
+    """Each result is a bytes object of its own (the C entry fills a fresh
+    one per call), short or long, and holds exactly the references an
+    ordinary bytes object does."""
+    import sys
+    tfm = _alloc(name)                          # the direct path is built at setkey
     iv = os.urandom(tfm.ivsize)
-    a, b = os.urandom(oneshot.SCRATCH_MIN - 10), os.urandom(oneshot.DIRECT_MIN + 4099)
-    ca = tfm.encrypt(a, iv)
-    scratch = tfm.ctx.oneshot_scratch
-    assert scratch.pool[0][2] == oneshot.SCRATCH_MIN
-    cb = tfm.encrypt(b, iv)
-    assert scratch.pool[0][2] == (oneshot.SCRATCH_MIN if direct else len(b))
-    ca2 = tfm.encrypt(a, iv)
-    cb2 = tfm.encrypt(b, iv)
+    a, b = os.urandom(4086), os.urandom(20483)
+    ca, cb = tfm._direct_enc(a, iv, None), tfm._direct_enc(b, iv, None)
+    ca2, cb2 = tfm.encrypt(a, iv), tfm.encrypt(b, iv)
     assert type(ca) is bytes and type(cb) is bytes
     assert ca == ca2 == _request(tfm, a, iv) and cb == cb2 == _request(tfm, b, iv)
     assert cb is not cb2 and tfm.decrypt(cb, iv) == b
     assert ca == ca2 and cb == _request(tfm, b, iv)     # earlier results are not overwritten
     assert hash(cb) == hash(bytes(bytearray(cb)))       # a normal, hashable bytes object
-    buf, _, size = scratch.pool[0]
-    tfm.free()                                  # wipe_ctx wipes the scratch
-    assert bytes(capi.oneshot._ffi.buffer(buf)) == bytes(size) and list(scratch.pool) == [(None, None, 0)]
-
-
-def test_scratch_in_use_falls_back_to_a_fresh_buffer(monkeypatch):
-    """Held by another user (a thread, a signal handler): no sharing, same bytes."""
-    python_entry(monkeypatch)
-    tfm = _alloc("xchacha12-simd")
-    iv = os.urandom(32)
-    data = os.urandom(10000)
-    want = _request(tfm, data, iv)
-    scratch = tfm.ctx.oneshot_scratch
-    held = scratch.pool.pop()                   # someone else has it
-    try:
-        assert tfm.encrypt(data, iv) == want
-        assert len(scratch.pool) == 0           # not touched while held
-        scratch.wipe()                          # returns at once: nothing to wipe now
-        assert len(scratch.pool) == 0
-    finally:
-        scratch.pool.append(held)
-    assert tfm.encrypt(data, iv) == want and scratch.pool[0][2] == len(data)
+    other = bytes(bytearray(cb))
+    assert sys.getrefcount(cb) == sys.getrefcount(other)
+    tfm.free()
 
 
 # -- cipher: encrypt_one / decrypt_one -----------------------------------------
@@ -544,16 +506,3 @@ def test_aes_block_fast_path_declines_and_follows_the_key(name, entry):
     assert e.value.errno == ENOKEY
     c.free()
     assert c._direct_enc is None
-
-
-def test_direct_bytes_results_are_owned_once(entry):
-    """A result built by PyBytes_FromStringAndSize(NULL, n) through ctypes holds
-    exactly the references an ordinary bytes object does (no leak)."""
-    import sys
-    from crypto_api import oneshot
-    if oneshot.new_uninit_bytes is None:
-        pytest.skip("not CPython")
-    tfm = _alloc("xchacha12-simd")
-    res = tfm.encrypt(os.urandom(oneshot.DIRECT_MIN), os.urandom(32))
-    other = bytes(bytearray(res))
-    assert sys.getrefcount(res) == sys.getrefcount(other)

@@ -1,7 +1,7 @@
 """The one-call path of the AES-NI mode drivers with a caller's buffer
 (``tfm.encrypt(data, iv, out=buf)``, in place): the same bytes as new-bytes
 calls and as ``cryptography`` (or the P1619 XTS of modes_ref) across lengths,
-through the C entry point (crypto_api/linear_call.c) and its Python twin;
+through the C entry point (crypto_api/linear_call.c);
 the caller's buffer is written where it is, with no copy of it and no
 request; the caller's IV is never advanced; FPU traces and the SIMD
 wrapper's cryptd fallback still take the request path.
@@ -35,14 +35,12 @@ def _mode(driver):
     return driver.lstrip("_")[:3]
 
 
-@pytest.fixture(params=["c", "python"])
-def entry(request, monkeypatch):
-    """The fast path as the C entry point (where built) or the Python function."""
-    if request.param == "python":
-        monkeypatch.setattr(oneshot, "_linear_call", None)
-    elif oneshot._linear_call is None:
+@pytest.fixture
+def entry():
+    """The direct path: the C entry point (where built; else there is none)."""
+    if oneshot._linear_call is None:
         pytest.skip("crypto_api._linear_call is not built")
-    return request.param
+    return "c"
 
 
 def _alloc(driver, key):

@@ -185,17 +185,14 @@ def test_one_fpu_section_per_request_and_none_without_simd(tfms):
         assert tr.sections == []
 
 
-@pytest.fixture(params=["c", "python"])
-def entry(request, monkeypatch):
-    """The fast path as the C entry point (crypto_api/aead_call.h, where
-    built) or as the driver's Python function: same contract.  Chosen at
-    setkey, which the tests below call."""
+@pytest.fixture
+def entry():
+    """The direct path: the C entry point (crypto_api/aead_call.h), where
+    built; else there is none.  Made at setkey, which the tests below call."""
     from crypto_api import oneshot
-    if request.param == "python":
-        monkeypatch.setattr(oneshot, "_linear_call", None)
-    elif oneshot._aead_call is None:
+    if oneshot._aead_call is None:
         pytest.skip("crypto_api._linear_call is not built")
-    return request.param
+    return "c"
 
 
 def test_the_one_call_fast_path(tfms, entry):

@@ -96,7 +96,7 @@ def test_a_routine_that_answers_nonzero_declines():
     """poly1305's routine refuses fewer than 32 bytes (the key r||s): with no
     min_len in front of it, the entry point still answers None."""
     from crypto_api.algs import poly1305_generic as p
-    fn = oneshot.c_digest_direct(p.DIGEST_CALL, p.GENERIC_OPS, p.GENERIC_OPS, 16)
+    fn = oneshot.digest_direct(p.DIGEST_CALL, p.GENERIC_OPS, p.GENERIC_OPS, 16)
     key, msg = os.urandom(32), os.urandom(50)
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     assert fn(key + msg) == Poly1305.generate_tag(key, msg)

@@ -1,7 +1,7 @@
 """One place for the SIMD-or-generic decision (crypto_api.simd_rule): a
 driver's declared threshold is what its request path, its linear path and
-its direct path (the C entry of crypto_api/linear_call.c, and the Python
-one where that is not built) all follow."""
+its direct path (the C entry of crypto_api/linear_call.c, where built) all
+follow."""
 
 import os
 import types
@@ -80,16 +80,13 @@ def test_the_request_and_linear_paths_follow_the_declared_threshold(simd_pair, n
         assert moved_sections == ([] if n <= 256 else [n])    # SIMD only above 256 bytes
 
 
-@pytest.mark.parametrize("c_entry", [True, False])
-def test_the_direct_path_follows_the_declared_threshold(simd_pair, monkeypatch, c_entry):
+def test_the_direct_path_follows_the_declared_threshold(simd_pair):
     base, moved = simd_pair
-    if not c_entry:
-        monkeypatch.setattr(oneshot, "_linear_call", None)     # the Python direct path
-    elif oneshot._linear_call is None:
+    if oneshot._linear_call is None:
         pytest.skip("crypto_api._linear_call is not built")
     for tfm in (base, moved):
         tfm.setkey(KEY)                                         # rebuilds the direct path
-        assert isinstance(tfm._direct_enc, types.FunctionType) != c_entry     # a C function, or Python
+        assert not isinstance(tfm._direct_enc, types.FunctionType)     # the C entry
     with capi.fpu_trace() as tr:
         # while a trace records, a length the rule sends to SIMD declines (so the
         # modelled path can make the sections); one it keeps generic is done at once

@@ -65,22 +65,18 @@ def test_sbox_targets_compute_aria(name, monkeypatch):
         pytest.skip("CPU lacks GFNI")
     if "avx2" in name and not boot_cpu_has("avx2"):
         pytest.skip("CPU lacks AVX2")
-    from crypto_api.arch.x86._aria import lib
+    from crypto_api.arch.x86 import aria_glue
     called = []
     sbox = name.rsplit("@", 1)[1]
-    real = lib.aria_x86_crypt_bytes
+    real = aria_glue._oneshot_handle
 
-    class Spy:                              # records the S-box flag each call passes
-        def __getattr__(self, attr):
-            return getattr(lib, attr)
-
-        @staticmethod
-        def aria_x86_crypt_bytes(ctx, level, gfni, mode, dst, src, n, iv):
-            called.append(gfni)
-            return real(ctx, level, gfni, mode, dst, src, n, iv)
-    import crypto_api.arch.x86._aria as mod
-    monkeypatch.setattr(mod, "lib", Spy())
+    def spy(impl, aria, mode, level):       # records the S-box flag of each handle the path gets
+        h = real(impl, aria, mode, level)
+        called.append(bool(h.gfni))
+        return h
+    monkeypatch.setattr(aria_glue, "_oneshot_handle", spy)
     t = SboxTarget(name)
+    called.clear()                          # the registered driver's own handles (its setkey)
     try:
         size = 64 * 16 + 48
         data = pattern(size, seed=size)
