@@ -1,8 +1,8 @@
 """The kernel-version table: which driver and template exists in which kernel.
 
 No kernel counterpart: facts gathered from the kernels' sources, with the file
-and version each row comes from (the references in ../shared/reference/ name
-the trees read).  One row says, for one of this project's drivers (its
+and version each row comes from, and the project's reference that read it
+(which names the kernel trees read).  One row says, for one of this project's drivers (its
 ``ours`` driver name, as its module registers it) or templates, on the
 machines named (``*``: every machine), over the versions ``[since, until)``
 (``until`` None: still in the latest release), whether the kernel has it and
@@ -36,10 +36,9 @@ X86, ARM64, ARM, PPC = ("x86_64",), ("arm64",), ("arm",), ("ppc64le",)
 STATUSES = ("kernel", "project", "kept")
 
 # The references, by the short names the sources below use.
-API = "kernel-crypto-api.md"
-ARCHES = "kernel-other-arches.md"
-MODES = "kernel-aead-modes.md"
-LIB6X = "kernel-6x-hctr2.md"
+ARCHES = "other-arches reference"
+MODES = "aead-modes reference"
+LIB6X = "6.x reference"
 
 
 @attrs.frozen
@@ -151,8 +150,8 @@ ROWS: Tuple[Row, ...] = tuple(
        for m, since, src, unk in (
            ("xts", "6.11", f"arch/x86/crypto/aesni-intel_glue.c @6.13 ({MODES} §5.6)",
             "first release of the VAES XTS drivers: present 6.13, 'around 6.10-6.11', not checked"),
-           ("ctr", "6.15", f"arch/x86/crypto/aesni-intel_glue.c, 6.15 (issue 28; {MODES} §5.6 for 6.19)",
-            "6.15 from the issue's account, not checked in a tree"))
+           ("ctr", "6.15", f"arch/x86/crypto/aesni-intel_glue.c, 6.15 (kernel-version issue; {MODES} §5.6 for 6.19)",
+            "6.15 from the kernel-version issue's account, not checked in a tree"))
        for v, prio, until in (("avx2", 600, "6.16" if p else None),
                               ("avx10_256", 700, "6.16"),
                               ("avx10_512", 800, "6.16"))]
