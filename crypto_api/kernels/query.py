@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .table import ROWS, Row
+from .row import Row
+from .table import rows as table_rows
 from .versions import KNOWN, check, key
 
 _governed: Optional[Dict[Tuple[str, str, str], List[Row]]] = None
@@ -19,7 +20,7 @@ def _index() -> Dict[Tuple[str, str, str], List[Row]]:
     global _governed
     if _governed is None:
         idx: Dict[Tuple[str, str, str], List[Row]] = {}
-        for r in ROWS:
+        for r in table_rows():
             for m in r.machines:
                 idx.setdefault((r.what, m, r.ours), []).append(r)
         _governed = idx
@@ -52,7 +53,7 @@ def decide(what: str, machine: str, ours: str, version: str) -> Tuple[bool, Opti
 def rows_for(version: str, machine: str) -> List[Row]:
     """The rows that apply in ``version`` on ``machine``, in table order."""
     check(version)
-    return [r for r in ROWS if covers(r, version) and (machine in r.machines or "*" in r.machines)]
+    return [r for r in table_rows() if covers(r, version) and (machine in r.machines or "*" in r.machines)]
 
 
 def snapshot(version: str, machine: str) -> Dict[str, Tuple[str, int]]:
