@@ -42,6 +42,7 @@ from .fpu import (DECLINE, GENERIC, SIMD, FpuTrace, FpuUsageError, crypto_simd_u
                   irq_fpu_usable, kernel_fpu_begin, kernel_fpu_end, kernel_fpu_yield,
                   simd_choice, simd_fpu_begin, may_use_simd, might_sleep, simd_disabled)
 from .fpu import machine_sections as _machine_sections
+from .kernels import boot
 from .modules import (MODULE_ALIAS_CRYPTO, insmod, load_all, loaded_modules,
                       request_module, require_cpu, rmmod)
 from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MSG_ALG_REQUEST,
@@ -107,6 +108,8 @@ def __dir__() -> "list[str]":
 #: The public API: kernel names, their descriptors and constants, the type aliases
 #: of its annotations (BytesLike, WritableBuffer, AlgDescriptor), and testmgr.
 __all__ = [
+    # the emulated kernel version, machine and CPU (crypto_api.kernels)
+    "boot",
     # the AEAD type and asynchronous completion
     "AeadAlg", "AeadRequest", "CryptoAead", "CryptoWait", "aead_register_instance",
     "aead_request_alloc", "aead_request_complete", "aead_request_free", "aead_request_set_ad",

@@ -10,7 +10,8 @@ selftest, speed, enc, dec, disk and benchmark.
 
 ``--arch`` / ``--cpu`` (global: before the command, and accepted after it)
 choose the machine to boot, as ``CRYPTO_API_ARCH`` / ``CRYPTO_API_CPU`` do
-(crypto_api.machine); they are exported to the environment, so processes
+(crypto_api.machine), and ``--kernel`` the kernel version the registry
+follows, as ``CRYPTO_API_KERNEL`` does (crypto_api.kernels); they are exported to the environment, so processes
 the command starts boot the same machine.  An emulated machine that cannot
 run its own drivers says so on stderr before the command runs (``selftest``
 refuses to run then, unless ``--generic-only``).
@@ -93,6 +94,10 @@ def _machine_options(p: argparse.ArgumentParser, default) -> None:
     p.add_argument("--cpu", default=default, metavar="MODEL",
                    help="CPU model of an emulated machine (a qemu -cpu model: "
                         f"{', '.join(models + ['...'])}; default: $CRYPTO_API_CPU, else the arch's default)")
+    from .kernels import KNOWN
+    p.add_argument("--kernel", default=default, metavar="VERSION",
+                   help=f"emulate this kernel version's drivers, names and priorities ({', '.join(KNOWN)}; "
+                        "default: $CRYPTO_API_KERNEL, else none: every driver as this project registers it)")
 
 
 def _boot_machine(args: argparse.Namespace) -> None:
@@ -103,8 +108,12 @@ def _boot_machine(args: argparse.Namespace) -> None:
     command's ``strict_emulation`` default: the hint of how to do without) or
     under ``CRYPTO_API_REQUIRE_EMULATION=1``.  A command run with
     ``generic_only`` set loads no arch module, so needs none of it."""
+    from . import kernels
     from .machine import emulation, select_machine_from_options
-    for opt, var in (("arch", "CRYPTO_API_ARCH"), ("cpu", "CRYPTO_API_CPU")):
+    if getattr(args, "kernel", None):
+        kernels.select(kernels.check(args.kernel))
+    kernels.selected()              # a bad $CRYPTO_API_KERNEL is named before any work
+    for opt, var in (("arch", "CRYPTO_API_ARCH"), ("cpu", "CRYPTO_API_CPU"), ("kernel", kernels.versions.ENV)):
         if getattr(args, opt, None):
             os.environ[var] = getattr(args, opt)
     machine = select_machine_from_options(getattr(args, "arch", None), getattr(args, "cpu", None))

@@ -9,6 +9,11 @@ templates that v5.0 built as legacy blkciphers (crypto/ecb.c and
 crypto/ctr.c of 5.0: ``crypto_blkcipher_type``) show v5.0's blkcipher record
 (crypto/blkcipher.c ``crypto_blkcipher_show``): ``type : blkcipher`` and a
 ``geniv`` line in place of the skcipher lines.  Nothing else changes with it.
+
+This is the older, narrower switch, kept as it was: the kernel version the
+whole registry follows (drivers, names, priorities) is crypto_api.kernels'
+(``CRYPTO_API_KERNEL``, ``--kernel``, ``crypto_api.boot``), and choosing
+"5.0" there sets this one to "5.0" too (any other version, to "5.2").
 """
 
 from __future__ import annotations

@@ -43,5 +43,8 @@ def format_record(lines) -> str:
 
 
 def proc_crypto() -> str:
-    """The whole /proc/crypto text."""
-    return "".join(format_record(alg_record(a)) for a in registry.snapshot())
+    """The whole /proc/crypto text; with a kernel version chosen
+    (crypto_api.kernels), a first line ``# kernel: Linux <version>`` says which."""
+    from .kernels import describe, selected
+    head = f"# kernel: {describe()}\n" if selected() else ""
+    return head + "".join(format_record(alg_record(a)) for a in registry.snapshot())

@@ -147,6 +147,60 @@ def owning_module() -> Optional[str]:
 
 
 # --------------------------------------------------------------------------
+# The kernel version's rule (crypto_api.kernels installs it)
+
+@attrs.frozen
+class VersionRule:
+    """What the emulated kernel version decides at registration.
+
+    ``driver(desc)`` returns the descriptor to register (renamed or
+    re-prioritised as that kernel had it) or None where that kernel has no
+    such driver; ``template(name)`` says whether the template exists.
+    Template instances are not asked: their names follow their children.
+    """
+
+    driver: Callable[[Any], Any]
+    template: Callable[[str], bool]
+
+
+NO_VERSION_RULE = VersionRule(driver=lambda desc: desc, template=lambda name: True)
+_rule: VersionRule = NO_VERSION_RULE
+_refused: dict = {}                 # id(desc) -> desc the rule left out (their unregister is a no-op)
+
+
+def set_version_rule(rule: VersionRule) -> VersionRule:
+    """Install the kernel version's rule; returns the previous one."""
+    global _rule
+    if not isinstance(rule, VersionRule):
+        raise TypeError(f"expected a VersionRule, not {type(rule).__name__}")
+    old, _rule = _rule, rule
+    return old
+
+
+def version_rule() -> VersionRule:
+    return _rule
+
+
+def refused(desc) -> bool:
+    """True if the kernel version's rule left ``desc`` (a descriptor or template) out."""
+    return id(desc) in _refused and _refused[id(desc)] is desc
+
+
+def forget_refused(desc) -> bool:
+    """Forget a left-out ``desc`` at its unregistration; True if it was one."""
+    with lock:
+        if refused(desc):
+            del _refused[id(desc)]
+            return True
+        return False
+
+
+def note_refused(desc) -> None:
+    with lock:
+        _refused[id(desc)] = desc
+
+
+# --------------------------------------------------------------------------
 # Names
 
 _NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-(),.+=:@")
@@ -282,10 +336,19 @@ def _conflict(new: CryptoAlg):
 
 
 def register(desc, module: Optional[str] = None, extra_flags: int = 0,
-             instance=None) -> CryptoAlg:
-    """Register a descriptor: checks, conflicts, self-test, finish-registration."""
+             instance=None) -> Optional[CryptoAlg]:
+    """Register a descriptor: checks, conflicts, self-test, finish-registration.
+
+    Outside template instances, the kernel version's rule decides first: None
+    is returned (and nothing registered) for a driver that kernel lacks."""
     _check_alg(desc)
-    prepared = _prepare(desc)
+    ruled = desc if instance is not None else _rule.driver(desc)
+    if ruled is None:
+        note_refused(desc)
+        return None
+    if ruled is not desc:
+        _check_alg(ruled)
+    prepared = _prepare(ruled)
     if module is None:
         module = desc.cra_module or owning_module() or "kernel"
     with lock:
@@ -428,6 +491,8 @@ def find_registered(desc) -> Optional[CryptoAlg]:
 def unregister(desc) -> None:
     with lock:
         alg = find_registered(desc)
+        if alg is None and forget_refused(desc):
+            return
         if alg is None:
             name = getattr(desc, "cra_driver_name", "") or getattr(desc, "cra_name", repr(desc))
             raise CryptoError(ENOENT, f"{name}: not registered")

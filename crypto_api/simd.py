@@ -23,6 +23,7 @@ import contextvars
 from typing import Any, Callable, Iterator, List, Optional, Sequence
 
 from . import alg as A
+from . import registry
 from .algapi import crypto_register_skcipher, crypto_unregister_skcipher
 from .cinterface import Delegate
 from .cryptd import (cryptd_alloc_skcipher, cryptd_skcipher_child, cryptd_skcipher_queued)
@@ -144,6 +145,8 @@ def simd_register_skciphers_compat(algs: Sequence[A.SkcipherAlg]) -> List[A.Skci
             crypto_register_skcipher(a)
             done.append(a)
         for a in algs:
+            if registry.refused(a):     # not in the emulated kernel: no wrapper either
+                continue
             wrappers.append(simd_skcipher_create_compat(a.cra_name[2:], a.cra_driver_name[2:],
                                                         a.cra_driver_name))
     except BaseException:

@@ -215,6 +215,9 @@ def crypto_register_template(tmpl: Template) -> None:
         raise TypeError(f"expected a Template, not {type(tmpl).__name__}")
     registry.check_name(tmpl.name, "template name")
     with registry.lock:
+        if not registry.version_rule().template(tmpl.name):
+            registry.note_refused(tmpl)     # the emulated kernel has no such template
+            return
         if _record_of(tmpl) is not None:
             raise CryptoError(EEXIST, f"template {tmpl.name}: already registered")
         module = tmpl.module or registry.owning_module() or "kernel"
@@ -224,6 +227,8 @@ def crypto_register_template(tmpl: Template) -> None:
 def crypto_unregister_template(tmpl: Template) -> None:
     with registry.lock:
         rec = _record_of(tmpl)
+        if rec is None and registry.forget_refused(tmpl):
+            return
         if rec is None:
             raise CryptoError(ENOENT, f"template {getattr(tmpl, 'name', tmpl)!r}: not registered")
         busy = [i for i in rec.instances if i.cra_refcnt != 1]

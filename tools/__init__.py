@@ -26,6 +26,8 @@ INTERNAL_INTERFACES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
         ("available_modules", "emulated_drivers", "generic_only", "is_loaded", "load_all")),
     "crypto_api.registry": (
         "the registered algorithms as /proc/crypto lists them", ("CryptoAlg", "snapshot")),
+    "crypto_api.kernels": (
+        "the chosen kernel version, named in the listing's first line", ("describe", "selected")),
     "crypto_api.proc": (
         "one /proc/crypto record, built and formatted", ("alg_record", "format_record")),
     "crypto_api.machine": (

@@ -8,7 +8,8 @@ shell pattern; a ``--name`` without wildcards is looked up first, as an
 allocation would, so a template instance such as ``adiantum(xchacha12,aes)``
 is built on demand and listed; a pattern first builds the template instances
 of the self-test table (the adiantum ones), so ``--name 'adiantum*'`` finds
-them as it would on a system that had used them.  Patterns are fnmatch's:
+them as it would on a system that had used them.  With a kernel version
+chosen (``--kernel``), a first line ``# kernel: Linux <version>`` says which.  Patterns are fnmatch's:
 ``( ) ,`` are ordinary characters, and an unclosed ``[`` matches itself.
 """
 
@@ -18,7 +19,7 @@ import fnmatch
 import sys
 
 import crypto_api as capi
-from crypto_api import modules, registry, testmgr
+from crypto_api import kernels, modules, registry, testmgr
 from crypto_api.errors import EINVAL
 from crypto_api.proc import alg_record, format_record
 
@@ -97,6 +98,8 @@ def run(args) -> int:
                                           pattern is not None and f"name {pattern!r}"]))
         print(f"crypto-api list: no algorithm matches {what}", file=sys.stderr)
         return 1
+    if kernels.selected():          # which kernel this listing shows (none chosen: no line)
+        print(f"# kernel: {kernels.describe()}")
     if args.table:
         sys.stdout.write(_table(algs))
     else:

@@ -1,0 +1,64 @@
+"""The kernel-version table's rows for the generic drivers and the templates.
+
+No kernel counterpart: the facts of crypto/*.c per kernel version (the sources
+named in each row); crypto_api.kernels.table collects these with each
+machine's rows (the ``kernel_rows`` module of its package).
+"""
+
+from __future__ import annotations
+
+from crypto_api.kernels.row import ARCHES, CHACHA, GENERIC, LIB6X, MODES, Row, drivers
+
+SHA2 = ("sha224", "sha256")
+
+#: This file's rows of the table.
+ROWS = tuple(
+    [Row("driver", GENERIC, "5.0", "7.0", "aes", "aes-generic", "aes-generic", 100, "aes_generic",
+         f"crypto/aes_generic.c @5.0-6.19; 7.0 aes-lib ({ARCHES} §1.1, §5)"),
+     Row("driver", GENERIC, "5.18", None, "aria", "aria-generic", "aria-generic", 100, "aria_generic",
+         f"crypto/aria_generic.c @6.1, 6.19 ({MODES} §6.1)",
+         unknown="first release: present in 6.1, absent in 5.15; 5.18 from commit history, not checked")]
+    + drivers(CHACHA, "-generic", "-generic", machines=GENERIC, since="5.0", until="6.18", priority=100,
+               module="chacha_generic",
+               source=f"crypto/chacha_generic.c @5.0-6.15, crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)")
+    + drivers(CHACHA, "-generic", "-lib", machines=GENERIC, since="6.18", until=None, priority=300,
+               module="chacha_generic", source=f"crypto/chacha.c @6.18-6.19 ({ARCHES} §1.1, §2.1, §3.5)",
+               note="the kernel's *-lib runs the arch library code; here it is the generic C "
+                    "(this project's arch ChaCha modules register nothing from 6.18)")
+    + [Row("driver", GENERIC, "5.0", "7.0", "nhpoly1305", "nhpoly1305-generic", "nhpoly1305-generic", 100,
+           "nhpoly1305", f"crypto/nhpoly1305.c @5.0-6.19; removed 7.0 ({LIB6X} §2.1)"),
+       Row("driver", GENERIC, "5.0", "6.16", "poly1305", "poly1305-generic", "poly1305-generic", 100,
+           "poly1305_generic", f"crypto/poly1305_generic.c @5.0-6.15 ({ARCHES} §1.1 notes)"),
+       Row("driver", GENERIC, "6.16", None, "poly1305", "poly1305-generic", "poly1305-generic", 100,
+           "poly1305_generic", f"6.16 removed every poly1305 crypto-API algorithm ({ARCHES} §1.1 notes)",
+           status="kept", note="this project's rfc7539/rfc7539esp templates spawn a poly1305 shash; "
+                               "6.16+ kernels use the Poly1305 library inside the template",
+           unknown="the driver name of 6.16+ rfc7539 instances")]
+    + drivers(SHA2, "-generic", "-generic", machines=GENERIC, since="5.0", until="6.17", priority=100,
+               module="sha256_generic", source=f"crypto/sha256_generic.c @5.0-6.16 ({LIB6X} §2.1)")
+    + drivers(SHA2, "-generic", "-lib", machines=GENERIC, since="6.17", until=None, priority=100,
+               module="sha256_generic", source=f"crypto/sha256.c wrapping the library, 6.17 inferred ({LIB6X} §2.1)",
+               unknown="the -lib wrappers' priority (this project keeps 100); 6.17 is inferred from the "
+                       "KUnit suites of the v6.17 tree")
+    # the templates
+    + [Row("template", GENERIC, "5.0", None, "", t, t, None, mod, src)
+       for t, mod, src in (("ecb", "ecb", f"crypto/ecb.c ({MODES} §4.1)"),
+                           ("cbc", "cbc", f"crypto/cbc.c ({MODES} §4.2)"),
+                           ("ctr", "ctr", f"crypto/ctr.c ({MODES} §4.3)"),
+                           ("rfc3686", "ctr", f"crypto/ctr.c ({MODES} §4.3)"),
+                           ("xts", "xts", f"crypto/xts.c ({MODES} §4.4)"),
+                           ("cryptd", "cryptd", f"crypto/cryptd.c ({MODES} §5.4)"),
+                           ("adiantum", "adiantum", f"crypto/adiantum.c @5.0-6.19 ({ARCHES} §5)"),
+                           ("rfc7539", "chacha20poly1305", f"crypto/chacha20poly1305.c ({MODES} §3)"),
+                           ("rfc7539esp", "chacha20poly1305", f"crypto/chacha20poly1305.c ({MODES} §3)"))]
+    + [Row("template", GENERIC, "5.4", None, "", "essiv", "essiv", None, "essiv",
+           f"crypto/essiv.c, 5.4+ ({MODES} §4.5)")]
+)
+
+#: What the table does not cover anywhere (the fidelity page lists it).
+NOT_MODELLED = (
+    "testmgr's entries, generic_driver names and configurations per version",
+    "the glue's SIMD section rules and the core's registration and lookup rules per version",
+    "5.0-5.4's module dependencies that load the generic ChaCha and NHPoly1305 modules with the "
+    "arch ones: the generic drivers register here in every version anyway",
+)

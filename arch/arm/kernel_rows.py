@@ -1,0 +1,31 @@
+"""The kernel-version table's rows for the arm machine's drivers.
+
+No kernel counterpart: the facts of the kernel's arm crypto drivers per
+version (the sources named in each row); crypto_api.kernels.table collects
+these with the generic rows and the other machines'.
+"""
+
+from __future__ import annotations
+
+from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, Row, chacha_arch, drivers
+
+ARM = ("arm",)
+
+#: This file's rows of the table.
+ROWS = tuple(
+    [Row("driver", ARM, "5.0", "7.0", "aes", "aes-arm", "aes-arm", 200, "aes_arm",
+           f"arch/arm/crypto/aes-cipher-glue.c @5.0-6.19 ({ARCHES} §2.1)"),
+       Row("driver", ARM, "5.0", "7.0", "nhpoly1305", "nhpoly1305-neon", "nhpoly1305-neon", 200,
+           "nhpoly1305_neon", f"arch/arm/crypto/nhpoly1305-neon-glue.c @5.0-6.19 ({ARCHES} §2.1)")]
+    + chacha_arch(ARM, "-neon", "chacha_neon", "-neon",
+                   f"arch/arm/crypto/chacha-neon-glue.c @5.0-5.4, chacha-glue.c @5.5-6.15 ({ARCHES} §2.1)",
+                   "arm", f"crypto/chacha.c @6.16-6.17 ({ARCHES} §2.1, §2.5)")
+)
+
+#: What the table does not cover on this machine (the fidelity page lists it).
+NOT_MODELLED = (
+    "drivers the kernel has and this project does not register: the *-arm scalar ChaCha (200, "
+    "5.5-6.15), poly1305-arm and poly1305-neon (5.5-6.15), aes-arm-bs and the arm32 aes-ce "
+    "modes",
+    "5.5+: the NEON ChaCha priority 0 on Cortex-A5/A7",
+)

@@ -1,0 +1,41 @@
+"""The kernel-version table's rows for the arm64 machine's drivers.
+
+No kernel counterpart: the facts of the kernel's arm64 crypto drivers per
+version (the sources named in each row); crypto_api.kernels.table collects
+these with the generic rows and the other machines'.
+"""
+
+from __future__ import annotations
+
+from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, Row, chacha_arch, drivers
+
+ARM64 = ("arm64",)
+
+#: This file's rows of the table.
+ROWS = tuple(
+    [Row("driver", ARM64, "5.0", "7.0", "aes", "aes-arm64", "aes-arm64", 200, "aes_arm64",
+           f"arch/arm64/crypto/aes-cipher-glue.c @5.0-6.19 ({ARCHES} §1.1)"),
+       Row("driver", ARM64, "5.0", "7.0", "aes", "aes-ce", "aes-ce", 250, "aes_ce_cipher",
+           f"arch/arm64/crypto/aes-ce-glue.c @5.0-6.19 ({ARCHES} §1.1)")]
+    + chacha_arch(ARM64, "-neon", "chacha_neon", "-neon",
+                   f"arch/arm64/crypto/chacha-neon-glue.c @5.0-6.15 ({ARCHES} §1.1)",
+                   "arm64", f"crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)")
+    + drivers(CHACHA, "-neon-4way", "-neon-4way", machines=ARM64, since="5.0", until=None, priority=200,
+               module="chacha_neon_4way", source="no kernel counterpart (arch/arm64/chacha_neon4_glue.py)",
+               status="project", note="the seed's 4-block design, below the kernel's 300")
+    + [Row("driver", ARM64, "5.0", "7.0", "nhpoly1305", "nhpoly1305-neon", "nhpoly1305-neon", 200,
+           "nhpoly1305_neon", f"arch/arm64/crypto/nhpoly1305-neon-glue.c @5.0-6.19 ({ARCHES} §1.1)"),
+       Row("driver", ARM64, "5.5", "6.16", "poly1305", "poly1305-neon", "poly1305-neon", 200, "poly1305_neon",
+           f"arch/arm64/crypto/poly1305-glue.c @5.5-6.15 ({ARCHES} §1.1, §1.10)")]
+    + [Row("driver", ARM64, "5.0", None, f"{pre}(chacha20,poly1305)", f"{pre}-chacha20poly1305-neon",
+           f"{pre}-chacha20poly1305-neon", 400, "chacha20poly1305_neon",
+           "no kernel counterpart (arch/arm64/chacha20poly1305_glue.py)", status="project",
+           note="one-pass AEAD above the template instance, on purpose")
+       for pre in ("rfc7539", "rfc7539esp")]
+)
+
+#: What the table does not cover on this machine (the fidelity page lists it).
+NOT_MODELLED = (
+    "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes, "
+    "GHASH",
+)

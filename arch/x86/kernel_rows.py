@@ -1,0 +1,96 @@
+"""The kernel-version table's rows for the x86_64 machine's drivers.
+
+No kernel counterpart: the facts of the kernel's x86_64 crypto drivers per
+version (the sources named in each row); crypto_api.kernels.table collects
+these with the generic rows and the other machines'.
+"""
+
+from __future__ import annotations
+
+from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, Row, chacha_arch, drivers
+
+X86 = ("x86_64",)
+SHA2 = ("sha224", "sha256")
+
+#: This file's rows of the table.
+ROWS = tuple(
+    [Row("driver", X86, "5.0", None, "aes", "aes-aesni", "aes-aesni", 300, "aesni_intel",
+           f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1)")]
+    + [Row("driver", X86, "5.0", "6.16", f"__{m}(aes)", f"__{m}-aes-aesni", f"__{m}-aes-aesni",
+           401 if m == "xts" else 400, "aesni_intel",
+           f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.15 ({MODES} §5.1, §5.6)")
+       for m in ("ecb", "cbc", "ctr", "xts")]
+    + [Row("driver", X86, "6.16", None, f"__{m}(aes)", f"__{m}-aes-aesni", f"__{m}-aes-aesni",
+           401 if m == "xts" else 400, "aesni_intel", f"6.16 'stop using the SIMD helper' ({MODES} §5.6)",
+           status="kept", note="6.16+ registers the modes directly (sync); this project's x86 modes stay "
+                               "SIMD-wrapped in every version and need their internal algorithm")
+       for m in ("ecb", "cbc", "ctr", "xts")]
+    + [Row("driver", X86, "5.0", None, f"{m}(aes)", f"{m}-aes-aesni", f"{m}-aes-aesni",
+           401 if m == "xts" else 400, "aesni_intel",
+           f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1, §5.6)",
+           note="6.16+: registered directly, sync; here still the SIMD wrapper (async) in every version")
+       for m in ("ecb", "cbc", "ctr", "xts")]
+    + [Row("driver", X86, since, until, f"{p}{m}(aes)", f"{p}{m}-aes-vaes-{v}", f"{p}{m}-aes-vaes-{v}", prio,
+           "aesni_intel", src, unknown=unk)
+       for p in ("__", "")
+       for m, since, src, unk in (
+           ("xts", "6.11", f"arch/x86/crypto/aesni-intel_glue.c @6.13 ({MODES} §5.6)",
+            "first release of the VAES XTS drivers: present 6.13, 'around 6.10-6.11', not checked"),
+           ("ctr", "6.15", f"arch/x86/crypto/aesni-intel_glue.c, 6.15 (kernel-version issue; {MODES} §5.6 for 6.19)",
+            "6.15 from the kernel-version issue's account, not checked in a tree"))
+       for v, prio, until in (("avx2", 600, "6.16" if p else None),
+                              ("avx10_256", 700, "6.16"),
+                              ("avx10_512", 800, "6.16"))]
+    + [Row("driver", X86, "6.16", None, f"{m}(aes)", f"{m}-aes-vaes-avx10_512", f"{m}-aes-vaes-avx512", 800,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.19 ({MODES} §5.6)",
+           note="6.16 renamed avx10_512 to avx512 and dropped avx10_256")
+       for m in ("xts", "ctr")]
+    + [Row("driver", X86, "6.16", None, f"__{m}(aes)", f"__{m}-aes-vaes-{v}", f"__{m}-aes-vaes-{v}", prio,
+           "aesni_intel", f"6.16 'stop using the SIMD helper' ({MODES} §5.6)", status="kept",
+           note="the internal algorithm of this project's SIMD wrapper (see the aesni rows)")
+       for m in ("xts", "ctr") for v, prio in (("avx2", 600), ("avx10_512", 800))]
+    + [Row("driver", X86, since, until, f"{p}{m}(aria)", f"{p}{m}-aria-{w}", f"{p}{m}-aria-{w}", prio, module,
+           src, status="kept" if p and since == "6.16" else "kernel",
+           note=("the internal algorithm of this project's SIMD wrapper" if p and since == "6.16" else
+                 "6.16+: registered directly, sync; here still the SIMD wrapper" if not p and since == "6.16"
+                 else ""))
+       for w, prio, module, first in (("avx", 400, "aria_aesni_avx_x86_64", "6.1"),
+                                      ("avx2", 500, "aria_aesni_avx2_x86_64", "6.3"),
+                                      ("avx512", 600, "aria_gfni_avx512_x86_64", "6.3"))
+       for since, until, src in ((first, "6.16", f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
+                                 ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2)"))
+       for p in ("__", "") for m in ("ecb", "ctr")]
+    + chacha_arch(X86, "-simd", "chacha_x86_64", "-simd",
+                   f"arch/x86/crypto/chacha_glue.c @5.0-6.15 ({ARCHES} §5)",
+                   "x86", f"crypto/chacha.c @6.16-6.17, $(ARCH) = x86 ({ARCHES} §1.1 notes)")
+    + [Row("driver", X86, "5.0", "6.16", "poly1305", "poly1305-simd", "poly1305-simd", 300, "poly1305_x86_64",
+           f"arch/x86/crypto/poly1305_glue.c @5.0 ({ARCHES} §5); removed 6.16 ({ARCHES} §1.1 notes)",
+           unknown="that the 5.6+ rewrite kept the name poly1305-simd and priority 300: from history, "
+                   "not checked in a tree"),
+       Row("driver", X86, "5.0", None, "poly1305", "poly1305-x86_64", "poly1305-x86_64", 200, "poly1305_x86_64",
+           "no kernel counterpart (arch/x86/poly1305_glue.py)", status="project",
+           note="the 64-bit-limb Poly1305 below poly1305-simd's priority"),
+       Row("driver", X86, "5.0", "7.0", "nhpoly1305", "nhpoly1305-sse2", "nhpoly1305-sse2", 200, "nhpoly1305_sse2",
+           f"arch/x86/crypto/nhpoly1305-sse2-glue.c @5.0-6.19 ({ARCHES} §5)"),
+       Row("driver", X86, "5.0", "7.0", "nhpoly1305", "nhpoly1305-avx2", "nhpoly1305-avx2", 300, "nhpoly1305_avx2",
+           f"arch/x86/crypto/nhpoly1305-avx2-glue.c @5.0-6.19 ({ARCHES} §5)")]
+    + [Row("driver", X86, "5.0", "6.17", n, f"{n}-{v}", f"{n}-{v}", prio, "sha256_ssse3",
+           f"arch/x86/crypto/sha256_ssse3_glue.c @5.0-6.16 ({LIB6X} §2.1)",
+           unknown="6.16-6.17: when the x86 shash drivers gave way to the library is inferred (6.17)")
+       for n in SHA2 for v, prio in (("ssse3", 150), ("avx", 160), ("avx2", 170), ("ni", 250))]
+    + [Row("driver", X86, "5.0", None, f"{pre}(chacha20,poly1305)", f"{pre}-chacha20poly1305-avx2",
+           f"{pre}-chacha20poly1305-avx2", 400, "chacha20poly1305_avx2",
+           "no kernel counterpart (arch/x86/chacha20poly1305_glue.py)", status="project",
+           note="one-pass AEAD above the template instance (300), on purpose")
+       for pre in ("rfc7539", "rfc7539esp")]
+)
+
+#: What the table does not cover on this machine (the fidelity page lists it).
+NOT_MODELLED = (
+    "drivers the kernel has and this project does not register: GCM (generic-gcm-aesni and its "
+    "AVX/VAES generations, rfc4106), cts-cbc-aes-aesni, xctr-aes-aesni, the aesni-avx mode "
+    "drivers (500)",
+    "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
+    "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
+    " wrapped",
+)

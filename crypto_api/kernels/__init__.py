@@ -1,0 +1,70 @@
+"""Emulating one kernel version: the version table, the switch, the registry's rule.
+
+No kernel counterpart.  :mod:`.table` holds the facts (which driver and
+template each version has, under which name and priority, and the source of
+each), :mod:`.versions` the choice of version, :mod:`.query` the questions
+asked of the table.  Importing this package installs the registry's version
+rule: while a version is chosen, each driver a module registers is looked up
+in the table and registered as that version had it (renamed, re-prioritised)
+or not at all; drivers the table does not know (plug-ins) register as they
+are.  :func:`boot` chooses the version, machine and CPU in one call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+from .. import registry
+from .query import decide
+from .versions import KNOWN, check, describe, select, selected
+
+__all__ = ["KNOWN", "boot", "check", "describe", "select", "selected"]
+
+
+def _machine() -> str:
+    from ..machine.selection import current_machine
+    return current_machine().arch
+
+
+def _driver(desc: Any) -> Any:
+    version = selected()
+    if version is None:
+        return desc
+    ours = desc.cra_driver_name or desc.cra_name + "-generic"
+    governed, row = decide("driver", _machine(), ours, version)
+    if not governed:
+        return desc
+    if row is None:
+        return None
+    if row.driver == desc.cra_driver_name and row.priority == desc.cra_priority:
+        return desc
+    return attrs.evolve(desc, cra_driver_name=row.driver, cra_priority=row.priority)
+
+
+def _template(name: str) -> bool:
+    version = selected()
+    if version is None:
+        return True
+    governed, row = decide("template", _machine(), name, version)
+    return not governed or row is not None
+
+
+registry.set_version_rule(registry.VersionRule(driver=_driver, template=_template))
+
+
+def boot(kernel: Optional[str] = None, arch: Optional[str] = None, cpu: Optional[str] = None) -> str:
+    """Choose the kernel version (None: keep the current choice), the machine and
+    its CPU model before the first module loads; returns :func:`describe`'s text.
+
+    EINVAL for an unknown version (the message names the known ones); EBUSY
+    once modules are loaded under another choice."""
+    if kernel is not None:
+        check(kernel)
+    if arch is not None or cpu is not None:
+        from ..machine.selection import select_machine
+        select_machine(arch, cpu)
+    if kernel is not None:
+        select(kernel)
+    return describe()

@@ -1,0 +1,69 @@
+"""Questions to the kernel-version table: what a version registers on a machine.
+
+No kernel counterpart.  :func:`decide` is what the registry's version rule
+asks at each registration; :func:`snapshot` is what a booted version shows
+(the rows whose status registers something), the tests' expected set.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from .row import Row
+from .table import rows as table_rows
+from .versions import KNOWN, check, key
+
+_governed: Optional[Dict[Tuple[str, str, str], List[Row]]] = None
+
+
+def _index() -> Dict[Tuple[str, str, str], List[Row]]:
+    global _governed
+    if _governed is None:
+        idx: Dict[Tuple[str, str, str], List[Row]] = {}
+        for r in table_rows():
+            for m in r.machines:
+                idx.setdefault((r.what, m, r.ours), []).append(r)
+        _governed = idx
+    return _governed
+
+
+def covers(row: Row, version: str) -> bool:
+    """True if ``version`` is in the row's range [since, until)."""
+    v = key(version)
+    return key(row.since) <= v and (row.until is None or v < key(row.until))
+
+
+def rows_of(what: str, machine: str, ours: str) -> Optional[List[Row]]:
+    """The rows of one driver or template on ``machine`` (its own, then the
+    generic ones); None if the table does not govern it."""
+    idx = _index()
+    found = idx.get((what, machine, ours), []) + idx.get((what, "*", ours), [])
+    return found or None
+
+
+def decide(what: str, machine: str, ours: str, version: str) -> Tuple[bool, Optional[Row]]:
+    """(governed, row): not governed -> (False, None); governed and absent in
+    ``version`` -> (True, None); else (True, the row that applies)."""
+    rows = rows_of(what, machine, ours)
+    if rows is None:
+        return False, None
+    return True, next((r for r in rows if covers(r, version)), None)
+
+
+def rows_for(version: str, machine: str) -> List[Row]:
+    """The rows that apply in ``version`` on ``machine``, in table order."""
+    check(version)
+    return [r for r in table_rows() if covers(r, version) and (machine in r.machines or "*" in r.machines)]
+
+
+def snapshot(version: str, machine: str) -> Dict[str, Tuple[str, int]]:
+    """driver name -> (cra_name, priority) of every table driver ``version`` registers on ``machine``."""
+    return {r.driver: (r.cra_name, r.priority) for r in rows_for(version, machine) if r.what == "driver"}
+
+
+def templates(version: str, machine: str) -> List[str]:
+    return [r.driver for r in rows_for(version, machine) if r.what == "template"]
+
+
+def versions() -> Tuple[str, ...]:
+    return KNOWN

@@ -1,0 +1,63 @@
+"""One row of the kernel-version table, and helpers to write rows.
+
+No kernel counterpart.  What a row says is described in crypto_api.kernels.table;
+the rows themselves live with what they describe: the generic drivers' and
+templates' in algs/kernel_rows.py, each machine's in its own package
+(``kernel_rows.py`` beside its drivers), so the core names no machine.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Tuple
+
+import attrs
+
+GENERIC = ("*",)
+STATUSES = ("kernel", "project", "kept")
+
+# The project's references that read the kernel trees, by the names the sources cite.
+ARCHES = "other-arches reference"
+MODES = "aead-modes reference"
+LIB6X = "6.x reference"
+
+CHACHA = ("chacha20", "xchacha20", "xchacha12")
+
+
+@attrs.frozen
+class Row:
+    """One fact of the table (see crypto_api.kernels.table)."""
+
+    what: str                       # "driver" or "template"
+    machines: Tuple[str, ...]
+    since: str
+    until: Optional[str]
+    cra_name: str
+    ours: str                       # this project's driver name (a template: its name)
+    driver: Optional[str]           # the name registered in that range (a template: its name)
+    priority: Optional[int]         # None for a template
+    module: str                     # this project's module registering it
+    source: str
+    status: str = "kernel"
+    note: str = ""
+    unknown: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        if self.status not in STATUSES or self.what not in ("driver", "template"):
+            raise ValueError(f"table row {self.ours}: status {self.status!r} / what {self.what!r}")
+
+
+def drivers(names: Iterable[str], suffix_ours: str, suffix: str, **kw) -> List[Row]:
+    """The same row for each of ``names`` (``chacha20`` ...): ``ours`` is
+    ``name + suffix_ours``, the registered driver ``name + suffix``."""
+    return [Row("driver", cra_name=n, ours=n + suffix_ours, driver=n + suffix, **kw) for n in names]
+
+
+def chacha_arch(machines, ours_sfx, module, first, first_source, arch_name, arch_source,
+                since="5.0", prio=300) -> List[Row]:
+    """An arch ChaCha module: its own drivers until 6.16, crypto/chacha.c's
+    ``*-<arch>`` in 6.16-6.17, then nothing of its own (6.18's ``*-lib``
+    drivers are the generic module's rows)."""
+    return (drivers(CHACHA, ours_sfx, first, machines=machines, since=since, until="6.16",
+                    priority=prio, module=module, source=first_source)
+            + drivers(CHACHA, ours_sfx, "-" + arch_name, machines=machines, since="6.16", until="6.18",
+                      priority=300, module=module, source=arch_source))

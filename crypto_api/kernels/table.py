@@ -1,0 +1,73 @@
+"""The kernel-version table: which driver and template exists in which kernel.
+
+No kernel counterpart: facts gathered from the kernels' sources, with the file
+and version each row comes from, and the project's reference that read it
+(which names the kernel trees read).  One row (crypto_api.kernels.row) says,
+for one of this project's drivers (its ``ours`` driver name, as its module
+registers it) or templates, on the machines named (``*``: every machine),
+over the versions ``[since, until)`` (``until`` None: still in the latest
+release), whether the kernel has it and under which driver name and
+priority.  A driver or template with rows but none covering a version is
+absent from that version; one with no rows at all (plug-ins, tests' drivers)
+is not governed by the table.
+
+``status`` says how the row is applied:
+
+* ``kernel``: as the kernel has it (``driver``/``priority`` are the kernel's);
+* ``project``: a driver this project adds that no kernel has (the one-pass
+  ChaCha20-Poly1305 AEADs, the seed designs, the 64-bit-limb Poly1305).  They
+  stay in every version at their own (low, or explicit) priority, so that
+  ``cra_name`` lookups resolve as the kernel's would except where the project
+  deliberately adds a faster driver; ``note`` says which;
+* ``kept``: the kernel of that range has no such driver, but this project keeps
+  it registered because another part of it needs it (the reason in ``note``).
+
+``unknown`` names what the sources did not settle; nothing there is guessed
+silently: where a priority is unknown the project's own is kept and said so.
+
+The rows live with what they describe, so that the core names no machine:
+``crypto_api.algs.kernel_rows`` (generic drivers, templates) and the
+``kernel_rows`` module of each registered machine's package; :func:`rows`
+collects them once, in that order.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Dict, List, Optional, Tuple
+
+from .row import Row
+
+GENERIC_ROWS = "crypto_api.algs.kernel_rows"
+_collected: Optional[Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]]]] = None
+
+
+def _collect() -> Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]]]:
+    global _collected
+    if _collected is None:
+        from ..machine.known import machines
+        found: List[Row] = []
+        notes: Dict[str, Tuple[str, ...]] = {}
+        sources = [("*", GENERIC_ROWS)] + [(name, spec.package + ".kernel_rows")
+                                           for name, spec in machines().items()]
+        for owner, path in sources:
+            try:
+                mod = importlib.import_module(path)
+            except ModuleNotFoundError as e:
+                if e.name != path:
+                    raise
+                continue                # a machine with no rows: its drivers are ungoverned
+            found += mod.ROWS
+            notes[owner] = tuple(getattr(mod, "NOT_MODELLED", ()))
+        _collected = (tuple(found), notes)
+    return _collected
+
+
+def rows() -> Tuple[Row, ...]:
+    """Every row of the table."""
+    return _collect()[0]
+
+
+def not_modelled() -> Dict[str, Tuple[str, ...]]:
+    """owner (``*`` or a machine) -> what the table does not cover there."""
+    return _collect()[1]

@@ -1,0 +1,86 @@
+"""Which kernel version the registry follows: the known versions and the switch.
+
+No kernel counterpart (a kernel is one version; this emulator can be several).
+The versions are the seed series 5.0, the LTS lines and the latest release
+(:data:`KNOWN`).  The version is chosen before the first module loads, by
+``CRYPTO_API_KERNEL`` in the environment, the command line's ``--kernel``
+or :func:`crypto_api.boot`; none chosen (the default) is this project's own
+composite registry, the drivers as they register themselves with no version
+table applied.  The older ``CRYPTO_API_KERNEL_VERSION`` ("5.0"/"5.2") still
+switches only the two /proc/crypto records of crypto_api.kernel_version.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Optional, Tuple
+
+from .. import kernel_version, modules
+from ..errors import EBUSY, EINVAL, CryptoError
+
+#: The versions the table answers for, oldest first.
+KNOWN: Tuple[str, ...] = ("5.0", "5.4", "5.10", "5.15", "6.1", "6.6", "6.12", "6.18", "6.19")
+ENV = "CRYPTO_API_KERNEL"
+
+_lock = threading.Lock()
+_selected: Optional[str] = None
+_read_env = False
+
+
+def key(version: str) -> Tuple[int, ...]:
+    """"6.12" -> (6, 12), for ordering versions (the table's bounds need not be in KNOWN)."""
+    return tuple(int(p) for p in version.split("."))
+
+
+def check(version: object) -> str:
+    """``version`` if it is a known one, else EINVAL naming the known ones."""
+    if not isinstance(version, str) or version not in KNOWN:
+        raise CryptoError(EINVAL, f"kernel {version!r}: not a known version; known: {', '.join(KNOWN)}")
+    return version
+
+
+def selected() -> Optional[str]:
+    """The chosen kernel version, or None for the project's composite registry."""
+    global _selected, _read_env
+    with _lock:
+        if not _read_env:
+            _read_env = True
+            raw = os.environ.get(ENV, "").strip()
+            if raw:
+                _selected = _apply(check(raw))
+        return _selected
+
+
+def _apply(version: Optional[str]) -> Optional[str]:
+    # v5.0 also shows v5.0's blkcipher records (crypto_api.kernel_version).
+    kernel_version.set_kernel_version("5.0" if version == "5.0" else kernel_version.DEFAULT_KERNEL_VERSION)
+    return version
+
+
+def select(version: Optional[str]) -> Optional[str]:
+    """Follow ``version`` (None: the composite registry); returns the previous choice.
+
+    EINVAL for an unknown version; EBUSY once a module is loaded under another
+    choice (its drivers registered as that one decided: unload them first)."""
+    global _selected, _read_env
+    if version is not None:
+        check(version)
+    old = selected()
+    if version == old:
+        return old
+    with _lock:
+        loaded = modules.loaded_modules()
+        if loaded:
+            raise CryptoError(EBUSY, f"kernel {version or 'composite'}: modules already loaded under "
+                                     f"kernel {old or 'composite'} ({', '.join(loaded)}); choose the "
+                                     "kernel before the first module loads")
+        _selected = _apply(version)
+        _read_env = True
+    return old
+
+
+def describe(version: Optional[str] = None) -> str:
+    """How the listing names a choice: ``Linux 6.1`` or the composite."""
+    v = selected() if version is None else version
+    return f"Linux {v}" if v else "composite (no kernel version chosen: every driver as this project registers it)"

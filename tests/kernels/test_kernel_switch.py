@@ -1,0 +1,100 @@
+"""The kernel switch in its three forms: ``--kernel``, ``CRYPTO_API_KERNEL``, crypto_api.boot."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import crypto_api as capi
+from crypto_api import kernels
+from crypto_api.errors import EBUSY, EINVAL
+
+KNOWN_LIST = ", ".join(kernels.KNOWN)
+
+
+def cli(*args, **env):
+    e = dict(os.environ, CRYPTO_API_SELFTESTS="off")
+    for k in ("CRYPTO_API_KERNEL", "CRYPTO_API_ARCH", "CRYPTO_API_CPU"):
+        e.pop(k, None)
+    e.update(env)
+    return subprocess.run([sys.executable, "-m", "crypto_api", *args], env=e, capture_output=True,
+                          text=True, timeout=600)
+
+
+def drivers(listing):
+    return {line.split()[2] for line in listing.splitlines()[2:]}
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_option_before_or_after_the_command(where):
+    args = ["--kernel", "5.10", "list", "--table"] if where == "before" else ["list", "--table", "--kernel", "5.10"]
+    out = cli(*args)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "# kernel: Linux 5.10"
+    got = drivers(out.stdout)
+    assert {"chacha20-simd", "poly1305-simd", "aes-generic"} <= got
+    assert not {"chacha20-lib", "aria-generic", "sha256-lib"} & got
+
+
+def test_environment_and_the_option_export_it():
+    out = cli("list", "--table", CRYPTO_API_KERNEL="6.18")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "# kernel: Linux 6.18"
+    got = drivers(out.stdout)
+    assert {"chacha20-lib", "sha256-lib"} <= got and not {"chacha20-simd", "chacha20-generic"} & got
+
+
+def test_no_kernel_chosen_lists_as_before():
+    out = cli("list", "--table")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("name ")          # no kernel line: the composite registry
+    assert {"chacha20-simd", "chacha20-generic"} <= drivers(out.stdout)
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_unknown_version_is_one_line(how):
+    out = cli("--kernel", "5.11", "list") if how == "option" else cli("list", CRYPTO_API_KERNEL="5.11")
+    assert out.returncode == 1 and out.stdout == ""
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and "'5.11'" in lines[0] and lines[0].endswith(KNOWN_LIST)
+
+
+def test_boot_unknown_version_is_einval():
+    with pytest.raises(capi.CryptoError) as e:
+        capi.boot(kernel="4.19")
+    assert e.value.errno == EINVAL and KNOWN_LIST in str(e.value) and "4.19" in str(e.value)
+
+
+CHILD = """
+import crypto_api as capi
+from crypto_api.errors import EBUSY
+print(capi.boot(kernel="6.1", arch="arm64"))
+capi.load_all()
+print(capi.proc_crypto().splitlines()[0])
+names = {a.cra_driver_name for a in capi.registry.snapshot()}
+print("xchacha12-neon" in names, "poly1305-neon" in names, "xchacha12-lib" in names)
+try:
+    capi.boot(kernel="6.18")
+except capi.CryptoError as e:
+    print(e.errno == EBUSY)
+"""
+
+
+def test_boot_in_python_and_too_late():
+    out = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=600,
+                         env={k: v for k, v in os.environ.items()
+                              if k not in ("CRYPTO_API_KERNEL", "CRYPTO_API_ARCH", "CRYPTO_API_CPU")})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["Linux 6.1", "# kernel: Linux 6.1", "True True False", "True"]
+
+
+def test_v50_shows_v50_records():
+    """--kernel 5.0 keeps v5.0's /proc/crypto records (crypto_api.kernel_version)."""
+    code = ("import crypto_api as capi\nfrom crypto_api.kernel_version import kernel_version\n"
+            "capi.boot(kernel='5.0')\nt = capi.crypto_alloc_skcipher('ecb(aes-generic)')\n"
+            "print(kernel_version())\nrec = capi.proc_crypto().split('ecb(aes-generic)')[1]\n"
+            "print('blkcipher' in rec.split('\\n\\n')[0])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["5.0", "True"]
