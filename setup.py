@@ -33,7 +33,7 @@ PACKAGES = [
 ]
 
 # The C entry points that are CPython extensions rather than cffi ones
-# (crypto_api/linear_call.c, crypto_api/fast_method.c): the limited API
+# (crypto_api/direct_call.c, crypto_api/direct_method.c): the limited API
 # (abi3) from 3.11 on, where Py_buffer belongs to it; build flags as
 # algs/build_common.py's.
 _LIMITED = sys.version_info >= (3, 11)
@@ -52,11 +52,11 @@ def _cpython_extension(name, sources, depends=()):
         py_limited_api=_LIMITED)
 
 
-LINEAR_CALL = _cpython_extension("crypto_api._linear_call", ["crypto_api/linear_call.c"],
+DIRECT_CALL = _cpython_extension("crypto_api._direct_call", ["crypto_api/direct_call.c"],
                                  depends=["crypto_api/gil_handoff.h", "crypto_api/entry_point.h",
                                           "crypto_api/aead_call.h", "crypto_api/digest_call.h",
                                           "algs/include/memzero.h"])
-FAST_METHOD = _cpython_extension("crypto_api._fast_method", ["crypto_api/fast_method.c"])
+DIRECT_METHOD = _cpython_extension("crypto_api._direct_method", ["crypto_api/direct_method.c"])
 
 
 class build_helpers(Command):
@@ -93,7 +93,7 @@ build.sub_commands.append(("build_helpers", None))
 setup(
     packages=PACKAGES,
     cmdclass={"build_helpers": build_helpers},
-    ext_modules=[LINEAR_CALL, FAST_METHOD],
+    ext_modules=[DIRECT_CALL, DIRECT_METHOD],
     # every extension uses the limited API there (cffi's too): one wheel,
     # tagged cp311-abi3, for CPython 3.11 and every later version
     options={"bdist_wheel": {"py_limited_api": "cp311"}} if _LIMITED else {},

@@ -22,7 +22,7 @@ import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi as poly_ffi
 from crypto_api.algs._poly1305 import lib as poly_lib
 from crypto_api.cinterface import Kind, Offer, WideEntries, entries
-from crypto_api.oneshot import skcipher_direct
+from crypto_api.direct import skcipher_direct
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
 from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import (as_byte_view, scatterwalk_map_and_copy, sg_init_one,
@@ -209,35 +209,35 @@ def _direct_request(tfm, req, enc: bool) -> bool:
     return True
 
 
-def adiantum_encrypt_linear(tfm, src, dst, n, iv) -> bool:
+def adiantum_encrypt_contiguous(tfm, src, dst, n, iv) -> bool:
     return _direct_crypt(tfm, src, dst, n, iv, True)
 
 
-def adiantum_decrypt_linear(tfm, src, dst, n, iv) -> bool:
+def adiantum_decrypt_contiguous(tfm, src, dst, n, iv) -> bool:
     return _direct_crypt(tfm, src, dst, n, iv, False)
 
 
-def adiantum_oneshot(tfm, encrypt: bool):
-    """``SkcipherAlg.oneshot``: the one-call path with the pointers fixed at
-    setkey (crypto_api.oneshot.skcipher_direct over adiantum_crypt), SIMD inner
+def adiantum_direct(tfm, encrypt: bool):
+    """``SkcipherAlg.direct``: the one-call path with the pointers fixed at
+    setkey (crypto_api.direct.skcipher_direct over adiantum_crypt), SIMD inner
     code when crypto_simd_usable(); messages under 16 bytes are left to the
     full path, which refuses them.  None (no direct path) when an inner driver
     offers no C entries."""
     direct = tfm.ctx.direct
     if direct is None:
         return None
-    return skcipher_direct(_oneshot_ptrs[encrypt], direct[False], direct[True], TWEAK_SIZE,
+    return skcipher_direct(_direct_ptrs[encrypt], direct[False], direct[True], TWEAK_SIZE,
                            min_len=BLOCKCIPHER_BLOCK_SIZE, returns_int=True)
 
 
 def _bind_direct_path() -> None:
-    global _adiantum_crypt, _fb, _ffi_direct, _oneshot_ptrs
+    global _adiantum_crypt, _fb, _ffi_direct, _direct_ptrs
     global _WIDE_CRYPT, _WIDE_CRYPT_MANY
     from crypto_api.algs._adiantum import ffi, lib
     _WIDE_CRYPT = ffi.addressof(lib, "adiantum_crypt")
     _WIDE_CRYPT_MANY = ffi.addressof(lib, "adiantum_crypt_many")
     _adiantum_crypt, _fb, _ffi_direct = lib.adiantum_crypt, ffi.from_buffer, ffi
-    _oneshot_ptrs = {True: ffi.addressof(lib, "adiantum_encrypt_bytes"),
+    _direct_ptrs = {True: ffi.addressof(lib, "adiantum_encrypt_bytes"),
                      False: ffi.addressof(lib, "adiantum_decrypt_bytes")}
 
 
@@ -479,8 +479,8 @@ def adiantum_create(tmpl, tb) -> None:
         cra_alignmask=s.cra_alignmask | h.cra_alignmask,
         min_keysize=s.min_keysize, max_keysize=s.max_keysize, ivsize=TWEAK_SIZE,
         setkey=adiantum_setkey, encrypt=adiantum_encrypt_req, decrypt=adiantum_decrypt_req,
-        encrypt_linear=adiantum_encrypt_linear, decrypt_linear=adiantum_decrypt_linear,
-        oneshot=adiantum_oneshot, init=adiantum_init_tfm, exit=adiantum_exit_tfm,
+        encrypt_contiguous=adiantum_encrypt_contiguous, decrypt_contiguous=adiantum_decrypt_contiguous,
+        direct=adiantum_direct, init=adiantum_init_tfm, exit=adiantum_exit_tfm,
         c_entries=(Offer(Kind.WIDE, adiantum_wide_entries),))
     capi.skcipher_register_instance(tmpl, inst, [stream, block, hash_])
 

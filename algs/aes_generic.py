@@ -14,7 +14,7 @@ from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import GENERIC
 from crypto_api.fpu import simd_choice as _simd_choice
-from crypto_api.oneshot import digest_direct
+from crypto_api.direct import digest_direct
 
 MODULE_NAME = "aes_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aes", "aes-generic")
@@ -85,14 +85,14 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
     def dec(tfm, dst, src):
         one(dec_fn, lib_generic.aes_decrypt_generic, tfm, dst, src)
 
-    def oneshot(tfm, encrypt):
+    def direct(tfm, encrypt):
         """encrypt_one/decrypt_one in one C call for a block in any
         C-contiguous buffer (exported while C reads it): the SIMD
         core when fpu.simd_choice() says SIMD (declining while a trace
         records, so the real section shows), else the generic one.  The C
-        entry point (crypto_api.oneshot.digest_direct); None where it is not built."""
+        entry point (crypto_api.direct.digest_direct); None where it is not built."""
         main_e, gen_e = block_entries(tfm, True), block_entries(tfm, False)
-        fn, generic_fn, fn_ctx, generic_ctx = _oneshot_ops(main_e, gen_e, encrypt)
+        fn, generic_fn, fn_ctx, generic_ctx = _direct_ops(main_e, gen_e, encrypt)
         main_handle = _gffi.new("struct aes_block_call *", {"fn": fn, "ctx": fn_ctx})
         generic_handle = _gffi.new("struct aes_block_call *", {"fn": generic_fn, "ctx": generic_ctx}) \
             if simd else main_handle
@@ -100,7 +100,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
         return digest_direct(_BLOCK_CALL, generic_handle, main_handle, AES_BLOCK_SIZE,
                              in_len=AES_BLOCK_SIZE, keep=owners)
 
-    def _oneshot_ops(main, gen, encrypt):
+    def _direct_ops(main, gen, encrypt):
         cast = _gffi.cast
         return (cast("aes_block_fn", main.encrypt if encrypt else main.decrypt),
                 cast("aes_block_fn", gen.encrypt if encrypt else gen.decrypt),
@@ -109,7 +109,7 @@ def aes_cipher_alg(driver: str, priority: int, ffi, lib, ctx_type: str, expandke
     return capi.CipherAlg(
         cra_name="aes", cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=AES_BLOCK_SIZE, min_keysize=AES_MIN_KEY_SIZE, max_keysize=AES_MAX_KEY_SIZE,
-        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, oneshot=oneshot,
+        setkey=setkey, encrypt=enc, decrypt=dec, cra_exit=exit_, direct=direct,
         c_entries=(Offer(Kind.BLOCK, block_entries),))
 
 

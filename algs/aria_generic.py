@@ -17,7 +17,7 @@ import crypto_api as capi
 from crypto_api.algs._aria_generic import ffi, lib
 from crypto_api.cinterface import BlockEntries, Kind, Offer
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import digest_direct
+from crypto_api.direct import digest_direct
 
 MODULE_NAME = "aria_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("aria", "aria-generic")
@@ -68,9 +68,9 @@ def _one(tfm: Any, dst: Any, src: Any, encrypt: bool) -> None:
         tfm.ctx.aria, _from_buffer("uint8_t[]", dst, require_writable=True), _from_buffer("uint8_t[]", src))
 
 
-def _oneshot(tfm: Any, encrypt: bool) -> Optional[Callable]:
+def _direct(tfm: Any, encrypt: bool) -> Optional[Callable]:
     """encrypt_one/decrypt_one in one C call: the C entry point (a block in
-    any C-contiguous buffer; crypto_api.oneshot.digest_direct), None where it
+    any C-contiguous buffer; crypto_api.direct.digest_direct), None where it
     is not built."""
     key = tfm.ctx.aria
     return digest_direct(_ENC_CALL if encrypt else _DEC_CALL, key, key, ARIA_BLOCK_SIZE,
@@ -83,7 +83,7 @@ ALG = capi.CipherAlg(
     min_keysize=ARIA_MIN_KEY_SIZE, max_keysize=ARIA_MAX_KEY_SIZE,
     setkey=_setkey, encrypt=lambda tfm, d, s: _one(tfm, d, s, True),
     decrypt=lambda tfm, d, s: _one(tfm, d, s, False),
-    cra_exit=lambda tfm: aria_wipe(tfm.ctx), oneshot=_oneshot,
+    cra_exit=lambda tfm: aria_wipe(tfm.ctx), direct=_direct,
     c_entries=(Offer(Kind.BLOCK, _block_entries),))
 
 

@@ -29,7 +29,7 @@ sub-request over one contiguous run per side goes to the child's one-call
 method (same child, same bytes), small Poly1305 inputs are gathered into one
 update, the descs are reused (wiped) from request to request, and the
 one-call ``tfm.encrypt``/``decrypt`` on bytes run the chain straight from an
-``AeadAlg.oneshot``.  A traced request keeps every sub-request and update
+``AeadAlg.direct``.  A traced request keeps every sub-request and update
 the kernel issues (tests/algs/test_chacha20poly1305_direct.py checks both).
 """
 
@@ -444,8 +444,8 @@ def _crypt(req: Any, encrypt: bool) -> Any:
     return None
 
 
-def chachapoly_oneshot(tfm: Any, encrypt: bool) -> Any:
-    """``AeadAlg.oneshot``: ``tfm.encrypt``/``decrypt`` on bytes (data, IV and
+def chachapoly_direct(tfm: Any, encrypt: bool) -> Any:
+    """``AeadAlg.direct``: ``tfm.encrypt``/``decrypt`` on bytes (data, IV and
     AD; no ``out``) run the chain above over a request on those bytes, without
     the frontend's generic one-call set-up (a waiter, a scratch buffer, a
     second check of scatterlists built here).  Only for a synchronous ChaCha
@@ -546,7 +546,7 @@ def chachapoly_create(tmpl: capi.Template, tb: list, ivsize: int) -> None:
         cra_blocksize=1, cra_alignmask=c.cra_alignmask | p.cra_alignmask,
         ivsize=ivsize, maxauthsize=POLY1305_DIGEST_SIZE, chunksize=c.chunksize,
         setkey=chachapoly_setkey, setauthsize=chachapoly_setauthsize,
-        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt, oneshot=chachapoly_oneshot,
+        encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt, direct=chachapoly_direct,
         init=chachapoly_init, exit=chachapoly_exit)
     capi.aead_register_instance(tmpl, inst, [chacha, poly])
 

@@ -167,8 +167,8 @@ void xchacha_setup(uint32_t state[16], const uint8_t key[32], const uint8_t iv[3
 	xchacha_setup_with(state, key, iv, nrounds, hchacha_block_generic);
 }
 
-void chacha_crypt_oneshot(const struct chacha_oneshot *c, uint8_t *dst, const uint8_t *src,
-			  size_t bytes, const uint8_t *iv)
+void chacha_crypt_direct(const struct chacha_direct *c, uint8_t *dst, const uint8_t *src,
+			 size_t bytes, const uint8_t *iv)
 {
 	uint32_t state[16];
 

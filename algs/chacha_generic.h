@@ -50,7 +50,7 @@ typedef void (*chacha_hchacha_fn)(const uint32_t *state, uint32_t *out, int nrou
  * bulk routine (generic or SIMD), HChaCha (NULL for ChaCha20 with its
  * 16-byte IV; else XChaCha with a 32-byte IV), the key and the rounds.
  */
-struct chacha_oneshot {
+struct chacha_direct {
 	chacha_stream_fn crypt;
 	chacha_hchacha_fn hchacha;
 	const uint8_t *key;
@@ -59,7 +59,7 @@ struct chacha_oneshot {
 /* cdef: end */
 
 /* A whole request in one call: state from key and IV, then crypt(). */
-void chacha_crypt_oneshot(const struct chacha_oneshot *c, uint8_t *dst, const uint8_t *src,
-			  size_t bytes, const uint8_t *iv);
+void chacha_crypt_direct(const struct chacha_direct *c, uint8_t *dst, const uint8_t *src,
+			 size_t bytes, const uint8_t *iv);
 
 #endif

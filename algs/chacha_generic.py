@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._chacha_generic import ffi, lib
 from crypto_api.cinterface import Kind, Offer, StreamEntries, entries
-from crypto_api.oneshot import skcipher_direct
+from crypto_api.direct import skcipher_direct
 from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import sg_linear_views
 
@@ -178,7 +178,7 @@ def stream_offer(c_stream, c_stream_lanes=None) -> Offer:
     return Offer(Kind.STREAM, get)
 
 
-def chacha_linear(tfm, src, dst, n, iv) -> bool:
+def chacha_contiguous(tfm, src, dst, n, iv) -> bool:
     """Linear entry point: the whole buffer in one call (same keystream as the walk)."""
     if n:
         ctx = tfm.ctx
@@ -191,11 +191,11 @@ def chacha_linear(tfm, src, dst, n, iv) -> bool:
     return True
 
 
-_oneshot_crypt_ptr = ffi.addressof(lib, "chacha_oneshot_bytes")
+_direct_crypt_ptr = ffi.addressof(lib, "chacha_direct_bytes")
 
 
-def _oneshot_struct(ctx, fns, xchacha: bool):
-    c = ffi.new("struct chacha_oneshot *")
+def _direct_struct(ctx, fns, xchacha: bool):
+    c = ffi.new("struct chacha_direct *")
     c.crypt = ffi.cast("chacha_stream_fn", fns[0])
     c.hchacha = ffi.cast("chacha_hchacha_fn", fns[1]) if xchacha else ffi.NULL
     c.key = ctx.key
@@ -203,10 +203,10 @@ def _oneshot_struct(ctx, fns, xchacha: bool):
     return c
 
 
-def chacha_oneshot(tfm, encrypt: bool):
-    """``SkcipherAlg.oneshot`` of the ChaCha family: a whole request in one C
-    call (chacha_crypt_oneshot) with the key and routines fixed at setkey,
-    through crypto_api.oneshot.skcipher_direct.  The routines are the driver's
+def chacha_direct(tfm, encrypt: bool):
+    """``SkcipherAlg.direct`` of the ChaCha family: a whole request in one C
+    call (chacha_crypt_direct) with the key and routines fixed at setkey,
+    through crypto_api.direct.skcipher_direct.  The routines are the driver's
     STREAM entries (crypto_api.cinterface) with the descriptor's ``simd_rule``
     (SIMD only above 64 bytes and when crypto_simd_usable()).  Encryption and decryption are the same."""
     ctx = tfm.ctx
@@ -215,21 +215,21 @@ def chacha_oneshot(tfm, encrypt: bool):
     if simd_e is None or generic_e is None:
         return None                     # it offers no C routines: the request path only
     simd_fns, generic_fns = (simd_e.crypt, simd_e.hchacha), (generic_e.crypt, generic_e.hchacha)
-    generic = _oneshot_struct(ctx, generic_fns, xchacha)
-    simd = generic if simd_fns == generic_fns else _oneshot_struct(ctx, simd_fns, xchacha)
-    return skcipher_direct(_oneshot_crypt_ptr, generic, simd, tfm.alg.ivsize, rule=tfm.alg.simd_rule)
+    generic = _direct_struct(ctx, generic_fns, xchacha)
+    simd = generic if simd_fns == generic_fns else _direct_struct(ctx, simd_fns, xchacha)
+    return skcipher_direct(_direct_crypt_ptr, generic, simd, tfm.alg.ivsize, rule=tfm.alg.simd_rule)
 
 
 def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds: int,
                encrypt, module: str = None, c_stream=generic_c_stream,
-               linear=chacha_linear, oneshot=chacha_oneshot, walksize: int = 0,
+               contiguous=chacha_contiguous, direct=chacha_direct, walksize: int = 0,
                c_stream_lanes=None, simd_rule: SimdRule = CHACHA_SIMD_RULE) -> capi.SkcipherAlg:
     """A ChaCha-family skcipher descriptor (shared by the generic and SIMD glue).
 
     ``c_stream(simd) -> (crypt, hchacha)`` gives the C routines the driver
     offers templates (its STREAM offer, :func:`stream_offer`).  A driver
     whose code cannot be called from C in this process (an emulated core)
-    passes ``c_stream=None``, ``linear=None`` and ``oneshot=None``: it offers
+    passes ``c_stream=None``, ``contiguous=None`` and ``direct=None``: it offers
     nothing, and every path goes through its request code.
     ``c_stream_lanes(simd)``, where given, is ``(hchacha_lanes,
     stream_lanes)`` function pointers (eight streams at once) or None, for
@@ -242,8 +242,8 @@ def chacha_alg(cra_name: str, driver: str, priority: int, xchacha: bool, nrounds
         ivsize=XCHACHA_IV_SIZE if xchacha else CHACHA_IV_SIZE,
         chunksize=CHACHA_BLOCK_SIZE, walksize=walksize,
         setkey=chacha12_setkey if nrounds == 12 else chacha20_setkey,
-        encrypt=encrypt, decrypt=encrypt, encrypt_linear=linear, decrypt_linear=linear,
-        oneshot=oneshot, exit=chacha_exit, c_entries=offers, simd_rule=simd_rule)
+        encrypt=encrypt, decrypt=encrypt, encrypt_contiguous=contiguous, decrypt_contiguous=contiguous,
+        direct=direct, exit=chacha_exit, c_entries=offers, simd_rule=simd_rule)
 
 
 ALGS = (

@@ -19,7 +19,7 @@ _POLY = ("include/poly1305_core.h", "poly1305_desc.h", "include/nhpoly1305.h")
 CORES = [
     Core(name="chacha_generic", module="crypto_api.algs._chacha_generic",
          sources=("chacha_generic.c",), headers=("chacha_generic.h", _MEMZERO),
-         bytes_adapters=(("chacha_oneshot_bytes", "chacha_crypt_oneshot"),)),
+         bytes_adapters=(("chacha_direct_bytes", "chacha_crypt_direct"),)),
     # the 26-bit Poly1305 core and the v5.0 "poly1305" descriptor, and NHPoly1305's
     # streaming code: linked by _poly1305, _adiantum and the x86 poly1305-simd
     Core(name="poly1305_core", sources=("poly1305_core.c", "poly1305_desc.c"),

@@ -17,7 +17,7 @@ from crypto_api.algs.poly1305_generic import GENERIC_OPS
 from crypto_api.cinterface import Kind, Nhpoly1305Entries, Offer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
-from crypto_api.oneshot import digest_direct
+from crypto_api.direct import digest_direct
 from crypto_api.simd_rule import SimdRule
 
 MODULE_NAME = "nhpoly1305"
@@ -126,11 +126,11 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
                 capi.kernel_fpu_end()
         return bytes(ffi.buffer(out))
 
-    def oneshot(tfm):
+    def direct(tfm):
         """tfm.digest in one C call for any C-contiguous buffer, with the request
         path's rule: SIMD NH for 64 bytes or more when fpu.simd_choice() says
         SIMD; it declines such a digest while an fpu_trace() records.  The
-        C entry point (crypto_api.oneshot.digest_direct); None where it is not built."""
+        C entry point (crypto_api.direct.digest_direct); None where it is not built."""
         key = tfm.ctx.key
         generic = ffi.new("struct nhpoly1305_call *", {"key": key, "nh_bulk": NH_GENERIC, "poly": poly_ops})
         simd = generic if nh_simd is None else \
@@ -143,7 +143,7 @@ def nhpoly1305_alg(driver: str, priority: int, nh_simd=None, poly_ops=GENERIC_OP
         cra_blocksize=0, cra_module=module,
         digestsize=NHPOLY1305_DIGEST_SIZE, descsize=DESCSIZE,
         setkey=setkey, init=init, update=update_generic if nh_simd is None else update_simd,
-        final=final, digest=digest, exit_tfm=exit_tfm, oneshot=oneshot,
+        final=final, digest=digest, exit_tfm=exit_tfm, direct=direct,
         c_entries=(Offer(Kind.NHPOLY1305, nhpoly1305_entries),), simd_rule=NH_SIMD_RULE)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._poly1305 import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
-from crypto_api.oneshot import digest_direct
+from crypto_api.direct import digest_direct
 
 MODULE_NAME = "poly1305_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("poly1305", "poly1305-generic")
@@ -52,17 +52,17 @@ def poly1305_alg(driver: str, priority: int, ops, module: str = None) -> capi.Sh
             raise no_key()
         return bytes(ffi.buffer(out))
 
-    def oneshot(tfm):
+    def direct(tfm):
         """tfm.digest in one C call for any C-contiguous buffer (None: too
         short, so the full path raises ENOKEY).  The C entry point
-        (crypto_api.oneshot.digest_direct); None where it is not built."""
+        (crypto_api.direct.digest_direct); None where it is not built."""
         return digest_direct(DIGEST_CALL, ops, ops, POLY1305_DIGEST_SIZE, min_len=2 * POLY1305_BLOCK_SIZE)
 
     return capi.ShashAlg(
         cra_name="poly1305", cra_driver_name=driver, cra_priority=priority,
         cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
         digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
-        init=init, update=update, final=final, digest=digest, oneshot=oneshot)
+        init=init, update=update, final=final, digest=digest, direct=direct)
 
 
 ALG = poly1305_alg("poly1305-generic", 100, GENERIC_OPS)

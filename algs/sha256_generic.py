@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
-from crypto_api.oneshot import digest_direct
+from crypto_api.direct import digest_direct
 
 MODULE_NAME = "sha256_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("sha224", "sha224-generic", "sha256", "sha256-generic")
@@ -65,18 +65,18 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
     generic_handle = call_handle(GENERIC_BLOCKS)
     simd_handle = call_handle(blocks) if simd else generic_handle
 
-    def oneshot(tfm):
+    def direct(tfm):
         """tfm.digest of any C-contiguous buffer in one C call, with the
         request path's rule: the SIMD block function when the FPU model
         allows, else the generic one; it declines while an fpu_trace()
         records (the full path then makes the real sections).  The C entry
-        point (crypto_api.oneshot.digest_direct); None where it is not built."""
+        point (crypto_api.direct.digest_direct); None where it is not built."""
         return digest_direct(DIGEST_CALL, generic_handle, simd_handle, digestsize)
 
     return capi.ShashAlg(
         cra_name=name, cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=SHA256_BLOCK_SIZE, digestsize=digestsize, descsize=DESCSIZE,
-        statesize=DESCSIZE, init=init, update=update, final=final, oneshot=oneshot)
+        statesize=DESCSIZE, init=init, update=update, final=final, direct=direct)
 
 
 ALGS = (sha256_alg("sha224", "sha224-generic", 100, GENERIC_BLOCKS),

@@ -199,7 +199,7 @@ def xts_decrypt(req) -> None:
     _crypt(req, False)
 
 
-def _linear(tfm, src, dst, n: int, iv, encrypt: bool) -> bool:
+def _contiguous(tfm, src, dst, n: int, iv, encrypt: bool) -> bool:
     """One buffer per side (``tfm.encrypt``; the disk tool's path): tweak,
     blocks and the stolen pair in one C call and one FPU section."""
     ctx = tfm.ctx
@@ -226,12 +226,12 @@ def _linear(tfm, src, dst, n: int, iv, encrypt: bool) -> bool:
     return True
 
 
-def xts_encrypt_linear(tfm, src, dst, n, iv) -> bool:
-    return _linear(tfm, src, dst, n, iv, True)
+def xts_encrypt_contiguous(tfm, src, dst, n, iv) -> bool:
+    return _contiguous(tfm, src, dst, n, iv, True)
 
 
-def xts_decrypt_linear(tfm, src, dst, n, iv) -> bool:
-    return _linear(tfm, src, dst, n, iv, False)
+def xts_decrypt_contiguous(tfm, src, dst, n, iv) -> bool:
+    return _contiguous(tfm, src, dst, n, iv, False)
 
 
 # --------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def xts_create(tmpl, tb) -> None:
         min_keysize=2 * a.min_keysize, max_keysize=2 * a.max_keysize, ivsize=BLOCK,
         chunksize=BLOCK, walksize=BLOCK, setkey=xts_setkey,
         encrypt=xts_encrypt, decrypt=xts_decrypt,
-        encrypt_linear=xts_encrypt_linear, decrypt_linear=xts_decrypt_linear,
+        encrypt_contiguous=xts_encrypt_contiguous, decrypt_contiguous=xts_decrypt_contiguous,
         init=xts_init_tfm, exit=xts_exit_tfm)
     capi.skcipher_register_instance(tmpl, inst, [spawn])
 

@@ -55,8 +55,8 @@ class OnePassCore:
     ``suffix`` names the drivers (``rfc7539-chacha20poly1305-<suffix>``);
     ``seal``/``open`` take Python buffers (memoryviews, bytearrays);
     ``begin``/``end`` open and close the SIMD section around one call;
-    ``oneshot``, when given, is called as ``oneshot(driver, saltlen)`` and
-    returns the AeadAlg ``oneshot`` hook (an in-process direct path)."""
+    ``direct``, when given, is called as ``direct(driver, saltlen)`` and
+    returns the AeadAlg ``direct`` hook (an in-process direct path)."""
 
     suffix: str
     seal: Seal
@@ -64,10 +64,10 @@ class OnePassCore:
     begin: Callable[[], None]
     end: Callable[[], None]
     priority: int = 400
-    oneshot: Optional[Callable[[str, int], Any]] = None
+    direct: Optional[Callable[[str, int], Any]] = None
 
 
-def _linear(req: Any, outlen: int):
+def _contiguous_views(req: Any, outlen: int):
     """(src, dst) memoryviews of the whole request when each side is one
     scatterlist entry, else None."""
     src, dst = req.src, req.dst
@@ -139,7 +139,7 @@ def make_onepass_aead(tmpl: str, ivsize: int, core: OnePassCore) -> capi.AeadAlg
         key = memoryview(ctx.key)[:KEY_SIZE]
         nonce = bytes(ctx.key[KEY_SIZE:]) + bytes(req.iv[:ivsize])
         outlen = n + TAG_SIZE if encrypt else n
-        views = _linear(req, outlen)
+        views = _contiguous_views(req, outlen)
         if views is None:
             ad = _gather(req.src, 0, alen)
             gathered = _gather(req.src, req.assoclen, req.cryptlen)
@@ -175,4 +175,4 @@ def make_onepass_aead(tmpl: str, ivsize: int, core: OnePassCore) -> capi.AeadAlg
         setkey=setkey, setauthsize=setauthsize,
         encrypt=lambda req: crypt(req, True), decrypt=lambda req: crypt(req, False),
         init=init, exit=exit_,
-        oneshot=core.oneshot(driver, saltlen) if core.oneshot is not None else None)
+        direct=core.direct(driver, saltlen) if core.direct is not None else None)

@@ -18,7 +18,7 @@ and the keystream) into a private one, copied once into the result; a
 failed one-call decryption wipes its private buffer and raises, so
 unauthenticated plaintext never reaches the caller (an ``out`` buffer is
 written only on success).  A driver may offer a one-call direct path
-(``AeadAlg.oneshot``) that these methods try first, under the same contract.
+(``AeadAlg.direct``) that these methods try first, under the same contract.
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ from .completion import ASYNC_PENDING, crypto_init_wait, crypto_req_done, crypto
 from .crypto_type import crypto_register_type
 from .errors import EINVAL, CryptoError
 from .fpu import fpu_owned, fpu_recover
-from .oneshot import output_scratch
+from .direct import output_scratch
 from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
-from .tfm import Frontend, DirectTfm, call_setkey, crypto_alloc_tfm, enter_in_c
+from .tfm import Frontend, DirectTfm, call_setkey, crypto_alloc_tfm, direct_methods
 
 MAX_CRYPTLEN = 1 << 40
 
@@ -138,8 +138,8 @@ class CryptoAead(DirectTfm):
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: IV is {len(ivv)} bytes, expected {alg.ivsize}")
         return bytearray(ivv)
 
-    def _oneshot(self, data: A.BytesLike, iv: Optional[A.BytesLike], assoc: A.BytesLike,
-                 out: Optional[A.WritableBuffer], encrypt: bool) -> Any:
+    def _request_path(self, data: A.BytesLike, iv: Optional[A.BytesLike], assoc: A.BytesLike,
+                      out: Optional[A.WritableBuffer], encrypt: bool) -> Any:
         name = self.alg.cra_driver_name
         self._check_live()
         self._check_key()
@@ -163,7 +163,7 @@ class CryptoAead(DirectTfm):
             text = memoryview(bytearray(text))
         src = [Scatterlist(v, 0, len(v)) for v in (ad, text) if len(v)] or [Scatterlist(text, 0, 0)]
         # dst: private (the AD room, and the result until it is final); the
-        # result in the tfm's reusable scratch (crypto_api.oneshot): a fresh
+        # result in the tfm's reusable scratch (crypto_api.direct): a fresh
         # megabyte costs more in page faults than the cipher
         adbuf = bytearray(alen)
         with output_scratch(self.ctx).borrowed(outlen, wipe=not encrypt) as (_, view):
@@ -195,12 +195,12 @@ class CryptoAead(DirectTfm):
         ``out``, if given, must be a writable buffer of ``len(data) + authsize``
         bytes, filled and returned instead of new bytes.
         """
-        fast = self._direct_enc
-        if fast is not None:
-            res = fast(data, iv, assoc, out)
+        direct = self._direct_enc
+        if direct is not None:
+            res = direct(data, iv, assoc, out)
             if res is not None:
                 return res
-        return self._oneshot(data, iv, assoc, out, True)
+        return self._request_path(data, iv, assoc, out, True)
 
     def decrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None, assoc: A.BytesLike = b"",
                 out: Optional[A.WritableBuffer] = None) -> Any:
@@ -210,12 +210,12 @@ class CryptoAead(DirectTfm):
         is left untouched (the plaintext the algorithm produced lived only in
         a private buffer, now zeroed).
         """
-        fast = self._direct_dec
-        if fast is not None:
-            res = fast(data, iv, assoc, out)
+        direct = self._direct_dec
+        if direct is not None:
+            res = direct(data, iv, assoc, out)
             if res is not None:
                 return res
-        return self._oneshot(data, iv, assoc, out, False)
+        return self._request_path(data, iv, assoc, out, False)
 
 
 def _wipe(buf: bytearray) -> None:
@@ -234,7 +234,7 @@ def _async_error(name: str, encrypt: bool, err: int) -> CryptoError:
     return CryptoError(code, f"{name}: {op} failed (error {err})")
 
 
-enter_in_c(CryptoAead, encrypt="_direct_enc", decrypt="_direct_dec")
+direct_methods(CryptoAead, encrypt="_direct_enc", decrypt="_direct_dec")
 
 
 class AeadRequest:

@@ -1,6 +1,6 @@
 /*
- * aead_call.h: the one-call AEAD fast path as a CPython C entry point, part
- * of crypto_api._linear_call (included by linear_call.c, after
+ * aead_call.h: the one-call AEAD direct path as a CPython C entry point, part
+ * of crypto_api._direct_call (included by direct_call.c, after
  * entry_point.h and gil_handoff.h, so that both entry points share one GIL
  * hand-over state).
  *
@@ -8,7 +8,7 @@
  * ``tfm.encrypt(data, iv, assoc, out)`` / ``tfm.decrypt`` of a one-pass
  * AEAD driver and its C core (x86: chacha20poly1305_seal_avx2 and
  * chacha20poly1305_open_avx2), made at setkey by
- * crypto_api.oneshot.aead_direct.  It is the one implementation of the
+ * crypto_api.direct.aead_direct.  It is the one implementation of the
  * driver's direct path (no Python copy; where it is not built the tfm takes
  * its full path).  Its decisions:
  *
@@ -222,7 +222,7 @@ done:
 
 static PyMethodDef aead_call_def = {
 	"aead_call", (PyCFunction)(void (*)(void))aead_call, METH_FASTCALL,
-	"fn(data, iv, assoc, out): the one-call AEAD fast path (crypto_api.oneshot.aead_direct)",
+	"fn(data, iv, assoc, out): the one-call AEAD direct path (crypto_api.direct.aead_direct)",
 };
 
 /* What goes with the state: the salt wiped, the private buffer (wiped
@@ -236,7 +236,7 @@ static void aead_finalize(CallState *base)
 }
 
 static PyType_Spec aead_state_spec = {
-	"crypto_api._linear_call.AeadCallState", sizeof(AeadCall), 0,
+	"crypto_api._direct_call.AeadCallState", sizeof(AeadCall), 0,
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, call_state_slots,
 };
 

@@ -110,7 +110,7 @@ class CipherAlg(CryptoAlgBase):
     transform one ``cra_blocksize`` block from the buffer ``src`` into the
     writable buffer ``dst``.
 
-    Optional ``oneshot(tfm, encrypt: bool) -> fn or None``, as for skciphers:
+    Optional ``direct(tfm, encrypt: bool) -> fn or None``, as for skciphers:
     ``fn(block)`` returns the transformed block as new bytes, or None to
     decline (anything but a bytes block of the right size, a traced SIMD
     use), and ``encrypt_one``/``decrypt_one`` then take the full path.
@@ -123,7 +123,7 @@ class CipherAlg(CryptoAlgBase):
     setkey: Callback = None
     encrypt: Callback = None
     decrypt: Callback = None
-    oneshot: Callback = None
+    direct: Callback = None
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -134,18 +134,18 @@ class SkcipherAlg(CryptoAlgBase):
     ``init(tfm)`` / ``exit(tfm)``.  ``chunksize`` defaults to the block size
     and ``walksize`` to ``chunksize`` when the algorithm is registered.
 
-    Optional ``encrypt_linear`` / ``decrypt_linear(tfm, src, dst, nbytes, iv)
-    -> bool``: a linear-buffer entry point in the manner of the 6.7+ kernel's
+    Optional ``encrypt_contiguous`` / ``decrypt_contiguous(tfm, src, dst, nbytes, iv)
+    -> bool``: a contiguous entry point in the manner of the 6.7+ kernel's
     lskcipher, used by ``tfm.encrypt``/``tfm.decrypt`` (one contiguous source
     and destination, both page-aligned); it returns False to decline, and the
     scatterlist request path then runs.  Its results (and FPU trace) must be
     those of the request path.
 
-    Optional ``oneshot(tfm, encrypt: bool) -> fn or None``: called after
+    Optional ``direct(tfm, encrypt: bool) -> fn or None``: called after
     every successful setkey, it may return ``fn(data, iv, out)`` for
     ``tfm.encrypt``/``tfm.decrypt`` to try first — typically one C call with
     pointers cached at setkey.  ``fn`` returns the result (new bytes, or
-    ``out`` filled) or None to decline, and the linear/request paths then run
+    ``out`` filled) or None to decline, and the contiguous/request paths then run
     with all their checks.  It must decline whatever it does not check itself
     (unusual buffer types, a wrong IV length, an FPU trace recording: see
     crypto_api.fpu.simd_choice) and give exactly the bytes of the request
@@ -164,9 +164,9 @@ class SkcipherAlg(CryptoAlgBase):
     decrypt: Callback = None
     init: Callback = None
     exit: Callback = None
-    encrypt_linear: Callback = None
-    decrypt_linear: Callback = None
-    oneshot: Callback = None
+    encrypt_contiguous: Callback = None
+    decrypt_contiguous: Callback = None
+    direct: Callback = None
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -179,7 +179,7 @@ class ShashAlg(CryptoAlgBase):
     state is ``desc.state`` (``descsize`` bytes); the default export/import
     copy it, as the kernel's defaults copy the descriptor context.
 
-    Optional ``oneshot(tfm) -> fn or None``: called after every successful
+    Optional ``direct(tfm) -> fn or None``: called after every successful
     setkey (at tfm creation for a hash without a key), it may return
     ``fn(data)`` for ``tfm.digest`` to try first, one C call with pointers
     cached; ``fn`` returns the digest or None to decline (it must decline
@@ -202,7 +202,7 @@ class ShashAlg(CryptoAlgBase):
     setkey: Callback = None
     init_tfm: Callback = None
     exit_tfm: Callback = None
-    oneshot: Callback = None
+    direct: Callback = None
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -219,7 +219,7 @@ class AeadAlg(CryptoAlgBase):
     raises CryptoError (EBADMSG for a bad tag).  ``chunksize`` defaults to the
     block size at registration.
 
-    Optional ``oneshot(tfm, encrypt: bool) -> fn or None`` (no kernel
+    Optional ``direct(tfm, encrypt: bool) -> fn or None`` (no kernel
     counterpart), as for skciphers: called after every successful setkey and
     setauthsize, it may return ``fn(data, iv, assoc, out)`` for
     ``tfm.encrypt``/``tfm.decrypt`` to try first.  ``fn`` returns the result
@@ -239,7 +239,7 @@ class AeadAlg(CryptoAlgBase):
     decrypt: Callback = None
     init: Callback = None
     exit: Callback = None
-    oneshot: Callback = None
+    direct: Callback = None
 
 
 ALG_KINDS = (CipherAlg, SkcipherAlg, ShashAlg, AeadAlg)

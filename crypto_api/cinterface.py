@@ -9,12 +9,29 @@ The composed path through the Python API stays the reference and the
 fallback: its results are the same, and a child that offers nothing (a
 plug-in, an emulated core) simply gets it.
 
-Vocabulary.  A driver's **direct path** is a call that goes straight from
-``tfm.encrypt``/``tfm.digest``/``encrypt_one`` into the driver's C routine
-(the descriptors' ``oneshot`` hook builds it at setkey;
-crypto_api/oneshot.py and crypto_api/linear_call.c run it).  The **C
-entries** of this module are the pointers a driver offers *templates*, so
-that a template's own direct path can call the child's C code.
+Vocabulary (one name per idea; docs/drivers.md, "The call tiers", says
+why each tier is there):
+
+* the **direct path**: one call from ``tfm.encrypt``/``tfm.decrypt``,
+  ``tfm.digest`` or ``encrypt_one`` straight into the driver's C routine.
+  The descriptor's ``direct`` hook builds it at setkey through the one
+  constructor of its kind in crypto_api/direct.py (``skcipher_direct``,
+  ``aead_direct``, ``digest_direct``); the CPython function that runs it is
+  made by crypto_api/direct_call.c (with aead_call.h, digest_call.h), the
+  one place of its checks and of its SIMD-or-generic choice.
+* the **direct methods**: ``tfm.encrypt`` and its siblings as C method
+  descriptors (crypto_api/direct_method.c, installed by
+  ``crypto_api.tfm.direct_methods``) that call the tfm's direct path
+  without a Python frame, and the Python method for everything else.
+* the **contiguous entry**: a skcipher driver's optional
+  ``encrypt_contiguous``/``decrypt_contiguous``, its glue code over one
+  contiguous source and destination; ``tfm.encrypt`` runs it where the
+  direct path declines or is absent.
+* the **request path**: the kernel-shaped request over scatterlists (the
+  walk), the reference that every other tier must match byte for byte.
+* the **C entries** (this module): the pointers a driver offers
+  *templates*, so that a template's own direct path can call the child's C
+  code.
 
 A driver declares what it offers as data on its descriptor: ``c_entries``,
 a tuple of :class:`Offer` (one per :class:`Kind`: how to get the record

@@ -13,7 +13,7 @@ from .errors import EINVAL, CryptoError
 from .scatterlist import as_byte_view
 from .crypto_type import crypto_register_type
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm, enter_in_c
+from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm, direct_methods
 
 
 class CryptoCipher(BoundedKeyTfm):
@@ -45,23 +45,23 @@ class CryptoCipher(BoundedKeyTfm):
 
     def encrypt_one(self, block: A.BytesLike) -> bytes:
         """Encrypt exactly one block; returns new bytes."""
-        fast = self._direct_enc
-        if fast is not None:
-            res = fast(block)
+        direct = self._direct_enc
+        if direct is not None:
+            res = direct(block)
             if res is not None:
                 return res
         return self._one_new(self.alg.encrypt, block)
 
     def decrypt_one(self, block: A.BytesLike) -> bytes:
-        fast = self._direct_dec
-        if fast is not None:
-            res = fast(block)
+        direct = self._direct_dec
+        if direct is not None:
+            res = direct(block)
             if res is not None:
                 return res
         return self._one_new(self.alg.decrypt, block)
 
 
-enter_in_c(CryptoCipher, encrypt_one="_direct_enc", decrypt_one="_direct_dec")
+direct_methods(CryptoCipher, encrypt_one="_direct_enc", decrypt_one="_direct_dec")
 
 
 CIPHER_FRONTEND = Frontend(CryptoCipher, A.CRYPTO_ALG_TYPE_CIPHER, A.CRYPTO_ALG_TYPE_MASK, "cipher")

@@ -1,7 +1,7 @@
 /*
- * digest_call.h: the one-call fast path of a fixed-size result as a CPython
- * C entry point, part of crypto_api._linear_call (included by
- * linear_call.c, after entry_point.h and gil_handoff.h, so that all its
+ * digest_call.h: the one-call direct path of a fixed-size result as a CPython
+ * C entry point, part of crypto_api._direct_call (included by
+ * direct_call.c, after entry_point.h and gil_handoff.h, so that all its
  * entry points share one GIL hand-over state).
  *
  * No kernel counterpart: it is the userspace glue between ``tfm.digest(data)``
@@ -9,7 +9,7 @@
  * single-block cipher, and one C routine of the driver
  * (``fn(handle, out, src, n)``, e.g. sha256_digest_call or aes_block_call),
  * made at setkey (or allocation, for an unkeyed hash) by
- * crypto_api.oneshot.digest_direct.  It is the one implementation of the
+ * crypto_api.direct.digest_direct.  It is the one implementation of the
  * direct path (no Python copy; where it is not built the tfm takes its full
  * path).  Its decisions:
  *
@@ -105,8 +105,8 @@ done:
 
 static PyMethodDef digest_call_def = {
 	"digest_call", (PyCFunction)(void (*)(void))digest_call, METH_FASTCALL,
-	"fn(data) -> bytes or None: a fixed-size result's one-call fast path "
-	"(crypto_api.oneshot.digest_direct)",
+	"fn(data) -> bytes or None: a fixed-size result's one-call direct path "
+	"(crypto_api.direct.digest_direct)",
 };
 
 /*
@@ -155,7 +155,7 @@ static PyObject *make_digest(PyObject *module, PyObject *args)
 }
 
 static PyType_Spec digest_state_spec = {
-	"crypto_api._linear_call.DigestCallState", sizeof(DigestCall), 0,
+	"crypto_api._direct_call.DigestCallState", sizeof(DigestCall), 0,
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, call_state_slots,
 };
 

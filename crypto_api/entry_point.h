@@ -1,10 +1,10 @@
 /*
- * entry_point.h: what the C entry points of crypto_api._linear_call share
- * (linear_call.c for the skcipher, aead_call.h for the AEAD): the common
+ * entry_point.h: what the C entry points of crypto_api._direct_call share
+ * (direct_call.c for the skcipher, aead_call.h for the AEAD): the common
  * start of their states and its life cycle, taking Python buffers, and
  * asking the FPU model whether SIMD may run.
  *
- * No kernel counterpart: CPython plumbing, included by linear_call.c.
+ * No kernel counterpart: CPython plumbing, included by direct_call.c.
  */
 #ifndef CRYPTO_API_ENTRY_POINT_H
 #define CRYPTO_API_ENTRY_POINT_H
@@ -65,7 +65,7 @@ static PyType_Slot call_state_slots[] = {
 	{Py_tp_traverse, (void *)call_state_traverse},
 	{Py_tp_clear, (void *)call_state_clear},
 	{Py_tp_dealloc, (void *)call_state_dealloc},
-	{Py_tp_doc, (void *)"The fixed arguments of one C entry point (crypto_api._linear_call)."},
+	{Py_tp_doc, (void *)"The fixed arguments of one C entry point (crypto_api._direct_call)."},
 	{0, NULL},
 };
 

@@ -3,7 +3,7 @@
  * back without a sleep when another thread of ours is about to give it up.
  *
  * No kernel counterpart: this is CPython plumbing for crypto_api's C entry
- * points (crypto_api/linear_call.c).
+ * points (crypto_api/direct_call.c).
  *
  * The GIL is a mutex and a condition variable.  A thread that asks for it
  * while another holds it sleeps on the condition variable; the holder wakes
@@ -86,7 +86,7 @@ static atomic_ulong handoff_epoch;		/* releases through here so far */
 static atomic_int handoff_in_c;			/* our threads in their C work */
 static atomic_ulong handoff_last_thread;	/* who released last, and when */
 static atomic_llong handoff_last_ns;
-/* counts since load, for crypto_api._linear_call.handoff_stats() */
+/* counts since load, for crypto_api._direct_call.handoff_stats() */
 static atomic_ulong handoff_spun, handoff_futile, handoff_skipped;
 static atomic_int handoff_skip;			/* spins still to skip ... */
 static atomic_int handoff_penalty;		/* ... and after the next futile one */

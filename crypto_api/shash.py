@@ -16,7 +16,7 @@ from .errors import EINVAL, ENOSYS, CryptoError
 from .scatterlist import as_byte_view
 from .crypto_type import crypto_register_type
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm, enter_in_c
+from .tfm import CryptoTfm, Frontend, call_setkey, crypto_alloc_tfm, direct_methods
 
 
 class CryptoShash(CryptoTfm):
@@ -50,7 +50,7 @@ class CryptoShash(CryptoTfm):
             self._install_direct()
 
     def _install_direct(self) -> None:
-        make = self.alg.oneshot
+        make = self.alg.direct
         if make is not None:
             self._direct_digest = make(self)
 
@@ -93,9 +93,9 @@ class CryptoShash(CryptoTfm):
 
     def digest(self, data: A.BytesLike) -> bytes:
         """init + update + final in one call."""
-        fast = self._direct_digest
-        if fast is not None:
-            res = fast(data)
+        direct = self._direct_digest
+        if direct is not None:
+            res = direct(data)
             if res is not None:
                 return res
         self._check_key()
@@ -103,7 +103,7 @@ class CryptoShash(CryptoTfm):
         return d._digest(as_byte_view(data, f"{self.alg.cra_driver_name}: data"))
 
 
-enter_in_c(CryptoShash, digest="_direct_digest")
+direct_methods(CryptoShash, digest="_direct_digest")
 
 
 class ShashDesc:

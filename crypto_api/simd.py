@@ -82,22 +82,22 @@ def _make_ops(basename: str):
         sub.flags, sub.complete, sub.data = req.flags, req.complete, req.data
         return (crypto_skcipher_encrypt if encrypt else crypto_skcipher_decrypt)(sub)
 
-    def oneshot(tfm: CryptoSkcipher, encrypt: bool) -> Optional[Callable]:
+    def direct(tfm: CryptoSkcipher, encrypt: bool) -> Optional[Callable]:
         """tfm.encrypt's direct path: the internal tfm's own, while SIMD is usable here."""
         c = tfm.ctx.cryptd
         child = cryptd_skcipher_child(c)
-        fast = child._direct_enc if encrypt else child._direct_dec
-        if fast is None:
+        child_direct = child._direct_enc if encrypt else child._direct_dec
+        if child_direct is None:
             return None
 
         def run(data, iv, out):
             if simd_choice() != SIMD or (in_atomic() and cryptd_skcipher_queued(c)):
                 return None
-            return fast(data, iv, out)
+            return child_direct(data, iv, out)
         return run
 
     return (init, exit_, setkey, lambda req: crypt(req, True), lambda req: crypt(req, False),
-            oneshot)
+            direct)
 
 
 def simd_direct_child(tfm: CryptoSkcipher) -> Optional[CryptoSkcipher]:
@@ -117,14 +117,14 @@ def simd_skcipher_create_compat(algname: str, drvname: str, basename: str) -> A.
                                   A.CRYPTO_ALG_INTERNAL | A.CRYPTO_ALG_ASYNC)
     try:
         inner = probe.alg
-        init, exit_, setkey, enc, dec, oneshot = _make_ops(basename)
+        init, exit_, setkey, enc, dec, direct = _make_ops(basename)
         alg = A.SkcipherAlg(
             cra_name=algname, cra_driver_name=drvname, cra_priority=inner.cra_priority,
             cra_flags=A.CRYPTO_ALG_ASYNC, cra_blocksize=inner.cra_blocksize,
             cra_alignmask=inner.cra_alignmask, cra_module=inner.cra_module,
             ivsize=inner.ivsize, chunksize=inner.chunksize,
             min_keysize=inner.min_keysize, max_keysize=inner.max_keysize,
-            init=init, exit=exit_, setkey=setkey, encrypt=enc, decrypt=dec, oneshot=oneshot,
+            init=init, exit=exit_, setkey=setkey, encrypt=enc, decrypt=dec, direct=direct,
             c_entries=(_DELEGATE,))
     finally:
         probe.free()

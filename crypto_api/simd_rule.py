@@ -4,10 +4,10 @@ No kernel counterpart as such: each v5.0 glue file writes its own "if the
 request is at most N bytes, or !crypto_simd_usable(), run the generic code"
 (arch/x86/crypto/chacha_glue.c: N = CHACHA_BLOCK_SIZE).  Here a driver puts
 N on its descriptor (``simd_rule=SimdRule(above=64)``), and every path
-decides through that one object: the request and linear paths call
-:meth:`SimdRule.choice`, and the direct path (crypto_api/oneshot.py) hands
+decides through that one object: the request and contiguous paths call
+:meth:`SimdRule.choice`, and the direct path (crypto_api/direct.py) hands
 ``above``/``only`` to the C entry it builds at setkey
-(crypto_api/linear_call.c, digest_call.h), which applies the same rule.
+(crypto_api/direct_call.c, digest_call.h), which applies the same rule.
 """
 
 from __future__ import annotations

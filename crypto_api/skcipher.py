@@ -21,7 +21,7 @@ from .scatterlist import partly_overlapping, Scatterlist, as_byte_view, check_sg
 from .crypto_type import crypto_register_type
 from .request import request_set_callback, request_set_crypt, request_set_tfm
 from .template import CryptoSpawn, crypto_grab_spawn
-from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm, enter_in_c
+from .tfm import BoundedKeyTfm, Frontend, crypto_alloc_tfm, direct_methods
 
 
 class CryptoSkcipher(BoundedKeyTfm):
@@ -31,7 +31,7 @@ class CryptoSkcipher(BoundedKeyTfm):
     allocate one per thread.
     """
 
-    __slots__ = ("_enc", "_dec", "_ivsize", "_lenc", "_ldec")
+    __slots__ = ("_enc", "_dec", "_ivsize", "_cenc", "_cdec")
 
     # -- properties --------------------------------------------------------
     @property
@@ -52,8 +52,8 @@ class CryptoSkcipher(BoundedKeyTfm):
         self._enc = alg.encrypt
         self._dec = alg.decrypt
         self._ivsize = alg.ivsize
-        self._lenc = alg.encrypt_linear
-        self._ldec = alg.decrypt_linear
+        self._cenc = alg.encrypt_contiguous
+        self._cdec = alg.decrypt_contiguous
         if alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_NEED_KEY
         if alg.cra_init is not None:
@@ -101,7 +101,7 @@ class CryptoSkcipher(BoundedKeyTfm):
             if n and partly_overlapping(src, dst):
                 raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: out overlaps data without "
                                           "being the same bytes (use the same buffer for in place)")
-        lin = self._lenc if encrypt else self._ldec
+        lin = self._cenc if encrypt else self._cdec
         saved = None if out is None else bytes(dst)   # a failing driver leaves out untouched
         owned = _this_cpu.in_fpu            # fpu_owned(), without a call on the hot path
         try:
@@ -123,24 +123,24 @@ class CryptoSkcipher(BoundedKeyTfm):
         ``out``: an optional writable buffer of the same length to write into
         (it is returned instead of new bytes); no allocation on the hot path.
         """
-        fast = self._direct_enc
-        if fast is not None:
-            res = fast(data, iv, out)
+        direct = self._direct_enc
+        if direct is not None:
+            res = direct(data, iv, out)
             if res is not None:
                 return res
         return self._crypt(data, iv, True, out)
 
     def decrypt(self, data: A.BytesLike, iv: Optional[A.BytesLike] = None,
                 out: Optional[A.WritableBuffer] = None) -> bytes:
-        fast = self._direct_dec
-        if fast is not None:
-            res = fast(data, iv, out)
+        direct = self._direct_dec
+        if direct is not None:
+            res = direct(data, iv, out)
             if res is not None:
                 return res
         return self._crypt(data, iv, False, out)
 
 
-enter_in_c(CryptoSkcipher, encrypt="_direct_enc", decrypt="_direct_dec")
+direct_methods(CryptoSkcipher, encrypt="_direct_enc", decrypt="_direct_dec")
 
 
 def _call_and_wait(req: "SkcipherRequest", op) -> None:

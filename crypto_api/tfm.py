@@ -26,13 +26,13 @@ import cffi
 
 from . import alg as A
 from . import registry
-from .oneshot import OutputScratch
+from .direct import OutputScratch
 from .scatterlist import as_byte_view
 from .errors import EAGAIN, EINVAL, ENOKEY, CryptoError
 
 try:
-    # method(cls, func, member, doc): a one-call method entered in C (crypto_api/fast_method.c)
-    from ._fast_method import method as _c_method
+    # method(cls, func, member, doc): a one-call method entered in C (crypto_api/direct_method.c)
+    from ._direct_method import method as _c_method
 except ImportError:                 # not built (a pure-Python install): the functions as written
     _c_method = None
 
@@ -191,7 +191,7 @@ class DirectTfm(CryptoTfm):
     """Base of the types whose algorithms may offer one-call direct paths (skcipher, cipher, aead).
 
     After each successful setkey (and, for an AEAD, setauthsize), an
-    algorithm's optional ``oneshot(tfm, encrypt)`` gives the direct paths
+    algorithm's optional ``direct(tfm, encrypt)`` gives the direct paths
     ``_direct_enc``/``_direct_dec`` that the type's encrypt/decrypt try first; a failed
     setkey, wipe_key and free drop them before the key goes.
     """
@@ -203,7 +203,7 @@ class DirectTfm(CryptoTfm):
         self._direct_enc = self._direct_dec = None
 
     def _install_direct(self) -> None:
-        make = self.alg.oneshot
+        make = self.alg.direct
         if make is not None:
             self._direct_enc = make(self, True)
             self._direct_dec = make(self, False)
@@ -254,7 +254,7 @@ class BoundedKeyTfm(DirectTfm):
         self._install_direct()
 
 
-#: (class, method name) -> the Python function enter_in_c replaced on that class
+#: (class, method name) -> the Python function direct_methods replaced on that class
 PYTHON_METHODS = {}
 
 
@@ -267,16 +267,16 @@ def _text_signature(func) -> str:
     return func.__name__ + text.replace("(self", "($self", 1)
 
 
-def enter_in_c(cls, **slots: str) -> None:
+def direct_methods(cls, **slots: str) -> None:
     """Have the one-call methods of ``cls`` named by ``slots`` (method name:
     its direct-path slot, e.g. ``encrypt="_direct_enc"``) entered in C where
-    crypto_api._fast_method is built.
+    crypto_api._direct_method is built.
 
-    Each such method must be the pattern ``fast = self.<slot>; if fast is
-    not None: res = fast(<every parameter, in order>); if res is not None:
+    Each such method must be the pattern ``direct = self.<slot>; if direct is
+    not None: res = direct(<every parameter, in order>); if res is not None:
     return res`` followed by the full path.  C then runs that pattern without
     a Python frame and calls the function for everything else (see
-    crypto_api/fast_method.c).  The class attribute becomes a C method
+    crypto_api/direct_method.c).  The class attribute becomes a C method
     descriptor with the function's signature and docstring; the function
     itself is kept in PYTHON_METHODS.
     """

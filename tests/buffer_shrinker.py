@@ -1,5 +1,5 @@
 """Another thread that tries to shrink a bytearray while a C entry point of
-crypto_api._linear_call works on it (tests/core/test_linear_call.py,
+crypto_api._direct_call works on it (tests/core/test_direct_call.py,
 tests/core/test_aead_call.py).
 
 Inside ``shrinking(buf)`` the switch interval is 10 s: the other thread can

@@ -42,5 +42,5 @@ INTERNAL_INTERFACES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
         ("IS_X86", "boot_cpu_has", "masked_features")),
     "crypto_api.arch.x86.aria_glue": (
         "speed's ARIA S-box pins (ctr-aria-avx@gfni): one driver's one-call path with the other S-box code",
-        ("AriaImpl", "_oneshot")),
+        ("AriaImpl", "_direct")),
 }

@@ -72,9 +72,9 @@ class SboxTarget(Target):
             raise Skip(f"{self.name}: ECB takes whole 16-byte blocks")
         encrypt = opname == "encrypt" or self._mode == "ctr"
         mode = 2 if self._mode == "ctr" else (1 if encrypt else 0)
-        fast = aria_glue._oneshot(self._impl, self._inner, mode, 16 if self._mode == "ctr" else 0)
+        fast = aria_glue._direct(self._impl, self._inner, mode, 16 if self._mode == "ctr" else 0)
         if fast is None:
-            raise Skip(f"{self.name}: no direct path (crypto_api._linear_call is not built)")
+            raise Skip(f"{self.name}: no direct path (crypto_api._direct_call is not built)")
         data = pattern(size, seed=size)
         fn = partial(fast, data, self.iv if self._mode == "ctr" else None,
                      bytearray(size) if self.into else None)

@@ -58,7 +58,7 @@ void nhpoly1305_digest(const struct nhpoly1305_key *key, const uint8_t *src, siz
 		       uint8_t digest[NHPOLY1305_DIGEST_SIZE], nh_fn_t nh_bulk, nh_fn_t nh_small,
 		       const poly1305_core_ops *poly);
 
-/* What the tfm.digest fast path's routine (nhpoly1305_digest_call, built
+/* What the tfm.digest direct path's routine (nhpoly1305_digest_call, built
  * into crypto_api.algs._poly1305) digests with: the key, the bulk NH. */
 struct nhpoly1305_call {
 	const struct nhpoly1305_key *key;

@@ -77,7 +77,7 @@ def xchacha_neon4(req) -> None:
 
 def _alg(cra_name: str, xchacha: bool, nrounds: int, encrypt) -> capi.SkcipherAlg:
     return generic.chacha_alg(cra_name, cra_name + "-neon-4way", PRIORITY, xchacha, nrounds, encrypt,
-                              c_stream=None, linear=None, oneshot=None, walksize=WALKSIZE)
+                              c_stream=None, contiguous=None, direct=None, walksize=WALKSIZE)
 
 
 ALGS = (

@@ -79,7 +79,7 @@ def neon_algs(walksize: int, encrypts) -> tuple:
     chacha, xchacha = encrypts
     # the core is not callable from C in this process: every path is the request path
     return tuple(generic.chacha_alg(cra, cra + "-neon", 300, x, rounds, fn, c_stream=None,
-                                    linear=None, oneshot=None, walksize=walksize)
+                                    contiguous=None, direct=None, walksize=walksize)
                  for cra, x, rounds, fn in (("chacha20", False, 20, chacha),
                                             ("xchacha20", True, 20, xchacha),
                                             ("xchacha12", True, 12, xchacha)))

@@ -8,7 +8,7 @@ call inside one SIMD section that records the bytes it processed (NEON's
 :func:`neon_call`, shared by arm and arm64), and a generic driver's
 descriptor with the request callbacks swapped for the arch's ones
 (:func:`request_path_variant`).  That last also drops what only in-process C
-code can use (the ``oneshot`` direct paths, and the C entries offered to
+code can use (the ``direct`` hook's direct paths, and the C entries offered to
 templates such as Adiantum, crypto_api.cinterface): an emulated core is
 reachable only through its request callbacks.
 """
@@ -81,4 +81,4 @@ def request_path_variant(alg: Any, **callbacks: Any) -> Any:
     """``alg`` (a generic driver's descriptor) with the arch's callbacks, no
     in-process direct path and no C entries offered to templates (those of
     ``alg`` would run the generic code, not the arch's)."""
-    return attrs.evolve(alg, oneshot=None, c_entries=(), **callbacks)
+    return attrs.evolve(alg, direct=None, c_entries=(), **callbacks)

@@ -61,7 +61,7 @@ def chacha_algs(suffix: str, priority: int, module: str, step: Step) -> tuple:
         stream(req, True, step)
 
     return tuple(generic.chacha_alg(name, f"{name}-{suffix}", priority, x, rounds, fn, module=module,
-                                    c_stream=None, linear=None, oneshot=None, simd_rule=ANY_LENGTH)
+                                    c_stream=None, contiguous=None, direct=None, simd_rule=ANY_LENGTH)
                  for name, x, rounds, fn in (("chacha20", False, 20, chacha),
                                              ("xchacha20", True, 20, xchacha),
                                              ("xchacha12", True, 12, xchacha)))

@@ -33,18 +33,18 @@ int aes_vaes_avx10_512_xts_crypt(const struct aesni_ctx *ctx, const struct aesni
 				 uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,
 				 int dec);
 
-#define AESNI_ONESHOT_ECB 0
-#define AESNI_ONESHOT_CBC 1
-#define AESNI_ONESHOT_CTR 2
-#define AESNI_ONESHOT_XTS 3
-struct aesni_oneshot {
+#define AESNI_DIRECT_ECB 0
+#define AESNI_DIRECT_CBC 1
+#define AESNI_DIRECT_CTR 2
+#define AESNI_DIRECT_XTS 3
+struct aesni_direct {
 	const struct aesni_ctx *ctx;
 	void (*fn)(void);	/* the mode routine, cast back by mode */
 	int mode;
 	int dec;
 };
-int aesni_mode_oneshot(const struct aesni_oneshot *h, char *dst, const char *src, size_t n,
-		       const char *iv);
+int aesni_mode_direct(const struct aesni_direct *h, char *dst, const char *src, size_t n,
+		      const char *iv);
 /* cdef: end */
 
 #if defined(__x86_64__) || defined(__i386__)

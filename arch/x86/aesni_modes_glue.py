@@ -9,7 +9,7 @@ aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
 request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
 / ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
-(aesni_mode_oneshot through crypto_api.oneshot.skcipher_direct) while SIMD is
+(aesni_mode_direct through crypto_api.direct.skcipher_direct) while SIMD is
 usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
@@ -30,16 +30,16 @@ from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one che
 from crypto_api.arch.x86._aesni import ffi, lib
 from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import skcipher_direct
+from crypto_api.direct import skcipher_direct
 from crypto_api.simd_rule import SimdRule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
 AES_BLOCK_SIZE = 16
 _from_buffer = ffi.from_buffer
-_ONESHOT_MODES = {"ecb": lib.AESNI_ONESHOT_ECB, "cbc": lib.AESNI_ONESHOT_CBC,
-                  "ctr": lib.AESNI_ONESHOT_CTR, "xts": lib.AESNI_ONESHOT_XTS}
-_oneshot_crypt_ptr = ffi.addressof(lib, "aesni_mode_oneshot")
+_DIRECT_MODES = {"ecb": lib.AESNI_DIRECT_ECB, "cbc": lib.AESNI_DIRECT_CBC,
+                  "ctr": lib.AESNI_DIRECT_CTR, "xts": lib.AESNI_DIRECT_XTS}
+_direct_crypt_ptr = ffi.addressof(lib, "aesni_mode_direct")
 #: The internal drivers have SIMD code only (their wrapper queues to cryptd
 #: where SIMD is unusable): the direct path declines anything but SIMD.
 SIMD_ONLY = SimdRule(only=True)
@@ -190,18 +190,18 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
     return 0
 
 
-def _oneshot(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
-    """tfm.encrypt/decrypt in one C call (aesni_mode_oneshot) through the
-    skcipher direct path of crypto_api.oneshot (new bytes, ``out=`` or in
+def _direct(mode: AesMode, tfm: Any, encrypt: bool) -> Callable:
+    """tfm.encrypt/decrypt in one C call (aesni_mode_direct) through the
+    skcipher direct path of crypto_api.direct (new bytes, ``out=`` or in
     place), while simd_choice() says SIMD; anything else, and lengths the
     mode refuses, decline to the request path (which says why)."""
     ctx = tfm.ctx
-    h = ffi.new("struct aesni_oneshot *")
+    h = ffi.new("struct aesni_direct *")
     h.ctx = ctx.k                       # kept alive with the function (keep=)
     h.fn = ffi.cast("void (*)(void)", ffi.addressof(lib, mode.routines[0 if encrypt else 1]))
-    h.mode = _ONESHOT_MODES[mode.name]
+    h.mode = _DIRECT_MODES[mode.name]
     h.dec = 0 if encrypt else 1
-    return skcipher_direct(_oneshot_crypt_ptr, h, h, mode.ivsize, min_len=mode.min_len,
+    return skcipher_direct(_direct_crypt_ptr, h, h, mode.ivsize, min_len=mode.min_len,
                            align=mode.align, rule=tfm.alg.simd_rule, returns_int=True, keep=ctx.k)
 
 
@@ -241,6 +241,6 @@ def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
         setkey=lambda tfm, key: _setkey(mode, tfm, key),
         encrypt=lambda req: _req_crypt(mode, req, True),
         decrypt=lambda req: _req_crypt(mode, req, False),
-        oneshot=lambda tfm, encrypt: _oneshot(mode, tfm, encrypt),
+        direct=lambda tfm, encrypt: _direct(mode, tfm, encrypt),
         c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),),
         simd_rule=SIMD_ONLY)

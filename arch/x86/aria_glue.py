@@ -18,7 +18,7 @@ aria_aesni_avx_glue.c, aria_aesni_avx2_glue.c, aria_gfni_avx512_glue.c as of
 Where no FPU section can be observed (fpu.simd_choice() says SIMD), a
 request over one contiguous buffer runs as one C call with the same call
 sequence (aria_x86_crypt_bytes in arch/x86/aria_x86.c, through the C entry
-of crypto_api.oneshot.skcipher_direct).
+of crypto_api.direct.skcipher_direct).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from crypto_api.algs.aria_generic import (ARIA_BLOCK_SIZE, ARIA_MAX_KEY_SIZE, AR
                                           aria_setkey, aria_wipe)
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.oneshot import skcipher_direct
+from crypto_api.direct import skcipher_direct
 from crypto_api.scatterlist import as_byte_view
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
 
@@ -132,27 +132,27 @@ def ctr_crypt(impl: AriaImpl, req: Any) -> int:
     return 0
 
 
-def _oneshot_handle(impl: AriaImpl, aria: Any, mode: int, level: int) -> Any:
-    """The handle of aria_x86_oneshot_bytes: the key ``aria`` (a ``struct
+def _direct_handle(impl: AriaImpl, aria: Any, mode: int, level: int) -> Any:
+    """The handle of aria_x86_direct_bytes: the key ``aria`` (a ``struct
     aria_ctx *``), ``mode``, and the code of ``level`` (0: generic only)
     with the module's S-boxes."""
     ffi, _ = _lib()
-    h = ffi.new("struct aria_x86_oneshot *")
+    h = ffi.new("struct aria_x86_direct *")
     h.key = ffi.cast("const struct aria_ctx *", ffi.cast("uintptr_t", aria))
     h.level, h.gfni, h.mode = level, impl.gfni, mode
     return h
 
 
-def _oneshot(impl: AriaImpl, tfm: Any, mode: int, ivsize: int) -> Optional[Callable]:
+def _direct(impl: AriaImpl, tfm: Any, mode: int, ivsize: int) -> Optional[Callable]:
     """tfm.encrypt/decrypt over one contiguous buffer in one C call
-    (aria_x86_oneshot_bytes): the module's widths when SIMD is usable, the
+    (aria_x86_direct_bytes): the module's widths when SIMD is usable, the
     generic code alone otherwise."""
     ffi, lib = _lib()
     aria = tfm.ctx.aria
-    generic = _oneshot_handle(impl, aria, mode, 0)
-    simd = _oneshot_handle(impl, aria, mode, impl.level)
+    generic = _direct_handle(impl, aria, mode, 0)
+    simd = _direct_handle(impl, aria, mode, impl.level)
     # ECB: whole blocks, at least one (the full path refuses the rest)
-    return skcipher_direct(ffi.addressof(lib, "aria_x86_oneshot_bytes"), generic, simd, ivsize,
+    return skcipher_direct(ffi.addressof(lib, "aria_x86_direct_bytes"), generic, simd, ivsize,
                            min_len=0 if ivsize else BLOCK, align=1 if ivsize else BLOCK, keep=aria)
 
 
@@ -168,13 +168,13 @@ def internal_algs(impl: AriaImpl) -> List[capi.SkcipherAlg]:
         setkey=lambda tfm, key: aria_setkey(tfm.ctx, key, ecb_drv),
         encrypt=lambda req: ecb_crypt(impl, req, True),
         decrypt=lambda req: ecb_crypt(impl, req, False),
-        oneshot=lambda tfm, encrypt: _oneshot(impl, tfm, 1 if encrypt else 0, 0), **common)
+        direct=lambda tfm, encrypt: _direct(impl, tfm, 1 if encrypt else 0, 0), **common)
     ctr = capi.SkcipherAlg(
         cra_name="__ctr(aria)", cra_driver_name=ctr_drv, cra_flags=flags, cra_blocksize=1,
         ivsize=BLOCK, walksize=impl.ctr_walksize,
         setkey=lambda tfm, key: aria_setkey(tfm.ctx, key, ctr_drv),
         encrypt=lambda req: ctr_crypt(impl, req), decrypt=lambda req: ctr_crypt(impl, req),
-        oneshot=lambda tfm, encrypt: _oneshot(impl, tfm, 2, BLOCK), **common)
+        direct=lambda tfm, encrypt: _direct(impl, tfm, 2, BLOCK), **common)
     return [ecb, ctr]
 
 

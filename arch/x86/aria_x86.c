@@ -295,8 +295,8 @@ void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int m
 	memzero_explicit(iv, sizeof(iv));
 }
 
-void aria_x86_oneshot_bytes(const struct aria_x86_oneshot *h, char *dst, const char *src,
-			    size_t n, const char *iv)
+void aria_x86_direct_bytes(const struct aria_x86_direct *h, char *dst, const char *src,
+			   size_t n, const char *iv)
 {
 	aria_x86_crypt_bytes(h->key, h->level, h->gfni, h->mode, dst, src, n, iv);
 }

@@ -47,15 +47,15 @@ void aria_avx512_gfni_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_
 void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int mode,
 			  char *dst, const char *src, size_t n, const char *iv_in);
 /* The same over a handle: the routine of the driver's direct path
- * (crypto_api.oneshot.skcipher_direct), one handle per code level. */
-struct aria_x86_oneshot {
+ * (crypto_api.direct.skcipher_direct), one handle per code level. */
+struct aria_x86_direct {
 	const struct aria_ctx *key;
 	int level;
 	int gfni;
 	int mode;
 };
-void aria_x86_oneshot_bytes(const struct aria_x86_oneshot *h, char *dst, const char *src,
-			    size_t n, const char *iv);
+void aria_x86_direct_bytes(const struct aria_x86_direct *h, char *dst, const char *src,
+			   size_t n, const char *iv);
 /* cdef: end */
 
 /* The round keys as bytes (row i = round key i, big-endian word order). */

@@ -28,10 +28,10 @@ dst when the tag is wrong (EBADMSG).  The AD part of dst is never written.
 The request path is shared with the arm64 NEON one-pass driver
 (arch/chacha20poly1305_onepass.py); this module supplies the core and its
 FPU section.
-``tfm.encrypt``/``decrypt`` take a direct path (``oneshot``): the same core
+``tfm.encrypt``/``decrypt`` take a direct path (``direct``): the same core
 in one C call, declining (to the request path) whenever SIMD is unusable or
 an FPU trace records.  That path is the AEAD entry point of
-crypto_api._linear_call (crypto_api/aead_call.h); where it is not built the
+crypto_api._direct_call (crypto_api/aead_call.h); where it is not built the
 driver has none.
 """
 
@@ -42,7 +42,7 @@ from crypto_api.arch.chacha20poly1305_onepass import KEY_SIZE, NONCE_SIZE, TAG_S
     OnePassCore, make_onepass_aead
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, CryptoError
-from crypto_api.oneshot import aead_direct
+from crypto_api.direct import aead_direct
 
 MODULE_NAME = "chacha20poly1305_avx2"
 MODULE_ARCH = "x86_64"
@@ -79,13 +79,13 @@ def make_core() -> OnePassCore:
         return open_(fb("uint8_t[]", key), nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
                      tag, fb("uint8_t[]", out, require_writable=True))
 
-    def oneshot_hook(driver: str, saltlen: int):
+    def direct_hook(driver: str, saltlen: int):
         def bad_tag():
             raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch); "
                                        "no plaintext released")
 
-        def oneshot(tfm, encrypt: bool):
-            """tfm.encrypt/decrypt in one C call (crypto_api.oneshot.aead_direct)
+        def direct(tfm, encrypt: bool):
+            """tfm.encrypt/decrypt in one C call (crypto_api.direct.aead_direct)
             for data, AD and IV in any C-contiguous buffers and no ``out`` or a
             writable one that shares no memory with the data or the AD, when
             SIMD is usable and no FPU trace records; anything else declines to
@@ -96,10 +96,10 @@ def make_core() -> OnePassCore:
             return aead_direct(seal_ptr if encrypt else open_ptr, key, tfm.ctx.key,
                                bytes(tfm.ctx.key[KEY_SIZE:]), NONCE_SIZE, TAG_SIZE,
                                ESP_IV_COPY if saltlen else 0, encrypt, bad_tag)
-        return oneshot
+        return direct
 
     return OnePassCore(suffix="avx2", seal=seal_buffers, open=open_buffers, begin=capi.kernel_fpu_begin,
-                       end=capi.kernel_fpu_end, priority=PRIORITY, oneshot=oneshot_hook)
+                       end=capi.kernel_fpu_end, priority=PRIORITY, direct=direct_hook)
 
 
 def make_alg(tmpl: str, ivsize: int) -> capi.AeadAlg:

@@ -34,7 +34,7 @@ from crypto_api.scatterlist import sg_linear_views
 
 log = logging.getLogger("crypto_api")
 
-_glue_crypt = _wlib.chacha_glue_crypt_linear
+_glue_crypt = _wlib.chacha_glue_crypt_contiguous
 _wfb = _wffi.from_buffer
 _fpu_begin = capi.kernel_fpu_begin
 _fpu_end = capi.kernel_fpu_end
@@ -55,7 +55,7 @@ class _Impl:
     name = ""
     dosimd = None
     hchacha = None
-    c_stream = None        # (dosimd, hchacha) function pointers for fused templates
+    c_stream = None        # (dosimd, hchacha) function pointers offered to templates (C entries)
     c_lanes = None         # (hchacha_lanes, stream_lanes): eight streams at once, AVX2
     dosimd_ptr = None      # the same two routines as pointers of the C glue loop's types
     hchacha_ptr = None
@@ -97,14 +97,14 @@ def select_impl() -> str:
 
 
 def simd_c_stream(simd: bool):
-    """C entry points for fused templates: the SIMD code when usable, else generic."""
+    """The STREAM C entries offered to templates: the SIMD code when usable, else generic."""
     if not simd:
         return generic.GENERIC_C_STREAM
     return impl.c_stream
 
 
 def simd_c_stream_lanes(simd: bool):
-    """Eight streams at once for fused templates over many messages (Adiantum
+    """Eight streams at once for templates over many messages (Adiantum
     over sectors): the AVX2 lanes code (also on AVX-512 machines) when SIMD is
     usable and the CPU has AVX2, else None (one message at a time)."""
     return impl.c_lanes if simd else None
@@ -184,14 +184,14 @@ def xchacha_simd(req) -> None:
     _simd_walk(req, tfm.ctx, True)
 
 
-def simd_linear(tfm, src, dst, n, iv) -> bool:
+def simd_contiguous(tfm, src, dst, n, iv) -> bool:
     """Linear entry point with the request path's rules and trace: the
     generic code where the descriptor's ``simd_rule`` says (64 bytes or
     less, or no SIMD), one C call in one section when nothing records, else
     the glue loop replaying its sections."""
     choice = tfm.alg.simd_rule.choice(n)
     if choice == GENERIC:
-        return generic.chacha_linear(tfm, src, dst, n, iv)
+        return generic.chacha_contiguous(tfm, src, dst, n, iv)
     xchacha = len(iv) == generic.XCHACHA_IV_SIZE
     if choice == DECLINE:
         _glue_loop(tfm.ctx, iv, xchacha, src, dst, n, 0, 0)
@@ -212,11 +212,11 @@ def simd_linear(tfm, src, dst, n, iv) -> bool:
 
 ALGS = (
     generic.chacha_alg("chacha20", "chacha20-simd", 300, False, 20, chacha_simd, c_stream=simd_c_stream,
-                       linear=simd_linear),
+                       contiguous=simd_contiguous),
     generic.chacha_alg("xchacha20", "xchacha20-simd", 300, True, 20, xchacha_simd, c_stream=simd_c_stream,
-                       linear=simd_linear, c_stream_lanes=simd_c_stream_lanes),
+                       contiguous=simd_contiguous, c_stream_lanes=simd_c_stream_lanes),
     generic.chacha_alg("xchacha12", "xchacha12-simd", 300, True, 12, xchacha_simd, c_stream=simd_c_stream,
-                       linear=simd_linear, c_stream_lanes=simd_c_stream_lanes),
+                       contiguous=simd_contiguous, c_stream_lanes=simd_c_stream_lanes),
 )
 
 

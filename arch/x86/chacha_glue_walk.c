@@ -29,10 +29,10 @@
 #define CHACHA_BLOCK 64u
 #define FPU_YIELD_BYTES 4096
 
-size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
-			       const uint8_t *src, size_t total, size_t src_off,
-			       size_t dst_off, int nrounds, uint32_t *sections,
-			       size_t max_sections)
+size_t chacha_glue_walk_contiguous(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
+				   const uint8_t *src, size_t total, size_t src_off,
+				   size_t dst_off, int nrounds, uint32_t *sections,
+				   size_t max_sections)
 {
 	long budget = FPU_YIELD_BYTES;
 	size_t nsec = 0, pending = 0;
@@ -84,11 +84,11 @@ size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_
 	return nsec + 1;
 }
 
-size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
-				const uint8_t key[32], const uint8_t *iv, uint8_t *dst,
-				const uint8_t *src, size_t total, size_t src_off,
-				size_t dst_off, int nrounds, uint32_t *sections,
-				size_t max_sections)
+size_t chacha_glue_crypt_contiguous(chacha_crypt_fn crypt, hchacha_fn hchacha,
+				    const uint8_t key[32], const uint8_t *iv, uint8_t *dst,
+				    const uint8_t *src, size_t total, size_t src_off,
+				    size_t dst_off, int nrounds, uint32_t *sections,
+				    size_t max_sections)
 {
 	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
 	uint32_t state[16], subkey[8];
@@ -110,8 +110,8 @@ size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
 		state[14] = get_le32(iv + 16);
 		state[15] = get_le32(iv + 20);
 	}
-	nsec = chacha_glue_walk_linear(crypt, state, dst, src, total, src_off, dst_off,
-				       nrounds, sections, max_sections);
+	nsec = chacha_glue_walk_contiguous(crypt, state, dst, src, total, src_off, dst_off,
+					   nrounds, sections, max_sections);
 	/* the key schedule must not outlive the request */
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(subkey, sizeof(subkey));

@@ -15,10 +15,10 @@ typedef void (*chacha_crypt_fn)(uint32_t *state, uint8_t *dst, const uint8_t *sr
  * each FPU section to sections[] (if not NULL, at most max_sections) and
  * returns the number of sections.
  */
-size_t chacha_glue_walk_linear(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
-			       const uint8_t *src, size_t total, size_t src_off,
-			       size_t dst_off, int nrounds, uint32_t *sections,
-			       size_t max_sections);
+size_t chacha_glue_walk_contiguous(chacha_crypt_fn crypt, uint32_t state[16], uint8_t *dst,
+				   const uint8_t *src, size_t total, size_t src_off,
+				   size_t dst_off, int nrounds, uint32_t *sections,
+				   size_t max_sections);
 
 typedef void (*hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
 
@@ -27,11 +27,11 @@ typedef void (*hchacha_fn)(const uint32_t *state, uint32_t *out, int nrounds);
  * 16-byte ChaCha IV when hchacha is NULL, else a 32-byte XChaCha IV whose
  * subkey comes from hchacha (the SSSE3 routine in the v5.0 glue).
  */
-size_t chacha_glue_crypt_linear(chacha_crypt_fn crypt, hchacha_fn hchacha,
-				const uint8_t key[32], const uint8_t *iv, uint8_t *dst,
-				const uint8_t *src, size_t total, size_t src_off,
-				size_t dst_off, int nrounds, uint32_t *sections,
-				size_t max_sections);
+size_t chacha_glue_crypt_contiguous(chacha_crypt_fn crypt, hchacha_fn hchacha,
+				    const uint8_t key[32], const uint8_t *iv, uint8_t *dst,
+				    const uint8_t *src, size_t total, size_t src_off,
+				    size_t dst_off, int nrounds, uint32_t *sections,
+				    size_t max_sections);
 /* cdef: end */
 
 #endif

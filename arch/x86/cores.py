@@ -52,7 +52,7 @@ CORES = [
          sources=("chacha20poly1305_avx2.c",), links=("chacha_avx2", "chacha_avx512", "poly1305_x86_64"),
          headers=("chacha20poly1305_avx2.h",), feature="avx2"),
     Core(name="aesni", module="crypto_api.arch.x86._aesni",
-         sources=("aesni.c", "aesni_modes.c", "aesni_vaes.c", "aesni_oneshot.c"),
+         sources=("aesni.c", "aesni_modes.c", "aesni_vaes.c", "aesni_direct.c"),
          headers=("aesni.h", "aesni_modes.h", _MEMZERO), feature="aes"),
     Core(name="sha256_ni", module="crypto_api.arch.x86._sha256_ni",
          sources=("sha256_ni.c", "sha256_simd.c"), includes=("sha256",), headers=("sha256_x86.h",),

@@ -24,7 +24,7 @@ from crypto_api.arch.x86._poly1305_simd import ffi, lib
 from crypto_api.errors import ENOKEY, CryptoError
 from crypto_api.fpu import GENERIC
 from crypto_api.simd_rule import SimdRule
-from crypto_api.oneshot import digest_direct
+from crypto_api.direct import digest_direct
 
 DRIVER = "poly1305-simd"
 PRIORITY = 300
@@ -82,12 +82,12 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
 
     generic_isa, simd_isa = ffi.new("int *", 0), ffi.new("int *", isa)     # the routine's handles
 
-    def oneshot(tfm):
+    def direct(tfm):
         """tfm.digest in one C call for any C-contiguous buffer, with update's rule
         (SIMD above 288 bytes when crypto_simd_usable()); it declines such a
         digest while an fpu_trace() records, and too short an input (the
         full path raises ENOKEY).  The C entry point
-        (crypto_api.oneshot.digest_direct); None where it is not built."""
+        (crypto_api.direct.digest_direct); None where it is not built."""
         return digest_direct(_DIGEST_CALL, generic_isa, simd_isa, POLY1305_DIGEST_SIZE,
                              min_len=2 * POLY1305_BLOCK_SIZE, rule=SIMD_RULE)
 
@@ -95,4 +95,4 @@ def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
         cra_name="poly1305", cra_driver_name=DRIVER, cra_priority=PRIORITY,
         cra_blocksize=POLY1305_BLOCK_SIZE, cra_module=module,
         digestsize=POLY1305_DIGEST_SIZE, descsize=DESCSIZE,
-        init=init, update=update, final=final, digest=digest, oneshot=oneshot, simd_rule=SIMD_RULE)
+        init=init, update=update, final=final, digest=digest, direct=direct, simd_rule=SIMD_RULE)

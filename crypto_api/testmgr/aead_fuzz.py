@@ -28,7 +28,7 @@ from typing import Optional
 from ..aead import crypto_alloc_aead
 from ..errors import CryptoError
 from .descs import AlgTestDesc
-from .aead_test import test_aead_oneshot, test_aead_vec_cfg
+from .aead_test import test_aead_one_call, test_aead_vec_cfg
 from .failure import note
 from .fuzz import MAX_DATA_SIZE, _generic_tfm, _same, _start
 from .random_config import random_length, random_testvec_config
@@ -131,7 +131,7 @@ def aead_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, vecs, rng: ra
                 test_aead_vec_cfg(tfm, vec, vec.id, cfg, True, einval_allowed)
             if vec.crypt_error == 0 or vec.novrfy:
                 test_aead_vec_cfg(tfm, vec, vec.id, cfg, False, einval_allowed)
-                test_aead_oneshot(tfm, vec, vec.id, False, cfg.nosimd, einval_allowed)
+                test_aead_one_call(tfm, vec, vec.id, False, cfg.nosimd, einval_allowed)
 
 
 def aead_inauthentic_inputs(tfm, desc: Optional[AlgTestDesc], vecs, rng: random.Random,

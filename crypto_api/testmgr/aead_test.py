@@ -29,7 +29,7 @@ from .configs import TestvecConfig
 from .failure import TestFailure, fail
 from .skcipher_test import check_config
 
-ONESHOT_CFG = "one call (tfm.encrypt/tfm.decrypt)"
+ONE_CALL_CFG = "one call (tfm.encrypt/tfm.decrypt)"
 
 
 def _set_key_and_authsize(tfm, vec, vec_name) -> bool:
@@ -140,7 +140,7 @@ def test_aead_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
         fail(f"alg: aead: {driver} {op} test failed (wrong result) {where}")
 
 
-def test_aead_oneshot(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
+def test_aead_one_call(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
                       einval_allowed: bool = False) -> None:
     """The vector through ``tfm.encrypt``/``tfm.decrypt``.  An inauthentic input must fail
     and leave the ``out`` buffer it was given exactly as it was."""
@@ -148,7 +148,7 @@ def test_aead_oneshot(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
         return
     driver = tfm.alg.cra_driver_name
     op = "encryption" if encrypt else "decryption"
-    name = ONESHOT_CFG + (", nosimd" if nosimd else "")
+    name = ONE_CALL_CFG + (", nosimd" if nosimd else "")
     where = f'on test vector {vec_name}, cfg="{name}"'
     what = f"alg: aead: {driver} {op}"
     iv = (vec.iv or bytes(tfm.ivsize)) if tfm.ivsize else None
@@ -174,4 +174,4 @@ def test_aead(tfm, vecs, configs, einval_allowed: bool = False) -> None:
         for i, vec in enumerate(vecs):
             for cfg in configs:
                 test_aead_vec_cfg(tfm, vec, i, cfg, encrypt, einval_allowed)
-            test_aead_oneshot(tfm, vec, i, encrypt, einval_allowed=einval_allowed)
+            test_aead_one_call(tfm, vec, i, encrypt, einval_allowed=einval_allowed)

@@ -34,7 +34,7 @@ from .failure import fail, note
 from .hash_test import test_hash_vec_cfg
 from .level import DEFAULT_FUZZ_ITERATIONS, get_fuzz_iterations, get_fuzz_seed
 from .random_config import random_length, random_testvec_config
-from .skcipher_test import test_skcipher_linear, test_skcipher_vec_cfg
+from .skcipher_test import test_skcipher_one_buffer, test_skcipher_vec_cfg
 from .vectors import CipherTestvec, HashTestvec
 
 log = logging.getLogger("crypto_api")
@@ -125,8 +125,8 @@ def skcipher_vs_generic(tfm, desc: Optional[AlgTestDesc], driver: str, rng: rand
             cfg = random_testvec_config(rng)
             test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, True)
             test_skcipher_vec_cfg(tfm, vec, vec.id, cfg, False, set_key=False)
-            test_skcipher_linear(tfm, vec, vec.id, True, cfg.nosimd, set_key=False)
-            test_skcipher_linear(tfm, vec, vec.id, False, cfg.nosimd, set_key=False)
+            test_skcipher_one_buffer(tfm, vec, vec.id, True, cfg.nosimd, set_key=False)
+            test_skcipher_one_buffer(tfm, vec, vec.id, False, cfg.nosimd, set_key=False)
 
 
 def test_skcipher_full(tfm, desc: Optional[AlgTestDesc], driver: str, vecs) -> None:

@@ -4,7 +4,7 @@ Every vector is run under every configuration, encryption then decryption:
 set the key (once per vector), lay the input out as the config says, run the request, compare
 the output, check the poison around every piece and that the request itself
 was not changed.  Each vector is also run through the one-buffer
-``tfm.encrypt``/``tfm.decrypt`` (a driver's optional ``encrypt_linear`` entry,
+``tfm.encrypt``/``tfm.decrypt`` (a driver's optional ``encrypt_contiguous`` entry,
 our counterpart of the 6.7+ kernel's lskcipher, which test_lskcipher checks).
 """
 
@@ -84,16 +84,16 @@ def test_skcipher_vec_cfg(tfm, vec, vec_name, cfg: TestvecConfig, encrypt: bool,
         fail(f"alg: skcipher: {driver} {op} test failed (wrong result) {where}")
 
 
-LINEAR_CFG = "linear buffer (tfm.encrypt)"
-LINEAR_VIEW_CFG = "linear buffer, memoryview (tfm.encrypt)"
-LINEAR_FULL_CFG = "linear buffer, one-call path declined (tfm.encrypt)"
+ONE_BUFFER_CFG = "one buffer (tfm.encrypt)"
+ONE_BUFFER_VIEW_CFG = "one buffer, memoryview (tfm.encrypt)"
+ONE_BUFFER_DECLINED_CFG = "one buffer, direct path declined (tfm.encrypt)"
 
 
-def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
+def test_skcipher_one_buffer(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False,
                          set_key: bool = True) -> None:
     """The vector through ``tfm.encrypt``/``tfm.decrypt`` three times: on bytes
-    and on a memoryview (the driver's ``oneshot`` direct path when it has one),
-    and as the method goes on when that path declines (``encrypt_linear``,
+    and on a memoryview (the direct path its ``direct`` hook built when it has one),
+    and as the method goes on when that path declines (``encrypt_contiguous``,
     else the request path)."""
     if vec.setkey_error:
         return                      # covered by test_skcipher_vec_cfg
@@ -112,9 +112,9 @@ def test_skcipher_linear(tfm, vec, vec_name, encrypt: bool, nosimd: bool = False
     def declined(data, iv):
         return tfm._crypt(data, iv, encrypt, None)
 
-    for cfg, crypt, data in ((LINEAR_CFG, public, bytes(inp)),
-                             (LINEAR_VIEW_CFG, public, memoryview(bytearray(inp))),
-                             (LINEAR_FULL_CFG, declined, bytes(inp))):
+    for cfg, crypt, data in ((ONE_BUFFER_CFG, public, bytes(inp)),
+                             (ONE_BUFFER_VIEW_CFG, public, memoryview(bytearray(inp))),
+                             (ONE_BUFFER_DECLINED_CFG, declined, bytes(inp))):
         name = cfg + (", nosimd" if nosimd else "")
         where = f'on test vector {vec_name}, cfg="{name}"'
         with simd_disabled() if nosimd else contextlib.nullcontext():
@@ -149,5 +149,5 @@ def test_skcipher(tfm, vecs, configs) -> None:
             for encrypt in (True, False):
                 test_skcipher_vec_cfg(tfm, vec, i, cfg, encrypt, set_key=first)
                 first = False
-        test_skcipher_linear(tfm, vec, i, True, set_key=first)
-        test_skcipher_linear(tfm, vec, i, False, set_key=False)
+        test_skcipher_one_buffer(tfm, vec, i, True, set_key=first)
+        test_skcipher_one_buffer(tfm, vec, i, False, set_key=False)

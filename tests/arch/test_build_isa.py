@@ -113,7 +113,7 @@ def test_chacha_entry_leaves_no_keystream_on_the_stack(residue_harness, isa, len
 @pytest.mark.parametrize("length", [1, 64, 300, 1000, 4096, 8192])
 @pytest.mark.parametrize("isa", ["ssse3", "avx2", "avx512vl", "avx512"])
 def test_glue_loop_leaves_no_keystream_on_the_stack(residue_harness, isa, length):
-    """XChaCha20 through chacha_glue_crypt_linear over a worker (no wipe of
+    """XChaCha20 through chacha_glue_crypt_contiguous over a worker (no wipe of
     its own): the loop wipes once, after the last step."""
     assert run_residue(residue_harness, "glue-" + isa, length) == 0
 

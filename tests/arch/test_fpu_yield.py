@@ -3,7 +3,7 @@
 One kernel_fpu_begin/end around the walk; a 4096-byte budget used by the
 non-final steps, with an end+begin (preemption point) each time it runs out;
 no FPU at all for requests of 64 bytes or less or when SIMD is unusable.
-The contiguous fast path (the glue loop in C) must record exactly the
+The contiguous path (the glue loop in C) must record exactly the
 sections of the step-by-step walk.  The NHPoly1305 SIMD update (one section
 per piece of at most 4096 bytes, none below 64 bytes) and Adiantum on the
 SIMD drivers (hash pieces as sg_miter maps them, page by page) are checked

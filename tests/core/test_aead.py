@@ -208,8 +208,8 @@ def test_setkey_hands_the_driver_a_wipeable_copy_zeroed_afterwards(register, mon
         assert types == [Tracked] and Tracked.freed == [bytes(32)]     # zeroed, then freed
 
 
-def test_a_drivers_oneshot_is_tried_first_and_dropped_with_the_key(register):
-    """``AeadAlg.oneshot``: built after setkey/setauthsize, declining falls back to the
+def test_a_drivers_direct_path_is_tried_first_and_dropped_with_the_key(register):
+    """``AeadAlg.direct``: built after setkey/setauthsize, declining falls back to the
     request path, gone after a failed setkey or free."""
     import attrs
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -218,7 +218,7 @@ def test_a_drivers_oneshot_is_tried_first_and_dropped_with_the_key(register):
 
     made, used = [], []
 
-    def oneshot(tfm, encrypt):
+    def direct(tfm, encrypt):
         made.append((encrypt, tfm.authsize))
         aead = ChaCha20Poly1305(tfm.ctx.key)
 
@@ -236,9 +236,9 @@ def test_a_drivers_oneshot_is_tried_first_and_dropped_with_the_key(register):
             return out
         return fn
 
-    register(attrs.evolve(rfc7539_driver("rfc7539-ref-oneshot", priority=40), oneshot=oneshot))
-    with capi.crypto_alloc_aead("rfc7539-ref-oneshot") as tfm:
-        assert tfm._direct_enc is None and tfm._direct_dec is None       # no key, no fast path
+    register(attrs.evolve(rfc7539_driver("rfc7539-ref-direct", priority=40), direct=direct))
+    with capi.crypto_alloc_aead("rfc7539-ref-direct") as tfm:
+        assert tfm._direct_enc is None and tfm._direct_dec is None       # no key, no direct path
         made.clear()
         used.clear()
         tfm.setkey(KEY)
@@ -254,6 +254,6 @@ def test_a_drivers_oneshot_is_tried_first_and_dropped_with_the_key(register):
         assert len(made) == 4                                # rebuilt for the new tag length
         with pytest.raises(capi.CryptoError):
             tfm.setkey(bytes(5))
-        with pytest.raises(capi.CryptoError) as e:           # the old key's fast path is gone
+        with pytest.raises(capi.CryptoError) as e:           # the old key's direct path is gone
             tfm.encrypt(b"fast", NONCE)
         assert e.value.errno == ENOKEY and len(used) == 3

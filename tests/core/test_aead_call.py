@@ -1,9 +1,9 @@
-"""The C entry point of the one-call AEAD fast path (crypto_api/aead_call.h,
-in crypto_api._linear_call).
+"""The C entry point of the one-call AEAD direct path (crypto_api/aead_call.h,
+in crypto_api._direct_call).
 
 Where it is built, setkey installs it as ``tfm._direct_enc``/``_direct_dec`` of the
 one-pass ChaCha20-Poly1305 drivers (tests/arch/test_chacha20poly1305_avx2_driver.py
-runs the fast-path tests on it and on the Python function alike).  Here:
+runs the direct-path tests on it and on the Python function alike).  Here:
 what only it does.  Its results against an independent implementation
 (cryptography's ChaCha20Poly1305) over drawn lengths and buffer shapes; the
 GIL held for short texts and released for long ones, with the buffers kept
@@ -20,13 +20,13 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from hypothesis import given, settings, strategies as st
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from crypto_api.errors import EBADMSG
 from buffer_shrinker import shrinking
 from drawn_bytes import exactly
 from alloc_or_skip import alloc_or_skip
 
-pytestmark = pytest.mark.skipif(oneshot._aead_call is None, reason="crypto_api._linear_call is not built")
+pytestmark = pytest.mark.skipif(direct_path._aead_call is None, reason="crypto_api._direct_call is not built")
 
 RFC, ESP = "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)"
 SHAPES = {"bytes": bytes, "bytearray": bytearray, "memoryview": lambda b: memoryview(bytearray(b)),
@@ -92,14 +92,14 @@ def _turns_during_calls(tfm, n, tries):
             got = tfm.encrypt(buf, iv, b"")
             other.go = False
             assert got == want
-            if n >= oneshot.NOGIL_MIN and other.turns:
+            if n >= direct_path.NOGIL_MIN and other.turns:
                 break
     return other.turns, other.refused, other.shrunk
 
 
 def test_gil_held_for_short_texts():
     tfm = _alloc(RFC, os.urandom(32))
-    for n in (0, 64, oneshot.NOGIL_MIN - 1):
+    for n in (0, 64, direct_path.NOGIL_MIN - 1):
         assert _turns_during_calls(tfm, n, 200) == (0, 0, 0), n
 
 
@@ -132,13 +132,13 @@ def test_make_aead_refuses_what_it_cannot_use():
     args = dict(core=1, key=1, keep=(), choice=capi.simd_choice, bad_tag=bad_tag, salt=b"",
                 noncelen=12, taglen=16, ad_tail=0, nogil_min=2048, scratch_max=1 << 22, simd_value=0,
                 encrypt=True)
-    oneshot._aead_call(*args.values())
+    direct_path._aead_call(*args.values())
     for change, err in ((dict(core=0), ValueError), (dict(key=0), ValueError),
                         (dict(salt=bytes(13)), ValueError), (dict(noncelen=33), ValueError),
                         (dict(taglen=-1), ValueError), (dict(choice=None), TypeError),
                         (dict(bad_tag=None), TypeError), (dict(salt="x"), TypeError)):
         with pytest.raises(err):
-            oneshot._aead_call(*dict(args, **change).values())
+            direct_path._aead_call(*dict(args, **change).values())
     tfm = _alloc(RFC, os.urandom(32))
     with pytest.raises(TypeError):
         tfm._direct_enc(b"x", bytes(12), b"")            # four arguments, always

@@ -1,7 +1,7 @@
 """The one-call AEAD methods with a caller's buffer (``aead.encrypt(pt, iv,
 assoc=, out=buf)`` / ``decrypt``): the bytes of cryptography's
 ChaCha20Poly1305 and of the new-bytes calls, through the AVX2 one-pass
-driver's fast path (no request, nothing of the message's size allocated)
+driver's direct path (no request, nothing of the message's size allocated)
 and through the generic path of a template instance (its result in the
 tfm's reusable scratch, not a fresh buffer per call); a wrong tag raises
 EBADMSG, leaves ``out`` untouched and no plaintext in the scratch.
@@ -39,7 +39,7 @@ def _reference(name, key, iv, ad, pt):
 
 def _scratch_bytes(tfm):
     """What the tfm's one-call scratch holds now (b"" if it has none)."""
-    s = getattr(tfm.ctx, "oneshot_scratch", None)
+    s = getattr(tfm.ctx, "direct_scratch", None)
     if s is None or not s.pool or s.pool[0][1] is None:
         return b""
     return s.pool[0][1][:]

@@ -26,18 +26,18 @@ TWEAK = bytes(range(100, 132))
 def plugin_stream(driver):
     """An xchacha12 that declares no C entries (all its paths are the request's)."""
     return cg.chacha_alg("xchacha12", driver, 50, True, 12, cg.crypto_xchacha_crypt,
-                         c_stream=None, linear=None, oneshot=None)
+                         c_stream=None, contiguous=None, direct=None)
 
 
 def plugin_cipher(driver):
     """aes-generic's callbacks under another name, declaring no C entries."""
     return attrs.evolve(aes_generic.ALG, cra_driver_name=driver, cra_priority=50, c_entries=(),
-                        oneshot=None)
+                        direct=None)
 
 
 def plugin_hash(driver):
     return attrs.evolve(nhpoly1305_generic.ALG, cra_driver_name=driver, cra_priority=50,
-                        c_entries=(), oneshot=None)
+                        c_entries=(), direct=None)
 
 
 @pytest.fixture

@@ -1,13 +1,13 @@
-"""The C entry point of the fixed-size fast paths (crypto_api/digest_call.h):
+"""The C entry point of the fixed-size direct paths (crypto_api/digest_call.h):
 ``tfm.digest`` of the sha256, poly1305 and nhpoly1305 shashes and
 ``encrypt_one``/``decrypt_one`` of the AES ciphers.
 
-tests/algs/test_oneshot.py runs the fast-path tests (results, FPU choices,
+tests/algs/test_direct_paths.py runs the direct-path tests (results, FPU choices,
 refusals left to the full path) on it and on the Python functions alike.
 Here: what only it does.  It holds the GIL for inputs shorter than
-``oneshot.NOGIL_MIN`` and releases it for longer ones with the input kept
+``crypto_api.direct.NOGIL_MIN`` and releases it for longer ones with the input kept
 exported, so that another thread cannot resize it under C (the GIL tests are
-deterministic where they say "held", as in test_linear_call.py); a routine
+deterministic where they say "held", as in test_direct_call.py); a routine
 that answers nonzero declines; a failing choice() is raised with the export
 released.
 """
@@ -18,11 +18,11 @@ import os
 import pytest
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from buffer_shrinker import shrinking
 from alloc_or_skip import alloc_or_skip
 
-pytestmark = pytest.mark.skipif(oneshot._digest_call is None, reason="crypto_api._linear_call is not built")
+pytestmark = pytest.mark.skipif(direct_path._digest_call is None, reason="crypto_api._direct_call is not built")
 
 SHASHES = ["sha256-generic", "sha224-ni", "sha256-avx2", "poly1305-generic", "poly1305-simd",
            "nhpoly1305-generic", "nhpoly1305-avx2"]
@@ -72,7 +72,7 @@ def _digests_seen_by_another_thread(tfm, n, tries):
             got = tfm.digest(buf)
             other.go = False
             assert got == want
-            if n >= oneshot.NOGIL_MIN and other.turns:
+            if n >= direct_path.NOGIL_MIN and other.turns:
                 break
     return other.turns, other.refused, other.shrunk
 
@@ -80,7 +80,7 @@ def _digests_seen_by_another_thread(tfm, n, tries):
 @pytest.mark.parametrize("name", ["sha256-generic", "sha256-ni"])
 def test_gil_held_for_short_digests(name):
     tfm = _shash(name)
-    for n in (0, 64, 600, oneshot.NOGIL_MIN - 1):
+    for n in (0, 64, 600, direct_path.NOGIL_MIN - 1):
         assert _digests_seen_by_another_thread(tfm, n, 200) == (0, 0, 0), n
 
 
@@ -96,7 +96,7 @@ def test_a_routine_that_answers_nonzero_declines():
     """poly1305's routine refuses fewer than 32 bytes (the key r||s): with no
     min_len in front of it, the entry point still answers None."""
     from crypto_api.algs import poly1305_generic as p
-    fn = oneshot.digest_direct(p.DIGEST_CALL, p.GENERIC_OPS, p.GENERIC_OPS, 16)
+    fn = direct_path.digest_direct(p.DIGEST_CALL, p.GENERIC_OPS, p.GENERIC_OPS, 16)
     key, msg = os.urandom(32), os.urandom(50)
     from cryptography.hazmat.primitives.poly1305 import Poly1305
     assert fn(key + msg) == Poly1305.generate_tag(key, msg)
@@ -115,9 +115,9 @@ def test_a_failing_choice_is_raised_and_the_buffer_released():
     def choice():
         raise RuntimeError("choice failed")
 
-    handle = oneshot._ffi.new("char[1]")            # never read: the choice fails first
-    fn = oneshot._digest_call(oneshot._address(s.DIGEST_CALL), oneshot._address(handle) + 1,
-                              oneshot._address(handle), (handle,), choice, -1, 0, 32, 0, 2048,
+    handle = direct_path._ffi.new("char[1]")            # never read: the choice fails first
+    fn = direct_path._digest_call(direct_path._address(s.DIGEST_CALL), direct_path._address(handle) + 1,
+                              direct_path._address(handle), (handle,), choice, -1, 0, 32, 0, 2048,
                               capi.SIMD, capi.DECLINE)
     buf = bytearray(100)
     with pytest.raises(RuntimeError, match="choice failed"):
@@ -127,7 +127,7 @@ def test_a_failing_choice_is_raised_and_the_buffer_released():
 
 
 def test_make_digest_refuses_null_pointers_and_negative_lengths():
-    make = oneshot._digest_call
+    make = direct_path._digest_call
     with pytest.raises(ValueError):
         make(0, 1, 1, (), capi.simd_choice, -1, 0, 32, 0, 2048, 0, 2)
     with pytest.raises(ValueError):

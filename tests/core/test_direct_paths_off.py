@@ -1,8 +1,8 @@
 """Direct paths have one implementation: the C entry points of
-crypto_api._linear_call.
+crypto_api._direct_call.
 
 Where that extension is absent (switched off here as a test does: the
-constructors of crypto_api.oneshot read ``_linear_call``), no driver has a
+constructors of crypto_api.direct read ``_skcipher_call``), no driver has a
 direct path, and ``tfm.encrypt``/``decrypt``, AEAD seal/open, ``digest`` and
 ``encrypt_one``/``decrypt_one`` give the same bytes and the same refusals
 through the full path.  Where it is there, the C entry serves (the tfm's
@@ -18,7 +18,7 @@ import random
 import pytest
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from crypto_api.errors import EBADMSG, CryptoError
 from crypto_api.simd import simd_direct_child
 from alloc_or_skip import alloc_or_skip
@@ -35,8 +35,8 @@ SHASHES = ["sha256-generic", "sha256-ni", "sha224-generic", "poly1305-generic", 
            "nhpoly1305-generic", "nhpoly1305-sse2", "nhpoly1305-avx2"]
 CIPHERS = ["aes-generic", "aes-aesni", "aria-generic"]
 
-#: The state type behind each kind's C entry (crypto_api/linear_call.c).
-STATE = {"skcipher": "LinearCallState", "aead": "AeadCallState", "digest": "DigestCallState"}
+#: The state type behind each kind's C entry (crypto_api/direct_call.c).
+STATE = {"skcipher": "SkcipherCallState", "aead": "AeadCallState", "digest": "DigestCallState"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -48,9 +48,9 @@ def aria_loaded():
 def c_entry(request, monkeypatch):
     """True: the C entry points as built; False: switched off."""
     if request.param == "off":
-        monkeypatch.setattr(oneshot, "_linear_call", None)
-    elif oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+        monkeypatch.setattr(direct_path, "_skcipher_call", None)
+    elif direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     return request.param == "c"
 
 
@@ -118,10 +118,10 @@ def _run_skcipher(name, c_entry):
 
 @pytest.mark.parametrize("name", SKCIPHERS)
 def test_skcipher_bytes_and_refusals_without_the_c_entry(name, monkeypatch):
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     with_c = _run_skcipher(name, True)
-    monkeypatch.setattr(oneshot, "_linear_call", None)
+    monkeypatch.setattr(direct_path, "_skcipher_call", None)
     without = _run_skcipher(name, False)
     assert with_c == without
     assert any(o[0] == "ok" for o in with_c) and any(o[0] == "refused" for o in with_c)
@@ -158,10 +158,10 @@ def _run_aead(name, c_entry):
 
 @pytest.mark.parametrize("name", AEADS)
 def test_aead_seal_open_and_refusals_without_the_c_entry(name, monkeypatch):
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     with_c = _run_aead(name, True)
-    monkeypatch.setattr(oneshot, "_linear_call", None)
+    monkeypatch.setattr(direct_path, "_skcipher_call", None)
     without = _run_aead(name, False)
     # a wrong tag is EBADMSG both ways; the direct path's message adds that
     # no plaintext was released (the request path's releases none either)
@@ -192,10 +192,10 @@ def _run_shash(name, c_entry):
 
 @pytest.mark.parametrize("name", SHASHES)
 def test_digest_bytes_and_refusals_without_the_c_entry(name, monkeypatch):
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     with_c = _run_shash(name, True)
-    monkeypatch.setattr(oneshot, "_linear_call", None)
+    monkeypatch.setattr(direct_path, "_skcipher_call", None)
     without = _run_shash(name, False)
     assert with_c == without
     assert any(o[0] == "ok" for o in with_c)
@@ -218,10 +218,10 @@ def _run_cipher(name, c_entry):
 
 @pytest.mark.parametrize("name", CIPHERS)
 def test_cipher_blocks_and_refusals_without_the_c_entry(name, monkeypatch):
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     with_c = _run_cipher(name, True)
-    monkeypatch.setattr(oneshot, "_linear_call", None)
+    monkeypatch.setattr(direct_path, "_skcipher_call", None)
     without = _run_cipher(name, False)
     assert with_c == without
     assert any(o[0] == "refused" for o in with_c) and any(o[0] == "ok" for o in with_c)
@@ -250,7 +250,7 @@ def _python_files():
 
 def test_no_module_defines_a_python_twin_of_a_direct_path():
     """No ``py_*_direct`` / ``c_*_direct`` functions anywhere (the direct
-    path is the C entry, or nothing), and nothing outside oneshot.py calls
+    path is the C entry, or nothing), and nothing outside direct.py calls
     the extension's constructors."""
     twins, callers = [], []
     for path in _python_files():
@@ -260,18 +260,18 @@ def test_no_module_defines_a_python_twin_of_a_direct_path():
                 n = node.name
                 if n.endswith("_direct") and (n.startswith("py_") or n.startswith("c_")):
                     twins.append(f"{path.relative_to(ROOT)}: {n}")
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.endswith("_linear_call") \
-                    and path.name != "oneshot.py":
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.endswith("_direct_call") \
+                    and path.name != "direct.py":
                 callers.append(str(path.relative_to(ROOT)))
     assert twins == [] and callers == []
 
 
-def test_oneshot_has_one_constructor_per_kind():
-    """crypto_api/oneshot.py: exactly one function per kind calls the C
+def test_direct_module_has_one_constructor_per_kind():
+    """crypto_api/direct.py: exactly one function per kind calls the C
     entry's constructor (skcipher, AEAD, fixed-size result), and each is
     the kind's public ``*_direct``."""
-    tree = ast.parse((ROOT / "crypto_api" / "oneshot.py").read_text())
-    makers = {"_linear_call": [], "_aead_call": [], "_digest_call": []}
+    tree = ast.parse((ROOT / "crypto_api" / "direct.py").read_text())
+    makers = {"_skcipher_call": [], "_aead_call": [], "_digest_call": []}
     publics = []
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
@@ -281,6 +281,6 @@ def test_oneshot_has_one_constructor_per_kind():
         for call in ast.walk(node):
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in makers:
                 makers[call.func.id].append(node.name)
-    assert makers == {"_linear_call": ["skcipher_direct"], "_aead_call": ["aead_direct"],
+    assert makers == {"_skcipher_call": ["skcipher_direct"], "_aead_call": ["aead_direct"],
                       "_digest_call": ["digest_direct"]}
     assert sorted(publics) == ["aead_direct", "digest_direct", "skcipher_direct"]

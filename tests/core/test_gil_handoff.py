@@ -17,10 +17,10 @@ import time
 import pytest
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from alloc_or_skip import alloc_or_skip
 
-pytestmark = pytest.mark.skipif(oneshot._linear_call is None, reason="crypto_api._linear_call is not built")
+pytestmark = pytest.mark.skipif(direct_path._skcipher_call is None, reason="crypto_api._direct_call is not built")
 
 NAMES = ["xchacha12-simd", "adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)"]
 
@@ -95,11 +95,11 @@ def test_a_thread_done_with_its_c_work_gets_the_gil_at_the_next_release(name):
     nearly every call, until B's release woke it.
 
     The rule holds while B's Python between two calls is shorter than the
-    spin limit (``_linear_call.handoff_limits()``): B's work is sized to a
+    spin limit (``_direct_call.handoff_limits()``): B's work is sized to a
     quarter of it on this interpreter, whatever its speed (a sanitizer
     build, a slow CI machine), so what is asserted is counts, not time."""
-    from crypto_api import _linear_call
-    spin_ns = _linear_call.handoff_limits()["spin_ns"]
+    from crypto_api import _direct_call
+    spin_ns = _direct_call.handoff_limits()["spin_ns"]
     work = _python_work_within(spin_ns // 4)
     key = os.urandom(32)
     data, iv = os.urandom(4096), os.urandom(32)
@@ -131,12 +131,12 @@ def test_a_thread_done_with_its_c_work_gets_the_gil_at_the_next_release(name):
 
     old = sys.getswitchinterval()
     sys.setswitchinterval(10)
-    before = _linear_call.handoff_stats()
+    before = _direct_call.handoff_stats()
     try:
         _run([a, b])
     finally:
         sys.setswitchinterval(old)
-    after = _linear_call.handoff_stats()
+    after = _direct_call.handoff_stats()
     given_up = sum(after[k] - before[k] for k in ("futile", "skipped"))
     assert a_calls[0] >= b_calls // 4, (f"{name}: A made {a_calls[0]} calls while B made {b_calls} "
                                         f"(B's Python: sum(range({work})), spin limit {spin_ns} ns)")
@@ -161,7 +161,7 @@ def test_many_threads_and_a_foreign_gil_user_get_right_results(name):
     entry point): every result is right and everyone finishes."""
     key = os.urandom(32)
     ref = _alloc(name, key)
-    sizes = [16, 1000, oneshot.NOGIL_MIN - 1, oneshot.NOGIL_MIN, 4096, 65536 + 16]
+    sizes = [16, 1000, direct_path.NOGIL_MIN - 1, direct_path.NOGIL_MIN, 4096, 65536 + 16]
     cases = [(os.urandom(n), os.urandom(32)) for n in sizes]
     wants = [ref.encrypt(d, iv) for d, iv in cases]
     stop = []
@@ -202,9 +202,9 @@ def test_threads_that_call_now_and_then_stop_spinning_for_nothing():
     thread's closely, but nobody comes while a thread waits.  A spin that ran
     out makes the next ones be skipped, twice as many each time, so few of
     the calls spin; without the back-off every one of them spun until its
-    limit.  Asserted through the counts of _linear_call.handoff_stats(), not
+    limit.  Asserted through the counts of _direct_call.handoff_stats(), not
     a share of the calls: which spins succeed depends on the machine's speed."""
-    from crypto_api import _linear_call
+    from crypto_api import _direct_call
     key = os.urandom(32)
     data, iv = os.urandom(4096), os.urandom(32)
     want = _alloc("xchacha12-simd", key).encrypt(data, iv)
@@ -220,9 +220,9 @@ def test_threads_that_call_now_and_then_stop_spinning_for_nothing():
                 time.sleep(0.0002)
         return loop
 
-    before = _linear_call.handoff_stats()
+    before = _direct_call.handoff_stats()
     _run([worker(), worker()])
-    after = _linear_call.handoff_stats()
+    after = _direct_call.handoff_stats()
     futile, spun, skipped = (after[k] - before[k] for k in ("futile", "spun", "skipped"))
     got = f"{spun} spins ({futile} ran out), {skipped} skipped in {2 * calls} calls"
     # The rule, in counts (how many spins a given machine's timing lets succeed
@@ -234,5 +234,5 @@ def test_threads_that_call_now_and_then_stop_spinning_for_nothing():
     # log2(attempts) + 1 run out (without the back-off, every one of them)
     successes = spun - futile
     assert futile <= (successes + 1) * ((spun + skipped).bit_length() + 1), got
-    assert _linear_call.handoff_limits()["penalty_max"] >= 2 * calls
+    assert _direct_call.handoff_limits()["penalty_max"] >= 2 * calls
 

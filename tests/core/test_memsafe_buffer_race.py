@@ -1,6 +1,6 @@
 """Buffers resized in the middle of a call never make C overrun them.
 
-A fast path that reads ``len()`` of a bytearray before it exports the
+A direct path that reads ``len()`` of a bytearray before it exports the
 buffer to C can be raced: another thread, a signal handler or a trace
 function shrinks the bytearray in between, and C then reads or writes the old
 length through the new, shorter allocation.  Here a profile and trace
@@ -12,7 +12,7 @@ of the shrunk one (a result shrunk after it was written is cut short), as a
 second tfm fed immutable bytes computes them.
 
 Where ``tfm.encrypt`` and ``digest`` are entered in C (crypto_api/
-fast_method.c), a call that the C fast path takes whole has no Python event
+direct_method.c), a call that the C direct path takes whole has no Python event
 inside it, hence nothing to race from a trace function; each scenario
 therefore also runs with the methods as their Python functions, whose calls
 have events between taking the buffers and C.
@@ -37,7 +37,7 @@ CHILD = textwrap.dedent(r'''
     from crypto_api.errors import CryptoError
 
     kind, name, how, entry = sys.argv[1:5]
-    if entry == "python":                       # the methods as Python functions (tfm.enter_in_c)
+    if entry == "python":                       # the methods as Python functions (tfm.direct_methods)
         from crypto_api.tfm import PYTHON_METHODS
         for (cls, attr), func in PYTHON_METHODS.items():
             setattr(cls, attr, func)

@@ -104,7 +104,7 @@ def _capture(monkeypatch, module, attr):
 
 
 def _scattered_request(tfm, data, iv):
-    """A request over two scatterlist entries (the walk, not the linear path)."""
+    """A request over two scatterlist entries (the walk, not the contiguous path)."""
     buf = bytearray(data)
     sg = capi.sg_init_table(2)
     capi.sg_set_buf(sg[0], buf, 0, 100)
@@ -116,7 +116,7 @@ def _scattered_request(tfm, data, iv):
 
 
 @pytest.mark.parametrize("name", ["chacha20-generic", "xchacha12-generic", "xchacha20-simd"])
-@pytest.mark.parametrize("path", ["walk", "linear"])
+@pytest.mark.parametrize("path", ["walk", "contiguous"])
 def test_chacha_request_states_are_wiped(name, path, monkeypatch):
     try:
         tfm = capi.crypto_alloc_skcipher(name)
@@ -133,7 +133,7 @@ def test_chacha_request_states_are_wiped(name, path, monkeypatch):
     with capi.fpu_trace() if path == "walk" else capi.simd_disabled():
         if path == "walk":
             got = _scattered_request(tfm, data, iv)
-        else:                                   # a bytearray IV: the fast path declines
+        else:                                   # a bytearray IV: the direct path declines
             got = tfm.encrypt(data, bytearray(iv))
     assert got == want
     if name.endswith("-simd") and path == "walk":

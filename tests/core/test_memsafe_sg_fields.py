@@ -2,8 +2,8 @@
 
 ``Scatterlist.offset`` and ``.length`` are plain attributes: a trace
 function (or another thread) can move an entry after ``check_sgl`` accepted
-the request and before a driver slices the one-entry fast path out of it.
-The drivers' linear path then hands C ``cryptlen`` bytes; the views must
+the request and before a driver slices the one-entry contiguous path out of it.
+The drivers' contiguous path then hands C ``cryptlen`` bytes; the views must
 really hold them, or the request takes the walk, whose copies are bounded by
 Python.  Each case runs in a child interpreter whose 256 KiB buffers are
 separate mappings (glibc's ``MALLOC_MMAP_THRESHOLD_``), so an overrun faults

@@ -1,6 +1,6 @@
 """One place for the SIMD-or-generic decision (crypto_api.simd_rule): a
-driver's declared threshold is what its request path, its linear path and
-its direct path (the C entry of crypto_api/linear_call.c, where built) all
+driver's declared threshold is what its request path, its contiguous path and
+its direct path (the C entry of crypto_api/direct_call.c, where built) all
 follow."""
 
 import os
@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from crypto_api.algs import chacha_generic as cg
 from crypto_api.fpu import DECLINE, GENERIC, SIMD
 from crypto_api.simd_rule import ANY_LENGTH, SimdRule, simd_rule_of
@@ -72,7 +72,7 @@ def test_the_request_and_linear_paths_follow_the_declared_threshold(simd_pair, n
     with capi.crypto_alloc_skcipher("xchacha12-generic") as ref:
         ref.setkey(KEY)
         want = ref.encrypt(data, IV)
-    for path in (_request, lambda tfm, d: tfm.encrypt(d, IV)):   # request; direct, else linear
+    for path in (_request, lambda tfm, d: tfm.encrypt(d, IV)):   # request; direct, else contiguous
         out, base_sections = _sections(lambda: path(base, data))
         assert out == want and base_sections == [n]           # 64 < n: SIMD, one section
         out, moved_sections = _sections(lambda: path(moved, data))
@@ -82,8 +82,8 @@ def test_the_request_and_linear_paths_follow_the_declared_threshold(simd_pair, n
 
 def test_the_direct_path_follows_the_declared_threshold(simd_pair):
     base, moved = simd_pair
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     for tfm in (base, moved):
         tfm.setkey(KEY)                                         # rebuilds the direct path
         assert not isinstance(tfm._direct_enc, types.FunctionType)     # the C entry

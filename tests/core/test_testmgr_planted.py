@@ -10,7 +10,7 @@ bug that only one kind of test can see:
 * wrong only for lengths no vector has: only fuzzing against the generic
   (level full), with the seed in the message;
 * wrong only when SIMD is not usable: only a nosimd configuration (full);
-* wrong only in the linear entry point (``encrypt_linear``): only the
+* wrong only in the contiguous entry point (``encrypt_contiguous``): only the
   configuration of ``tfm.encrypt`` that declines the one-call path.
 
 After a failure the driver stays registered but untested: ``selftest :
@@ -143,19 +143,19 @@ def test_a_bug_without_simd_is_caught_only_by_nosimd(planted, proc_records):
 
 def test_a_bug_in_the_linear_entry_point_is_caught_by_the_declined_config(planted, proc_records):
     """tfm.encrypt on bytes and on a memoryview both take the one-call path;
-    only the configuration that declines it runs ``encrypt_linear``."""
-    lines = planted("planted_linear")
-    assert lines[0] == ('alg: skcipher: xchacha12-planted-linear encryption test failed (wrong result) '
-                        f'on test vector 0, cfg="{skcipher_test.LINEAR_FULL_CFG}"')
-    assert_guarded("xchacha12-planted-linear", proc_records)
-    with untested_tfm("xchacha12-planted-linear") as tfm, \
+    only the configuration that declines it runs ``encrypt_contiguous``."""
+    lines = planted("planted_contiguous")
+    assert lines[0] == ('alg: skcipher: xchacha12-planted-contiguous encryption test failed (wrong result) '
+                        f'on test vector 0, cfg="{skcipher_test.ONE_BUFFER_DECLINED_CFG}"')
+    assert_guarded("xchacha12-planted-contiguous", proc_records)
+    with untested_tfm("xchacha12-planted-contiguous") as tfm, \
             capi.crypto_alloc_skcipher("xchacha12-generic") as ref:
         tfm.setkey(KEY)
         ref.setkey(KEY)
         data = bytes(range(200))
         want = ref.encrypt(data, IV)
         assert tfm.encrypt(data, IV) == tfm.encrypt(memoryview(data), IV) == want
-        assert tfm.encrypt(data, bytearray(IV)) != want     # declined: the linear entry point
+        assert tfm.encrypt(data, bytearray(IV)) != want     # declined: the contiguous entry point
 
 
 def test_the_planted_drivers_are_plain_plugins(planted, proc_records):

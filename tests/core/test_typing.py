@@ -63,7 +63,7 @@ def _functions():
                     member = member.__func__
                 if isinstance(member, property):
                     member = member.fget
-                # a method entered in C (crypto_api/fast_method.c): its Python function
+                # a method entered in C (crypto_api/direct_method.c): its Python function
                 member = tfm_methods.get((obj, attr), member)
                 if inspect.isfunction(member):
                     out.append((f"{name}.{attr}", member))

@@ -68,13 +68,13 @@ def test_sbox_targets_compute_aria(name, monkeypatch):
     from crypto_api.arch.x86 import aria_glue
     called = []
     sbox = name.rsplit("@", 1)[1]
-    real = aria_glue._oneshot_handle
+    real = aria_glue._direct_handle
 
     def spy(impl, aria, mode, level):       # records the S-box flag of each handle the path gets
         h = real(impl, aria, mode, level)
         called.append(bool(h.gfni))
         return h
-    monkeypatch.setattr(aria_glue, "_oneshot_handle", spy)
+    monkeypatch.setattr(aria_glue, "_direct_handle", spy)
     t = SboxTarget(name)
     called.clear()                          # the registered driver's own handles (its setkey)
     try:

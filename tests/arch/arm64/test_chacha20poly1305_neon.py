@@ -222,8 +222,8 @@ def test_without_usable_simd_the_template_instance_answers(probe):
 @pytest.mark.parametrize("part", ["tag", "text", "assoc"])
 def test_tampering_is_ebadmsg_and_leaves_no_plaintext(probe, part):
     _, out = probe
-    errno, message, dst_ok, oneshot_errno = out["tamper"][part]
-    assert (errno, dst_ok, oneshot_errno) == (74, True, 74)
+    errno, message, dst_ok, direct_errno = out["tamper"][part]
+    assert (errno, dst_ok, direct_errno) == (74, True, 74)
     assert DRIVERS[RFC] in message
 
 

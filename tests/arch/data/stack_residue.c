@@ -76,7 +76,7 @@ static __attribute__((noinline)) void run_glue(crypt_fn worker, size_t len, uint
 	memset(key, (int)seed, sizeof(key));
 	memset(iv, (int)seed + 1, sizeof(iv));
 	memset(out, 0, sizeof(out));
-	chacha_glue_crypt_linear(worker, hchacha_block_ssse3, key, iv, out, out, len,
+	chacha_glue_crypt_contiguous(worker, hchacha_block_ssse3, key, iv, out, out, len,
 				 (size_t)seed * 64, (size_t)seed * 128, 20, NULL, 0);
 	memzero_explicit(key, sizeof(key));
 }

@@ -35,7 +35,7 @@ def crypt(req):
 
 
 ALG = cg.chacha_alg("xchacha12", "xchacha12-planted-neon", 500, True, 12, crypt, c_stream=None,
-                    linear=None, oneshot=None, walksize=320)
+                    contiguous=None, direct=None, walksize=320)
 
 
 def module_init():

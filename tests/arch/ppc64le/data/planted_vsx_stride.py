@@ -35,7 +35,7 @@ def crypt(req):
 
 
 ALG = cg.chacha_alg("xchacha12", "xchacha12-planted-vsx", 10, True, 12, crypt, module=MODULE_NAME,
-                    c_stream=None, linear=None, oneshot=None)
+                    c_stream=None, contiguous=None, direct=None)
 
 
 def module_init():

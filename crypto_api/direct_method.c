@@ -1,14 +1,14 @@
 /*
- * crypto_api._fast_method: the public one-call methods of a transform
+ * crypto_api._direct_method: the public one-call methods of a transform
  * (``tfm.encrypt``, ``tfm.decrypt``, ``tfm.encrypt_one``, ``tfm.digest``)
  * entered in C.
  *
  * No kernel counterpart: it is CPython plumbing under crypto_api/tfm.py's
- * enter_in_c.  Each of those methods is written in Python as one pattern:
+ * direct_methods.  Each of those methods is written in Python as one pattern:
  *
- *     fast = self._direct_enc                # the driver's fast path, or None
- *     if fast is not None:
- *         res = fast(<every parameter, in order>)
+ *     direct = self._direct_enc              # the driver's direct path, or None
+ *     if direct is not None:
+ *         res = direct(<every parameter, in order>)
  *         if res is not None:          # None: it declined this call
  *             return res
  *     return <the full path>
@@ -18,10 +18,10 @@
  * member, doc)`` makes a method descriptor of ``cls`` (the kind C methods
  * are, called with the tfm and the arguments as an array: no bound object,
  * no argument tuple) that runs that pattern in C: it reads the slot through
- * ``member`` (its member descriptor) and, where it holds a fast path and the
+ * ``member`` (its member descriptor) and, where it holds a direct path and the
  * call is plain (positional arguments, or keywords naming parameters),
  * calls it with every parameter filled in from the function's defaults.
- * Everything else (no fast path, a decline, another shape of call) calls
+ * Everything else (no direct path, a decline, another shape of call) calls
  * the Python function with the arguments as given, which runs the pattern
  * again and the full path: the function stays the one definition of the
  * method, and the only one where this module is not built.  The slot is read
@@ -35,7 +35,7 @@
  * the Python function stays.
  *
  * Built with the limited API of CPython 3.11 (abi3) where the build runs on
- * 3.11 or later, as crypto_api._linear_call.
+ * 3.11 or later, as crypto_api._direct_call.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -107,17 +107,17 @@ static int fill_params(const Method *m, PyObject *const *args, Py_ssize_t nargs,
 	return 1;
 }
 
-static PyObject *call_fast(PyObject *fast, Py_ssize_t n, PyObject **a)
+static PyObject *call_direct(PyObject *direct, Py_ssize_t n, PyObject **a)
 {
 	switch (n) {
 	case 1:
-		return PyObject_CallFunctionObjArgs(fast, a[0], NULL);
+		return PyObject_CallFunctionObjArgs(direct, a[0], NULL);
 	case 2:
-		return PyObject_CallFunctionObjArgs(fast, a[0], a[1], NULL);
+		return PyObject_CallFunctionObjArgs(direct, a[0], a[1], NULL);
 	case 3:
-		return PyObject_CallFunctionObjArgs(fast, a[0], a[1], a[2], NULL);
+		return PyObject_CallFunctionObjArgs(direct, a[0], a[1], a[2], NULL);
 	default:
-		return PyObject_CallFunctionObjArgs(fast, a[0], a[1], a[2], a[3], NULL);
+		return PyObject_CallFunctionObjArgs(direct, a[0], a[1], a[2], a[3], NULL);
 	}
 }
 
@@ -155,20 +155,20 @@ static PyObject *enter(const Method *m, PyObject *tfm, PyObject *const *args, Py
 		       PyObject *kwnames)
 {
 	PyObject *all[MAX_PARAMS];
-	PyObject *fast, *res;
+	PyObject *direct, *res;
 
 	if (!fill_params(m, args, nargs, kwnames, all))
 		return call_python(m, tfm, args, nargs, kwnames);
-	fast = m->member_get(m->member, tfm, NULL);
-	if (fast == NULL)
+	direct = m->member_get(m->member, tfm, NULL);
+	if (direct == NULL)
 		return NULL;		/* the slot is unset: the error says which */
-	if (fast == Py_None) {
-		Py_DECREF(fast);
+	if (direct == Py_None) {
+		Py_DECREF(direct);
 		return call_python(m, tfm, args, nargs, kwnames);
 	}
-	res = call_fast(fast, m->nparams, all);
-	Py_DECREF(fast);
-	if (res != Py_None)		/* the result, or the fast path's exception */
+	res = call_direct(direct, m->nparams, all);
+	Py_DECREF(direct);
+	if (res != Py_None)		/* the result, or the direct path's exception */
 		return res;
 	Py_DECREF(res);			/* declined */
 	return call_python(m, tfm, args, nargs, kwnames);
@@ -294,7 +294,7 @@ static int setup(Method *m, PyObject *func, PyObject *member, PyObject *doc)
 /*
  * method(cls, func, member, doc) -> a method descriptor of cls, or None when
  * the pool is full.  func: the Python method (the pattern above); member:
- * the member descriptor of its fast-path slot; doc: the descriptor's
+ * the member descriptor of its direct-path slot; doc: the descriptor's
  * docstring (str, its first line the text signature), or None.
  */
 static PyObject *method(PyObject *module, PyObject *args)
@@ -335,18 +335,18 @@ fail:
 
 static PyMethodDef module_methods[] = {
 	{"method", method, METH_VARARGS,
-	 "method(cls, func, member, doc) -> a method descriptor of cls entering func's fast path "
+	 "method(cls, func, member, doc) -> a method descriptor of cls entering func's direct path "
 	 "in C, or None when no more can be made"},
 	{NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-	PyModuleDef_HEAD_INIT, "crypto_api._fast_method",
-	"A transform's one-call methods entered in C (see crypto_api/fast_method.c).",
+	PyModuleDef_HEAD_INIT, "crypto_api._direct_method",
+	"A transform's one-call methods entered in C (see crypto_api/direct_method.c).",
 	0, module_methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__fast_method(void)
+PyMODINIT_FUNC PyInit__direct_method(void)
 {
 	return PyModule_Create(&module_def);
 }

@@ -1,9 +1,9 @@
-"""The C entry point of the skcipher fast path (crypto_api/linear_call.c).
+"""The C entry point of the skcipher direct path (crypto_api/direct_call.c).
 
 Where it is built, setkey installs it as ``tfm._direct_enc``/``_direct_dec`` of the
-ChaCha family and Adiantum (tests/algs/test_oneshot.py runs the fast-path
+ChaCha family and Adiantum (tests/algs/test_direct_paths.py runs the direct-path
 tests on it and on the Python function alike).  Here: what only it does.
-It holds the GIL for messages shorter than ``oneshot.NOGIL_MIN`` (a hand-over
+It holds the GIL for messages shorter than ``crypto_api.direct.NOGIL_MIN`` (a hand-over
 costs more than the cipher) and releases it for longer ones, so another
 thread runs meanwhile; a bytearray it works on stays exported all the while,
 so that thread cannot resize it under C.
@@ -19,11 +19,11 @@ import sys
 import pytest
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from buffer_shrinker import shrinking
 from alloc_or_skip import alloc_or_skip
 
-pytestmark = pytest.mark.skipif(oneshot._linear_call is None, reason="crypto_api._linear_call is not built")
+pytestmark = pytest.mark.skipif(direct_path._skcipher_call is None, reason="crypto_api._direct_call is not built")
 
 NAMES = ["xchacha12-simd", "chacha20-generic", "adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)"]
 
@@ -37,7 +37,7 @@ def test_setkey_installs_the_c_entry_point(name):
     tfm = _alloc(name)
     for fn in (tfm._direct_enc, tfm._direct_dec):
         assert type(fn).__name__ == "builtin_function_or_method"
-        assert type(fn.__self__).__name__ == "LinearCallState"
+        assert type(fn.__self__).__name__ == "SkcipherCallState"
     iv = os.urandom(tfm.ivsize)
     data = os.urandom(5000)
     assert tfm._direct_dec(tfm._direct_enc(data, iv, None), iv, None) == data
@@ -57,7 +57,7 @@ def _calls_seen_by_another_thread(tfm, n, tries):
             assert tfm.encrypt(buf, iv, out=buf) is buf
             other.go = False
             assert bytes(buf) == want
-            if n >= oneshot.NOGIL_MIN and other.turns:
+            if n >= direct_path.NOGIL_MIN and other.turns:
                 break
     return other.turns, other.refused, other.shrunk
 
@@ -65,7 +65,7 @@ def _calls_seen_by_another_thread(tfm, n, tries):
 @pytest.mark.parametrize("name", NAMES)
 def test_gil_held_for_short_calls(name):
     tfm = _alloc(name)
-    for n in (16, 600, oneshot.NOGIL_MIN - 1):
+    for n in (16, 600, direct_path.NOGIL_MIN - 1):
         turns, refused, shrunk = _calls_seen_by_another_thread(tfm, n, 200)
         assert (turns, refused, shrunk) == (0, 0, 0), n
 
@@ -85,12 +85,12 @@ def test_make_refuses_null_pointers_and_negative_lengths():
     with pytest.raises(TypeError):
         fn(b"x", bytes(32))                          # three arguments, always
     with pytest.raises(ValueError):
-        oneshot._linear_call(0, 1, 1, (), capi.simd_choice, 32, 64, 0, 2048, 0, 2, False)
+        direct_path._skcipher_call(0, 1, 1, (), capi.simd_choice, 32, 64, 0, 2048, 0, 2, False)
     with pytest.raises(ValueError):
-        oneshot._linear_call(1, 1, 1, (), capi.simd_choice, -1, 64, 0, 2048, 0, 2, False)
+        direct_path._skcipher_call(1, 1, 1, (), capi.simd_choice, -1, 64, 0, 2048, 0, 2, False)
     with pytest.raises(TypeError):
-        oneshot._linear_call(1, 1, 1, (), None, 32, 64, 0, 2048, 0, 2, False)
-    assert type(state).__module__ == "crypto_api._linear_call"
+        direct_path._skcipher_call(1, 1, 1, (), None, 32, 64, 0, 2048, 0, 2, False)
+    assert type(state).__module__ == "crypto_api._direct_call"
 
 
 def test_c_file_builds_without_warnings_with_the_project_flags():
@@ -109,6 +109,6 @@ def test_c_file_builds_without_warnings_with_the_project_flags():
     limited = ["-DPy_LIMITED_API=0x030B0000"] if sys.version_info >= (3, 11) else []
     cmd = [cc, "-c", "-o", os.devnull, *CFLAGS, "-Werror", *limited,
            "-I" + sysconfig.get_paths()["include"], "-I" + str(root / "algs" / "include"),
-           str(root / "crypto_api" / "linear_call.c")]
+           str(root / "crypto_api" / "direct_call.c")]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0 and not r.stderr, r.stderr

@@ -1,8 +1,8 @@
-"""The one-call fast path of tfm.encrypt/decrypt (``SkcipherAlg.oneshot``).
+"""The one-call direct path of tfm.encrypt/decrypt (``SkcipherAlg.direct``).
 
-Each driver's oneshot must give the bytes of the request path (scatterlists)
+Each driver's direct path must give the bytes of the request path (scatterlists)
 and of an independent peer, in every FPU situation, and must never outlive
-its key.  The tests call the installed fast path directly too, so that they
+its key.  The tests call the installed direct path directly too, so that they
 fail if it silently declines instead of running.
 """
 
@@ -30,12 +30,12 @@ ADIANTUM = ["adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)",
 
 @pytest.fixture
 def entry():
-    """The direct path: the C entry point (crypto_api/linear_call.c and
+    """The direct path: the C entry point (crypto_api/direct_call.c and
     digest_call.h), its one implementation; where it is not built the tfm
     has none (tests/core/test_direct_paths_off.py)."""
-    from crypto_api import oneshot
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    from crypto_api import direct as direct_path
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     return "c"
 
 
@@ -46,7 +46,7 @@ def _alloc(name, key=None):
 
 
 def _request(tfm, data, iv, encrypt=True):
-    """The scatterlist request path (what the fast path must equal)."""
+    """The scatterlist request path (what the direct path must equal)."""
     buf = bytearray(data)
     req = capi.skcipher_request_alloc(tfm)
     sgl = capi.sg_init_one(buf)
@@ -87,7 +87,7 @@ def test_an_mmap_is_read_and_written_on_the_fast_path(name, entry):
         assert tfm._direct_enc(src, iv, None) == want
 
 
-#: The buffer shapes the fast path takes (``_run`` builds each).
+#: The buffer shapes the direct path takes (``_run`` builds each).
 HOW = ["bytes", "bytearray", "out", "in place", "in place view", "view to view", "two views in place",
        "array", "read-only view"]
 
@@ -129,7 +129,7 @@ def test_adiantum_fast_path_matches_request_path(name, entry, n, data):
 @pytest.mark.parametrize("name", ["xchacha12-simd", "chacha20-generic", ADIANTUM[0]])
 @pytest.mark.parametrize("how", HOW)
 def test_every_buffer_shape_takes_the_fast_path(name, how, entry):
-    """Each shape is called on the fast path directly (``_run`` asserts it
+    """Each shape is called on the direct path directly (``_run`` asserts it
     returned the result, not None) and through tfm.encrypt/decrypt."""
     tfm = _alloc(name)
     iv = bytes(range(tfm.ivsize))
@@ -142,7 +142,7 @@ def test_every_buffer_shape_takes_the_fast_path(name, how, entry):
 
 def _run(tfm, msg, iv, how, where, encrypt=True):
     """tfm.encrypt in one of the accepted buffer shapes and FPU situations;
-    the fast path must accept it (called directly first)."""
+    the direct path must accept it (called directly first)."""
     fast = tfm._direct_enc if encrypt else tfm._direct_dec
     crypt = tfm.encrypt if encrypt else tfm.decrypt
     data = bytearray(msg) if how in ("bytearray", "in place") else msg
@@ -317,7 +317,7 @@ def test_plugin_without_c_entry_points_has_no_fast_path(register):
 # -- shash: tfm.digest -------------------------------------------------------
 
 POLY_DRIVERS = ["poly1305-generic", "poly1305-x86_64", "poly1305-simd"]
-#: The buffers a digest takes on its fast path, built from the message's bytes.
+#: The buffers a digest takes on its direct path, built from the message's bytes.
 SHAPES = {"bytes": bytes, "bytearray": bytearray, "memoryview": lambda b: memoryview(bytearray(b)),
           "array": lambda b: array.array("B", b)}
 NHPOLY_DRIVERS = ["nhpoly1305-generic", "nhpoly1305-sse2", "nhpoly1305-avx2"]
@@ -328,7 +328,7 @@ def _shash(name, key=None):
 
 
 def _streamed(tfm, data):
-    """The descriptor path, in two updates (what the fast path must equal)."""
+    """The descriptor path, in two updates (what the direct path must equal)."""
     d = tfm.desc().init()
     d.update(data[:len(data) // 3])
     d.update(data[len(data) // 3:])

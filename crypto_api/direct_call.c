@@ -1,10 +1,10 @@
 /*
- * crypto_api._linear_call: the one-call skcipher fast path of
- * crypto_api/oneshot.py (skcipher_direct) as a CPython C entry point.
+ * crypto_api._direct_call: the one-call skcipher direct path of
+ * crypto_api/direct.py (skcipher_direct) as a CPython C entry point.
  *
  * No kernel counterpart: it is the userspace glue between
  * ``tfm.encrypt(data, iv, out)`` and one C routine of a driver
- * (``crypt(handle, dst, src, n, iv)``, e.g. chacha_oneshot_bytes or
+ * (``crypt(handle, dst, src, n, iv)``, e.g. chacha_direct_bytes or
  * adiantum_encrypt_bytes).  Through cffi the same call costs more than the
  * cipher for short messages: cffi converts each argument through its type
  * machinery and always releases the GIL around the call, and handing the
@@ -59,9 +59,9 @@ typedef struct {
 	long simd_value;
 	long decline_value;
 	int returns_int;
-} LinearCall;
+} SkcipherCall;
 
-static void run(const LinearCall *self, const void *handle, char *dst, const char *src,
+static void run(const SkcipherCall *self, const void *handle, char *dst, const char *src,
 		Py_ssize_t n, const char *iv)
 {
 	if (n >= self->nogil_min) {
@@ -80,9 +80,9 @@ static void run(const LinearCall *self, const void *handle, char *dst, const cha
 }
 
 /* fn(data, iv, out) -> result, or None where the full path must run. */
-static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *skcipher_call(PyObject *self_obj, PyObject *const *args, Py_ssize_t nargs)
 {
-	const LinearCall *self = (const LinearCall *)self_obj;
+	const SkcipherCall *self = (const SkcipherCall *)self_obj;
 	PyObject *data, *iv, *out, *res = NULL;
 	Py_buffer sv, dv;
 	int have_s = 0, have_d = 0, how;
@@ -92,7 +92,7 @@ static PyObject *linear_call(PyObject *self_obj, PyObject *const *args, Py_ssize
 	Py_ssize_t n, dn;
 
 	if (nargs != 3) {
-		PyErr_SetString(PyExc_TypeError, "linear_call: expected (data, iv, out)");
+		PyErr_SetString(PyExc_TypeError, "skcipher_call: expected (data, iv, out)");
 		return NULL;
 	}
 	data = args[0];
@@ -162,9 +162,9 @@ done:
 	return res;
 }
 
-static PyMethodDef linear_call_def = {
-	"linear_call", (PyCFunction)(void (*)(void))linear_call, METH_FASTCALL,
-	"fn(data, iv, out): an skcipher's direct path (crypto_api.oneshot.skcipher_direct)",
+static PyMethodDef skcipher_call_def = {
+	"skcipher_call", (PyCFunction)(void (*)(void))skcipher_call, METH_FASTCALL,
+	"fn(data, iv, out): an skcipher's direct path (crypto_api.direct.skcipher_direct)",
 };
 
 /*
@@ -178,7 +178,7 @@ static PyMethodDef linear_call_def = {
 static PyObject *make(PyObject *module, PyObject *args)
 {
 	PyObject *crypt, *generic, *simd, *keep, *choice;
-	LinearCall *self;
+	SkcipherCall *self;
 	Py_ssize_t ivsize, simd_above, min_len, nogil_min, align = 1;
 	long simd_value, decline_value;
 	int returns_int, simd_only = 0;
@@ -200,7 +200,7 @@ static PyObject *make(PyObject *module, PyObject *args)
 		PyErr_SetString(PyExc_ValueError, "make: NULL routine or handle, a negative length or align < 1");
 		return NULL;
 	}
-	self = (LinearCall *)call_state_new(module, "LinearCallState", keep, choice, NULL);
+	self = (SkcipherCall *)call_state_new(module, "SkcipherCallState", keep, choice, NULL);
 	if (self == NULL)
 		return NULL;
 	self->crypt = p_crypt;
@@ -215,7 +215,7 @@ static PyObject *make(PyObject *module, PyObject *args)
 	self->returns_int = returns_int;
 	self->align = align;
 	self->simd_only = simd_only;
-	return call_state_function(&self->base, &linear_call_def);
+	return call_state_function(&self->base, &skcipher_call_def);
 }
 
 #include "aead_call.h"
@@ -264,14 +264,14 @@ static PyMethodDef module_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Spec linear_state_spec = {
-	"crypto_api._linear_call.LinearCallState", sizeof(LinearCall), 0,
+static PyType_Spec skcipher_state_spec = {
+	"crypto_api._direct_call.SkcipherCallState", sizeof(SkcipherCall), 0,
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, call_state_slots,
 };
 
 static int module_exec(PyObject *module)
 {
-	PyType_Spec *specs[] = {&linear_state_spec, &aead_state_spec, &digest_state_spec};
+	PyType_Spec *specs[] = {&skcipher_state_spec, &aead_state_spec, &digest_state_spec};
 
 	handoff_init();
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
@@ -294,12 +294,12 @@ static PyModuleDef_Slot module_slots[] = {
 };
 
 static struct PyModuleDef module_def = {
-	PyModuleDef_HEAD_INIT, "crypto_api._linear_call",
-	"The one-call skcipher, AEAD, digest and cipher-block fast paths in C (see crypto_api/linear_call.c).",
+	PyModuleDef_HEAD_INIT, "crypto_api._direct_call",
+	"The one-call skcipher, AEAD, digest and cipher-block direct paths in C (see crypto_api/direct_call.c).",
 	0, module_methods, module_slots, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__linear_call(void)
+PyMODINIT_FUNC PyInit__direct_call(void)
 {
 	return PyModuleDef_Init(&module_def);
 }

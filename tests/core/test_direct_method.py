@@ -1,11 +1,11 @@
-"""The one-call methods entered in C (crypto_api/fast_method.c, tfm.enter_in_c).
+"""The one-call methods entered in C (crypto_api/direct_method.c, tfm.direct_methods).
 
-Where crypto_api._fast_method is built, ``tfm.encrypt`` and its kin are C
-method descriptors that run the Python methods' "fast path first" pattern
+Where crypto_api._direct_method is built, ``tfm.encrypt`` and its kin are C
+method descriptors that run the Python methods' "direct path first" pattern
 without a Python frame.  They must behave exactly as the Python functions
 they replace (kept in ``tfm.PYTHON_METHODS``): same results for every shape
 of call, same errors, the slot read at every call (a bound method follows
-setkey and free), the fast path's exceptions and declines handled as the
+setkey and free), the direct path's exceptions and declines handled as the
 function handles them, and no reference left behind.
 """
 
@@ -25,11 +25,11 @@ from crypto_api.shash import CryptoShash
 from crypto_api.skcipher import CryptoSkcipher
 
 try:
-    from crypto_api import _fast_method
+    from crypto_api import _direct_method
 except ImportError:
-    _fast_method = None
+    _direct_method = None
 
-built = pytest.mark.skipif(_fast_method is None, reason="crypto_api._fast_method is not built")
+built = pytest.mark.skipif(_direct_method is None, reason="crypto_api._direct_method is not built")
 
 #: (class, method, slot) entered in C
 METHODS = [(CryptoSkcipher, "encrypt", "_direct_enc"), (CryptoSkcipher, "decrypt", "_direct_dec"),
@@ -44,8 +44,8 @@ def entry(request, monkeypatch):
     if request.param == "python":
         for (cls, name), func in tfm_mod.PYTHON_METHODS.items():
             monkeypatch.setattr(cls, name, func)
-    elif _fast_method is None:
-        pytest.skip("crypto_api._fast_method is not built")
+    elif _direct_method is None:
+        pytest.skip("crypto_api._direct_method is not built")
     return request.param
 
 
@@ -193,9 +193,9 @@ def test_what_the_fast_path_answers(entry):
     assert calls[-1] == (data, iv, None)                 # every parameter, defaults filled in
 
     def boom(*a):
-        raise ValueError("from the fast path")
+        raise ValueError("from the direct path")
     answer = boom
-    with pytest.raises(ValueError, match="from the fast path"):
+    with pytest.raises(ValueError, match="from the direct path"):
         tfm.encrypt(data, iv)
     answer = lambda *a: None                             # noqa: E731
     assert tfm.encrypt(data, iv) == want                 # declined: the full path
@@ -228,7 +228,7 @@ def test_method_on_a_class_of_ones_own():
                     return res
             return ("full", a, b)
 
-    descr = _fast_method.method(Thing, vars(Thing)["go"], vars(Thing)["_fast"], None)
+    descr = _direct_method.method(Thing, vars(Thing)["go"], vars(Thing)["_fast"], None)
     if descr is None:
         pytest.skip("the pool is full")
     Thing.go = descr
@@ -254,4 +254,4 @@ def test_functions_of_another_shape_are_refused(src):
     ns = {}
     exec(src, ns)
     with pytest.raises(ValueError):
-        _fast_method.method(Thing, ns["f"], vars(Thing)["_fast"], None)
+        _direct_method.method(Thing, ns["f"], vars(Thing)["_fast"], None)

@@ -1,7 +1,7 @@
 """The one-call path of the AES-NI mode drivers with a caller's buffer
 (``tfm.encrypt(data, iv, out=buf)``, in place): the same bytes as new-bytes
 calls and as ``cryptography`` (or the P1619 XTS of modes_ref) across lengths,
-through the C entry point (crypto_api/linear_call.c);
+through the C entry point (crypto_api/direct_call.c);
 the caller's buffer is written where it is, with no copy of it and no
 request; the caller's IV is never advanced; FPU traces and the SIMD
 wrapper's cryptd fallback still take the request path.
@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.ciphers import modes
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import crypto_api as capi
-from crypto_api import oneshot
+from crypto_api import direct as direct_path
 from crypto_api.arch.x86 import _cpufeatures
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import fpu_trace, simd_disabled
@@ -38,8 +38,8 @@ def _mode(driver):
 @pytest.fixture
 def entry():
     """The direct path: the C entry point (where built; else there is none)."""
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     return "c"
 
 
@@ -175,11 +175,11 @@ def test_refused_lengths_leave_out_untouched(entry, driver):
 
 @pytest.mark.parametrize("driver", INTERNAL)
 def test_internal_driver_installs_the_c_entry_point(driver):
-    if oneshot._linear_call is None:
-        pytest.skip("crypto_api._linear_call is not built")
+    if direct_path._skcipher_call is None:
+        pytest.skip("crypto_api._direct_call is not built")
     with _alloc(driver, bytes(range(64 if _mode(driver) == "xts" else 32))) as tfm:
         for fn in (tfm._direct_enc, tfm._direct_dec):
-            assert type(fn.__self__).__name__ == "LinearCallState"
+            assert type(fn.__self__).__name__ == "SkcipherCallState"
         with simd_disabled():                # no generic code: SIMD unusable declines
             iv = None if _mode(driver) == "ecb" else bytes(16)
             assert tfm._direct_enc(bytes(64), iv, None) is None

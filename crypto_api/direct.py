@@ -1,10 +1,10 @@
 """How the core builds a driver's direct path: one call from
 ``tfm.encrypt``, ``tfm.digest`` or ``encrypt_one`` straight into the
 driver's C routine (the vocabulary of crypto_api/cinterface.py), built by
-the descriptors' ``oneshot`` hook at setkey from one declaration, with one
+the descriptors' ``direct`` hook at setkey from one declaration, with one
 constructor per kind: :func:`skcipher_direct`, :func:`aead_direct`,
 :func:`digest_direct`.  Each returns the C entry point of
-crypto_api._linear_call (linear_call.c, aead_call.h, digest_call.h), the one
+crypto_api._direct_call (direct_call.c, aead_call.h, digest_call.h), the one
 place where the direct path's checks and its SIMD-or-generic decision are
 made; where that extension is absent it returns None and the tfm has no
 direct path (its full path gives the same bytes and refusals).  The module
@@ -47,11 +47,11 @@ _CHARS = _ffi.typeof("char[]")
 
 
 try:
-    # make(...) -> fn: the C entry point's constructor (crypto_api/linear_call.c)
-    from ._linear_call import make as _linear_call, make_aead as _aead_call
-    from ._linear_call import make_digest as _digest_call
+    # make(...) -> fn: the C entry point's constructor (crypto_api/direct_call.c)
+    from ._direct_call import make as _skcipher_call, make_aead as _aead_call
+    from ._direct_call import make_digest as _digest_call
 except ImportError:                 # not built: no driver has a direct path
-    _linear_call = _aead_call = _digest_call = None
+    _skcipher_call = _aead_call = _digest_call = None
 
 #: The C entry point releases the GIL for messages of at least this many
 #: bytes (hashlib's threshold too).  Below it, handing the GIL over costs
@@ -136,9 +136,9 @@ class OutputScratch:
 
 def output_scratch(ctx) -> OutputScratch:
     """The tfm context's OutputScratch (made on first use; wipe_ctx wipes it)."""
-    s = getattr(ctx, "oneshot_scratch", None)
+    s = getattr(ctx, "direct_scratch", None)
     if s is None:
-        s = ctx.oneshot_scratch = OutputScratch()
+        s = ctx.direct_scratch = OutputScratch()
     return s
 
 
@@ -149,16 +149,16 @@ def _address(ptr) -> int:
 
 def _on() -> bool:
     """Whether the C entry points are there (built, and not switched off by
-    setting ``_linear_call`` to None, as tests do): without them no driver
+    setting ``_skcipher_call`` to None, as tests do): without them no driver
     has a direct path, and every call takes the full path."""
-    return _linear_call is not None
+    return _skcipher_call is not None
 
 
 def skcipher_direct(crypt_ptr, generic, simd, ivsize: int, *, rule: SimdRule = ANY_LENGTH,
                     min_len: int = 0, returns_int: bool = False, nogil_min: int = None,
                     align: int = 1, keep=()):
     """An skcipher's direct path ``fn(data, iv, out)``: the C entry of
-    crypto_api/linear_call.c around one C routine ``crypt(handle, dst, src,
+    crypto_api/direct_call.c around one C routine ``crypt(handle, dst, src,
     n, iv)`` (``crypt_ptr``, a cffi function pointer; ``returns_int``: it
     returns an int, which is ignored), or None where the C entry points are
     absent (the tfm then has no direct path).
@@ -176,7 +176,7 @@ def skcipher_direct(crypt_ptr, generic, simd, ivsize: int, *, rule: SimdRule = A
     ``crypt_ptr``, ``generic``, ``simd`` and ``keep`` alive."""
     if not _on():
         return None
-    return _linear_call(
+    return _skcipher_call(
         _address(crypt_ptr), _address(generic), _address(simd), (crypt_ptr, generic, simd, keep),
         fpu.simd_choice, ivsize, rule.above, min_len, NOGIL_MIN if nogil_min is None else nogil_min,
         fpu.SIMD, fpu.DECLINE, returns_int, align, rule.only)

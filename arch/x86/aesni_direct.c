@@ -1,8 +1,8 @@
 /*
  * The one-call entry of the AES-NI mode drivers (aesni_modes_glue.py):
  * ``crypt(handle, dst, src, n, iv)`` in the shape that crypto_api's
- * skcipher fast path (crypto_api/oneshot.py linear_oneshot, and its C
- * entry point crypto_api/linear_call.c) calls, over one of the ECB, CBC,
+ * skcipher direct path (crypto_api/direct.py skcipher_direct, and its C
+ * entry point crypto_api/direct_call.c) calls, over one of the ECB, CBC,
  * CTR or XTS routines of aesni.c, aesni_modes.c and aesni_vaes.c.
  *
  * No kernel counterpart (the kernel's drivers take scatterlist requests).
@@ -20,8 +20,8 @@ typedef void (*iv_fn)(const struct aesni_ctx *, uint8_t *, const uint8_t *, size
 typedef int (*xts_fn)(const struct aesni_ctx *, const struct aesni_ctx *, uint8_t *,
 		      const uint8_t *, size_t, const uint8_t *, int);
 
-int aesni_mode_oneshot(const struct aesni_oneshot *h, char *dst, const char *src, size_t n,
-		       const char *iv)
+int aesni_mode_direct(const struct aesni_direct *h, char *dst, const char *src, size_t n,
+		      const char *iv)
 {
 	uint8_t *out = (uint8_t *)dst;
 	const uint8_t *in = (const uint8_t *)src;
@@ -29,15 +29,15 @@ int aesni_mode_oneshot(const struct aesni_oneshot *h, char *dst, const char *src
 	int err = 0;
 
 	switch (h->mode) {
-	case AESNI_ONESHOT_ECB:
+	case AESNI_DIRECT_ECB:
 		((ecb_fn)h->fn)(h->ctx, out, in, n / 16);
 		return 0;
-	case AESNI_ONESHOT_CBC:		/* nblocks */
-	case AESNI_ONESHOT_CTR:		/* nbytes */
+	case AESNI_DIRECT_CBC:		/* nblocks */
+	case AESNI_DIRECT_CTR:		/* nbytes */
 		memcpy(ivcopy, iv, 16);
-		((iv_fn)h->fn)(h->ctx, out, in, h->mode == AESNI_ONESHOT_CBC ? n / 16 : n, ivcopy);
+		((iv_fn)h->fn)(h->ctx, out, in, h->mode == AESNI_DIRECT_CBC ? n / 16 : n, ivcopy);
 		break;
-	case AESNI_ONESHOT_XTS:
+	case AESNI_DIRECT_XTS:
 		memcpy(ivcopy, iv, 16);
 		err = ((xts_fn)h->fn)(h->ctx, h->ctx + 1, out, in, n, ivcopy, h->dec);
 		break;
