@@ -113,8 +113,14 @@ def _aria(mode: str) -> Tuple[CipherTestvec, ...]:
 
 
 def _sha256(kernel_alg: str) -> Tuple[HashTestvec, ...]:
-    return tuple(HashTestvec(v["id"], b"", _hex(v["message"]), _hex(v["digest"]))
-                 for v in load_json("sha256.json")["vectors"] if v["kernel_alg"] == kernel_alg)
+    return _digests("sha256.json", kernel_alg)
+
+
+def _digests(filename: str, kernel_alg: str) -> Tuple[HashTestvec, ...]:
+    """The vectors of one hash (``kernel_alg``) in a file of message/digest
+    records; a ``key`` field, where present, is the (HMAC) key."""
+    return tuple(HashTestvec(v["id"], _hex(v.get("key")), _hex(v["message"]), _hex(v["digest"]))
+                 for v in load_json(filename)["vectors"] if v["kernel_alg"] == kernel_alg)
 
 
 def _poly1305() -> Tuple[HashTestvec, ...]:
@@ -152,6 +158,9 @@ _SUITES = {
     "ctr(aria)": lambda: _aria("ctr"),
     "sha224": lambda: _sha256("sha224"),
     "sha256": lambda: _sha256("sha256"),
+    "sha1": lambda: _digests("sha1.json", "sha1"),
+    "sha384": lambda: _digests("sha512.json", "sha384"),
+    "sha512": lambda: _digests("sha512.json", "sha512"),
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
     "rfc7539(chacha20,poly1305)":
