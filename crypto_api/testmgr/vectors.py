@@ -161,6 +161,11 @@ _SUITES = {
     "sha1": lambda: _digests("sha1.json", "sha1"),
     "sha384": lambda: _digests("sha512.json", "sha384"),
     "sha512": lambda: _digests("sha512.json", "sha512"),
+    "hmac(sha1)": lambda: _digests("hmac.json", "hmac(sha1)"),
+    "hmac(sha224)": lambda: _digests("hmac.json", "hmac(sha224)"),
+    "hmac(sha256)": lambda: _digests("hmac.json", "hmac(sha256)"),
+    "hmac(sha384)": lambda: _digests("hmac.json", "hmac(sha384)"),
+    "hmac(sha512)": lambda: _digests("hmac.json", "hmac(sha512)"),
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
     "rfc7539(chacha20,poly1305)":
