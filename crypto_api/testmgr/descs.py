@@ -38,6 +38,7 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("chacha20", "skcipher", "chacha20"),
     AlgTestDesc("ctr(aes)", "skcipher", "ctr(aes)", fips_allowed=True),
     AlgTestDesc("ctr(aria)", "skcipher", "ctr(aria)"),
+    AlgTestDesc("cts(cbc(aes))", "skcipher", "cts(cbc(aes))", fips_allowed=True),
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aria)", "cipher", "ecb(aria)"),
     AlgTestDesc("essiv(cbc(aes),sha256)", "skcipher", "essiv(cbc(aes),sha256)", fips_allowed=True),

@@ -152,6 +152,9 @@ _SUITES = {
     "ctr(aes)": lambda: _aes_modes("ctr(aes)"),
     "rfc3686(ctr(aes))": lambda: _aes_modes("rfc3686(ctr(aes))"),
     "essiv(cbc(aes),sha256)": lambda: _aes_modes("essiv(cbc(aes),sha256)", "essiv-aes-cbc.json"),
+    "cts(cbc(aes))": lambda: tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["iv"]), _hex(v["plaintext"]),
+                                                 _hex(v["ciphertext"]))
+                                   for v in load_json("cts-aes-cbc.json")["vectors"]),
     "xts(aes)": _xts_aes,
     "ecb(aria)": lambda: _aria("block"),
     "cbc(aria)": lambda: _aria("cbc"),
