@@ -37,11 +37,14 @@ def test_rfc3962_vectors_both_ways(v, name):
         assert crypt_request(t, p, iv, True) == (c, bytes.fromhex(v["iv_out"]))
 
 
-def test_names_and_sizes_are_the_childs():
-    with capi.crypto_alloc_skcipher("cbc(aes)") as child, capi.crypto_alloc_skcipher("cts(cbc(aes))") as t:
+@pytest.mark.parametrize("name", NAMES)
+def test_names_and_sizes_are_the_childs(name):
+    with capi.crypto_alloc_skcipher(name) as t:
+        child = t.alg.instance.spawns[0].alg
+        assert child.cra_name == "cbc(aes)"
         assert t.alg.cra_name == "cts(cbc(aes))"
-        assert t.driver_name == f"cts({child.driver_name})"
-        assert t.alg.cra_priority == child.alg.cra_priority
+        assert t.driver_name == f"cts({child.cra_driver_name})"
+        assert t.alg.cra_priority == child.cra_priority
         assert (t.alg.cra_blocksize, t.ivsize, t.min_keysize, t.max_keysize, t.chunksize) == \
             (16, 16, child.min_keysize, child.max_keysize, child.chunksize)
         assert t.alg.cra_module == "cts"
@@ -123,3 +126,31 @@ def test_the_table_entry_and_the_full_self_tests(selftest_level):
     finally:
         testmgr.set_fuzz_iterations(saved[0])
         testmgr.set_fuzz_seed(saved[1])
+
+
+def test_enc_and_dec_take_any_length_of_at_least_a_block(tmp_path):
+    from enc_cli import assert_one_line_error, cli
+    key, iv = bytes(range(32)), bytes(range(16))
+    (tmp_path / "key").write_bytes(key)
+    args = ["-c", "cts(cbc(aes))", "--key-file", str(tmp_path / "key"), "--iv", iv.hex()]
+    for n in (16, 17, 1000):
+        data = bytes((i * 13) & 0xff for i in range(n))
+        p = cli(["enc", *args], input=data)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout == cts_cbc(key, iv, data)
+        q = cli(["dec", *args], input=p.stdout)
+        assert q.returncode == 0 and q.stdout == data
+    assert_one_line_error(cli(["enc", *args], input=bytes(15)), "cts(cbc(aes))", "16")
+
+
+def test_list_and_proc_crypto_show_the_instance(proc_records):
+    from enc_cli import cli
+    p = cli(["list", "--name", "cts(cbc(aes))"])
+    assert p.returncode == 0 and b"name         : cts(cbc(aes))" in p.stdout
+    with capi.crypto_alloc_skcipher("cts(cbc(aes-generic))"):
+        rec = [r for r in proc_records() if r["driver"] == "cts(cbc(aes-generic))"]
+    assert len(rec) == 1
+    r = rec[0]
+    assert (r["name"], r["module"], r["type"], r["blocksize"], r["ivsize"], r["min keysize"],
+            r["max keysize"]) == ("cts(cbc(aes))", "cts", "skcipher", "16", "16", "16", "32")
+    assert r["selftest"] == "passed"

@@ -33,16 +33,21 @@ def test_vectors(v, which):
 
 
 @pytest.mark.parametrize("name", HASHES)
-def test_instance_names_and_sizes_are_the_childs(name):
-    with capi.crypto_alloc_shash(name) as child, capi.crypto_alloc_shash(f"hmac({name})") as h:
+@pytest.mark.parametrize("child_name", ["{}", "{}-generic"])
+def test_instance_names_and_sizes_are_the_childs(name, child_name):
+    """The instance is named after the hash it spawned (an existing instance
+    of the same cra_name may answer a lookup by name, as in the kernel)."""
+    with capi.crypto_alloc_shash(f"hmac({child_name.format(name)})") as h:
+        child = h.alg.instance.spawns[0].alg
+        assert child.cra_name == name
+        if child_name.endswith("-generic"):
+            assert child.cra_driver_name == name + "-generic"
         assert h.alg.cra_name == f"hmac({name})"
-        assert h.driver_name == f"hmac({child.driver_name})"
-        assert h.alg.cra_priority == child.alg.cra_priority
+        assert h.driver_name == f"hmac({child.cra_driver_name})"
+        assert h.alg.cra_priority == child.cra_priority
         assert (h.alg.cra_blocksize, h.digestsize, h.statesize) == \
-            (child.alg.cra_blocksize, child.digestsize, child.statesize)
+            (child.cra_blocksize, child.digestsize, child.statesize)
         assert h.alg.cra_module == "hmac"
-    with capi.crypto_alloc_shash(f"hmac({name}-generic)") as g:
-        assert g.driver_name == f"hmac({name}-generic)" and g.alg.cra_priority == 100
 
 
 @settings(max_examples=60, deadline=None)
@@ -135,3 +140,17 @@ def test_the_table_entries_and_the_full_self_tests(name, selftest_level):
     finally:
         testmgr.set_fuzz_iterations(saved[0])
         testmgr.set_fuzz_seed(saved[1])
+
+
+def test_list_and_proc_crypto_show_the_instances(proc_records):
+    from enc_cli import cli
+    p = cli(["list", "--table", "--name", "hmac*"])
+    assert p.returncode == 0
+    names = {line.split()[0] for line in p.stdout.decode().splitlines()[1:]}
+    assert {f"hmac({h})" for h in HASHES} <= names
+    with capi.crypto_alloc_shash("hmac(sha384-generic)"):
+        rec = [r for r in proc_records() if r["driver"] == "hmac(sha384-generic)"]
+    assert len(rec) == 1
+    r = rec[0]
+    assert (r["name"], r["module"], r["type"], r["blocksize"], r["digestsize"], r["priority"]) == \
+        ("hmac(sha384)", "hmac", "shash", "128", "48", "100")
