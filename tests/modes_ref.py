@@ -44,3 +44,22 @@ def xts(key, tweak, data, encrypt=True):
         cc = blk(data[16 * (m - 1):16 * m], a)
         out += blk(bytes(data[16 * m:]) + cc[r:], b) + cc[:r]
     return bytes(out)
+
+
+def cts_cbc(key, iv, data, encrypt=True):
+    """CBC-CS3 (NIST SP 800-38A addendum; RFC 3962) over cryptography's AES-CBC
+    and single-block AES, lengths >= 16: the last block zero-padded, the last
+    two ciphertext blocks swapped, the final one cut to the tail's length."""
+    data = bytes(data)
+    n = len(data)
+    if n == 16:
+        return aes(key, modes.CBC(bytes(iv)), data, encrypt)
+    m = (n - 1) // 16 * 16
+    last = n - m
+    if encrypt:
+        c = aes(key, modes.CBC(bytes(iv)), data[:m] + data[m:].ljust(16, b"\0"))
+        return c[:m - 16] + c[m:] + c[m - 16:m - 16 + last]
+    tail = data[m:]
+    d = aes(key, modes.ECB(), data[m - 16:m], False)      # pad(P_n) xor C_{n-1}
+    head = aes(key, modes.CBC(bytes(iv)), data[:m - 16] + tail + d[last:], False)
+    return head + _xor(d[:last], tail)

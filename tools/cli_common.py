@@ -26,8 +26,8 @@ from crypto_api.dmcrypt import WIDE_BLOCK_TEMPLATES
 MAX_KEY_FILE = 4096
 
 #: Block modes that take any length of at least one block (ciphertext
-#: stealing: crypto/xts.c since 5.4).
-STEALING_TEMPLATES = ("xts",)
+#: stealing: crypto/xts.c since 5.4, crypto/cts.c).
+STEALING_TEMPLATES = ("xts", "cts")
 
 #: The canonical key options and their accepted aliases (not shown in --help).
 KEY_FILE_OPTION, KEY_FILE_ALIAS = "--key-file", "--keyfile"

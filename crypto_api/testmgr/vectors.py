@@ -113,8 +113,14 @@ def _aria(mode: str) -> Tuple[CipherTestvec, ...]:
 
 
 def _sha256(kernel_alg: str) -> Tuple[HashTestvec, ...]:
-    return tuple(HashTestvec(v["id"], b"", _hex(v["message"]), _hex(v["digest"]))
-                 for v in load_json("sha256.json")["vectors"] if v["kernel_alg"] == kernel_alg)
+    return _digests("sha256.json", kernel_alg)
+
+
+def _digests(filename: str, kernel_alg: str) -> Tuple[HashTestvec, ...]:
+    """The vectors of one hash (``kernel_alg``) in a file of message/digest
+    records; a ``key`` field, where present, is the (HMAC) key."""
+    return tuple(HashTestvec(v["id"], _hex(v.get("key")), _hex(v["message"]), _hex(v["digest"]))
+                 for v in load_json(filename)["vectors"] if v["kernel_alg"] == kernel_alg)
 
 
 def _poly1305() -> Tuple[HashTestvec, ...]:
@@ -146,12 +152,23 @@ _SUITES = {
     "ctr(aes)": lambda: _aes_modes("ctr(aes)"),
     "rfc3686(ctr(aes))": lambda: _aes_modes("rfc3686(ctr(aes))"),
     "essiv(cbc(aes),sha256)": lambda: _aes_modes("essiv(cbc(aes),sha256)", "essiv-aes-cbc.json"),
+    "cts(cbc(aes))": lambda: tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["iv"]), _hex(v["plaintext"]),
+                                                 _hex(v["ciphertext"]))
+                                   for v in load_json("cts-aes-cbc.json")["vectors"]),
     "xts(aes)": _xts_aes,
     "ecb(aria)": lambda: _aria("block"),
     "cbc(aria)": lambda: _aria("cbc"),
     "ctr(aria)": lambda: _aria("ctr"),
     "sha224": lambda: _sha256("sha224"),
     "sha256": lambda: _sha256("sha256"),
+    "sha1": lambda: _digests("sha1.json", "sha1"),
+    "sha384": lambda: _digests("sha512.json", "sha384"),
+    "sha512": lambda: _digests("sha512.json", "sha512"),
+    "hmac(sha1)": lambda: _digests("hmac.json", "hmac(sha1)"),
+    "hmac(sha224)": lambda: _digests("hmac.json", "hmac(sha224)"),
+    "hmac(sha256)": lambda: _digests("hmac.json", "hmac(sha256)"),
+    "hmac(sha384)": lambda: _digests("hmac.json", "hmac(sha384)"),
+    "hmac(sha512)": lambda: _digests("hmac.json", "hmac(sha512)"),
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
     "rfc7539(chacha20,poly1305)":

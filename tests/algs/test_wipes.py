@@ -17,7 +17,7 @@ import pytest
 from c_build import build_harness, run_residue
 
 SOURCES = ["tests/algs/data/generic_residue.c", "algs/aes_generic.c", "algs/modes_core.c",
-           "algs/sha256_generic.c"]
+           "algs/sha256_generic.c", "algs/sha1_generic.c", "algs/sha512_generic.c"]
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,14 @@ def test_no_keystream_or_decrypted_block_is_left_on_the_stack(harness, what, len
 def test_sha256_leaves_no_message_on_the_stack(harness, length):
     """Lengths that end inside a block, so the last block the schedule holds is message."""
     assert run_residue(harness, "sha256", length) == 0
+
+
+@pytest.mark.parametrize("length", [16, 48, 112, 200, 4016])
+@pytest.mark.parametrize("what", ["sha1", "sha512"])
+def test_sha1_and_sha512_leave_no_message_on_the_stack(harness, what, length):
+    """The schedule and the buffer (algs/include/md_buffer.h) are wiped; lengths
+    end inside a block."""
+    assert run_residue(harness, what, length) == 0
 
 
 @pytest.mark.parametrize("length", [17, 40, 100, 4095])

@@ -13,9 +13,13 @@
  *            schedule holds it (big-endian words in host order) and as the
  *            state's buffer holds it (the chaining value is not one: after
  *            the last block it is the digest);
+ *   sha1, sha512
+ *            init, update and final on a state on the stack: the secrets
+ *            are the message as the schedule holds it (32- or 64-bit
+ *            big-endian words in host order) and as the buffer holds it;
  *   leak     positive control: keystream copied to an unwiped stack buffer.
  *
- * Usage: generic_residue <ctr|cbc|xts|sha256|leak> <bytes>
+ * Usage: generic_residue <ctr|cbc|xts|sha256|sha1|sha512|leak> <bytes>
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +30,9 @@
 #include "memzero.h"
 #include "modes_core.h"
 #include "residue_scan.h"
+#include "sha1_generic.h"
 #include "sha256_generic.h"
+#include "sha512_generic.h"
 
 #define MAX_LEN 4096
 
@@ -126,6 +132,42 @@ static __attribute__((noinline)) void run_sha256(size_t len, uint8_t seed)
 	sha256_digest_bytes(buf, len, digest, 32, sha256_blocks_generic);
 }
 
+/* The message as a schedule of ``word``-byte big-endian words holds it in
+ * host (little-endian) order, then as the buffer holds it. */
+static void message_secrets(size_t len, uint8_t seed, size_t word)
+{
+	size_t i, w;
+
+	fill(buf, len, seed);
+	for (i = 0; i < len; i += word)
+		for (w = 0; w < word; w++)
+			secrets[i + w] = buf[i + word - 1 - w];
+	memcpy(secrets + len, buf, len);
+	nsecrets = 2 * len / 16;
+}
+
+static __attribute__((noinline)) void run_sha1(size_t len, uint8_t seed)
+{
+	struct sha1_state s;
+	uint8_t digest[SHA1_DIGEST_SIZE];
+
+	message_secrets(len, seed, 4);
+	sha1_init(&s);
+	sha1_update(&s, buf, len);
+	sha1_final(&s, digest);
+}
+
+static __attribute__((noinline)) void run_sha512(size_t len, uint8_t seed)
+{
+	struct sha512_state s;
+	uint8_t digest[SHA512_DIGEST_SIZE];
+
+	message_secrets(len, seed, 8);
+	sha512_init(&s);
+	sha512_update(&s, buf, len);
+	sha512_final(&s, digest, SHA512_DIGEST_SIZE);
+}
+
 /* Positive control: keystream left in a stack buffer, unwiped. */
 static __attribute__((noinline)) void leak(size_t len, uint8_t seed)
 {
@@ -156,6 +198,10 @@ int main(int argc, char **argv)
 		run = run_xts;
 	else if (!strcmp(argv[1], "sha256"))
 		run = run_sha256;
+	else if (!strcmp(argv[1], "sha1"))
+		run = run_sha1;
+	else if (!strcmp(argv[1], "sha512"))
+		run = run_sha512;
 	else if (!strcmp(argv[1], "leak"))
 		run = run_ctr;
 	else

@@ -1,0 +1,31 @@
+/*
+ * SHA-512 and SHA-384 (FIPS 180-4): the descriptor state and entry points of
+ * the userspace counterpart of crypto/sha512_generic.c.
+ */
+#ifndef CRYPTO_API_SHA512_GENERIC_H
+#define CRYPTO_API_SHA512_GENERIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* cdef: begin */
+#define SHA512_BLOCK_SIZE 128
+#define SHA512_DIGEST_SIZE 64
+#define SHA384_DIGEST_SIZE 48
+
+struct sha512_state {
+	uint64_t state[8];
+	uint64_t count[2];		/* bytes hashed so far, low word first */
+	uint8_t buf[SHA512_BLOCK_SIZE];
+};
+
+void sha512_init(struct sha512_state *s);
+void sha384_init(struct sha512_state *s);
+/* nblocks 128-byte blocks into state (the compression function). */
+void sha512_blocks_generic(uint64_t *state, const uint8_t *data, size_t nblocks);
+void sha512_update(struct sha512_state *s, const uint8_t *data, size_t len);
+/* Pads, writes digest_size bytes (64 or 48) and wipes the state. */
+void sha512_final(struct sha512_state *s, uint8_t *out, size_t digest_size);
+/* cdef: end */
+
+#endif
