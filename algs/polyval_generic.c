@@ -127,13 +127,3 @@ void polyval_final(struct polyval_state *s, const struct polyval_key *key, uint8
 	store_le64(out + 8, s->acc[1]);
 	memzero_explicit(s, sizeof(*s));
 }
-
-void polyval_digest(const struct polyval_key *key, const uint8_t *data, size_t len, uint8_t *out,
-		    polyval_blocks_fn blocks)
-{
-	struct polyval_state s;
-
-	polyval_init(&s);
-	polyval_update(&s, key, data, len, blocks);
-	polyval_final(&s, key, out, blocks);
-}

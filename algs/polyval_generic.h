@@ -42,9 +42,6 @@ void polyval_update(struct polyval_state *s, const struct polyval_key *key, cons
  * and wipes the state. */
 void polyval_final(struct polyval_state *s, const struct polyval_key *key, uint8_t *out,
 		   polyval_blocks_fn blocks);
-/* init, update and final in one call, the state on the stack and wiped. */
-void polyval_digest(const struct polyval_key *key, const uint8_t *data, size_t len, uint8_t *out,
-		    polyval_blocks_fn blocks);
 /* cdef: end */
 
 #endif
