@@ -17,7 +17,10 @@ with 0x01 and zeros to whole blocks; L = E(1 ‖ 0^120).
 
 from __future__ import annotations
 
+from errno import EINPROGRESS
+
 import crypto_api as capi
+from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.scatterlist import scatterwalk_ffwd, scatterwalk_map_and_copy, sg_pieces
 
@@ -123,7 +126,9 @@ def _xor(a, b) -> bytes:
     return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
 
 
-def hctr2_crypt(req, enc: bool) -> None:
+def hctr2_crypt(req, enc: bool) -> int:
+    """0 when done; -EINPROGRESS/-EBUSY when the XCTR child went asynchronous
+    (its completion finishes the request and calls the request's callback)."""
     tfm = req.tfm
     ctx = tfm.ctx
     n = req.cryptlen
@@ -138,26 +143,48 @@ def hctr2_crypt(req, enc: bool) -> None:
     bulk_dst = scatterwalk_ffwd(req.dst, BLOCKCIPHER_BLOCK_SIZE)
     # MM = M ^ H(T || N); UU = E(MM) (D for decryption)
     mm = _xor(first, hctr2_hash(ctx, tweak, bulk_src, bulk_len))
-    uu = ctx.blockcipher.encrypt_one(mm) if enc else ctx.blockcipher.decrypt_one(mm)
-    # S = MM ^ UU ^ L; V = XCTR_S(N)
-    s = bytearray(_xor(_xor(mm, uu), ctx.L))
-    if bulk_len:
-        sub = capi.skcipher_request_alloc(ctx.xctr)
-        capi.skcipher_request_set_crypt(sub, bulk_src, bulk_dst, bulk_len, s)
-        capi.crypto_skcipher_encrypt(sub)
-    # U = UU ^ H(T || V)
-    u = _xor(uu, hctr2_hash(ctx, tweak, bulk_dst, bulk_len))
-    scatterwalk_map_and_copy(u, req.dst, 0, BLOCKCIPHER_BLOCK_SIZE, True)
     first[:] = bytes(BLOCKCIPHER_BLOCK_SIZE)
-    s[:] = bytes(BLOCKCIPHER_BLOCK_SIZE)
+    uu = ctx.blockcipher.encrypt_one(mm) if enc else ctx.blockcipher.decrypt_one(mm)
+    # S = MM ^ UU ^ L, the XCTR IV
+    s = bytearray(_xor(_xor(mm, uu), ctx.L))
+
+    def finish() -> None:
+        """U = UU ^ H(T || V), written as the first block of dst."""
+        s[:] = bytes(BLOCKCIPHER_BLOCK_SIZE)
+        u = _xor(uu, hctr2_hash(ctx, tweak, bulk_dst, bulk_len))
+        scatterwalk_map_and_copy(u, req.dst, 0, BLOCKCIPHER_BLOCK_SIZE, True)
+
+    def xctr_done(sub, err: int) -> None:
+        if err == -EINPROGRESS:
+            return                      # a backlogged child has started; the real end follows
+        if err == 0:
+            try:
+                finish()
+            except CryptoError as e:
+                err = -e.errno
+        else:
+            s[:] = bytes(BLOCKCIPHER_BLOCK_SIZE)
+        if req.complete is not None:
+            req.complete(req, err)
+
+    if bulk_len:
+        # V = XCTR_S(N)
+        sub = capi.skcipher_request_alloc(ctx.xctr)
+        capi.skcipher_request_set_callback(sub, req.flags, xctr_done, req)
+        capi.skcipher_request_set_crypt(sub, bulk_src, bulk_dst, bulk_len, s)
+        rc = capi.crypto_skcipher_encrypt(sub)
+        if rc in ASYNC_PENDING:
+            return rc
+    finish()
+    return 0
 
 
-def hctr2_encrypt(req) -> None:
-    hctr2_crypt(req, True)
+def hctr2_encrypt(req) -> int:
+    return hctr2_crypt(req, True)
 
 
-def hctr2_decrypt(req) -> None:
-    hctr2_crypt(req, False)
+def hctr2_decrypt(req) -> int:
+    return hctr2_crypt(req, False)
 
 
 # --------------------------------------------------------------------------

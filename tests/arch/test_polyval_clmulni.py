@@ -87,4 +87,4 @@ def test_polyval_and_hctr2_get_the_best_hash(mask, want):
     out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
     best, hctr2 = json.loads(out.stdout.strip().splitlines()[-1])
     assert best == want
-    assert hctr2.startswith("hctr2_base(xctr(") and hctr2.endswith(f",{want})")
+    assert hctr2.startswith("hctr2_base(") and hctr2.endswith(f",{want})")
