@@ -65,8 +65,10 @@ def hctr2_init_tfm(tfm) -> None:
 
 
 def _forget_keys(ctx) -> None:
-    if getattr(ctx, "L", None) is not None:
-        ctx.L[:] = bytes(BLOCKCIPHER_BLOCK_SIZE)
+    """Wipe L and the two hash states (both derived from the key)."""
+    for buf in [getattr(ctx, "L", None)] + list(getattr(ctx, "hashed_tweaklen", None) or ()):
+        if buf is not None:
+            buf[:] = bytes(len(buf))
     ctx.L = None
     ctx.hashed_tweaklen = None
 
@@ -103,7 +105,7 @@ def hctr2_setkey(tfm, key) -> None:
     for has_remainder in (False, True):
         desc = ctx.polyval.desc().init()
         desc.update(length_block(has_remainder))
-        states.append(desc.export())
+        states.append(bytearray(desc.export()))
     ctx.hashed_tweaklen = tuple(states)
 
 
