@@ -149,3 +149,26 @@ def test_the_self_test_manager_passes_the_generic_and_the_best_instance():
     for name in NAMES:
         with capi.crypto_alloc_skcipher(name) as t:
             assert alg_test(t.driver_name, "hctr2(aes)") == 0
+
+
+def test_full_self_tests_fuzz_the_best_instance_against_the_generic_one(selftest_level):
+    """The entry's generic_driver is the reference the full tests compare
+    random messages against (as testmgr.c's .generic_driver, which the kernel
+    needs here: hctr2(aes-generic) cannot be instantiated)."""
+    from crypto_api import testmgr
+    assert testmgr.find_test("hctr2(aes)").generic_driver == GENERIC
+    saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
+    selftest_level("full")
+    testmgr.set_fuzz_iterations(30)
+    testmgr.set_fuzz_seed(1)
+    try:
+        with capi.crypto_alloc_skcipher("xctr(aes)") as x, capi.crypto_alloc_shash("polyval") as h:
+            best = f"hctr2_base({x.driver_name},{h.driver_name})"
+        if best == GENERIC:
+            pytest.skip("only the generic drivers here: nothing to compare")
+        with capi.crypto_alloc_skcipher(best) as t:
+            assert t.driver_name == best
+            assert alg_test(best, "hctr2(aes)") == 0
+    finally:
+        testmgr.set_fuzz_iterations(saved[0])
+        testmgr.set_fuzz_seed(saved[1])
