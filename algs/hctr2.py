@@ -217,7 +217,7 @@ def _create_common(tmpl, tb, tname: str, xctr_name: str, polyval_name: str) -> N
         cra_driver_name=capi.crypto_inst_name("hctr2_base", x.cra_driver_name, p.cra_driver_name),
         cra_priority=hctr2_priority(x.cra_priority, p.cra_priority, b.cra_priority),
         cra_flags=x.cra_flags & capi.CRYPTO_ALG_ASYNC,
-        cra_blocksize=BLOCKCIPHER_BLOCK_SIZE, cra_alignmask=x.cra_alignmask,
+        cra_blocksize=BLOCKCIPHER_BLOCK_SIZE, cra_alignmask=x.cra_alignmask | p.cra_alignmask,
         min_keysize=x.min_keysize, max_keysize=x.max_keysize, ivsize=TWEAK_SIZE,
         setkey=hctr2_setkey, encrypt=hctr2_encrypt, decrypt=hctr2_decrypt,
         init=hctr2_init_tfm, exit=hctr2_exit_tfm)
