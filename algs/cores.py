@@ -47,6 +47,8 @@ CORES = [
          sources=("sha1_generic.c",), headers=("sha1_generic.h",)),
     Core(name="aria_generic", module="crypto_api.algs._aria_generic",
          sources=("aria_generic.c",), headers=("aria_generic.h", _MEMZERO)),
+    Core(name="polyval_generic", module="crypto_api.algs._polyval_generic",
+         sources=("polyval_generic.c",), headers=("polyval_generic.h", _MEMZERO)),
     Core(name="sector_batch", module="crypto_api.algs._sector_batch",
          sources=("sector_batch.c",), links=("sha256",), headers=("sector_batch.h", "sha256_generic.h")),
 ]

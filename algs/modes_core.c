@@ -1,13 +1,13 @@
 /*
- * Block-cipher mode loops over a one-block function pointer: ECB, CBC, CTR
- * and XTS with ciphertext stealing (IEEE P1619), as the kernel's generic
+ * Block-cipher mode loops over a one-block function pointer: ECB, CBC, CTR,
+ * XCTR and XTS with ciphertext stealing (IEEE P1619), as the kernel's generic
  * templates compute them.
  *
  * Each entry runs its loop in a noinline worker, then wipes the stack the
  * worker and the block function used (memzero_stack): what a mode keeps in
  * its own buffers is wiped by name, but the block function may leave its
  * last output in its frame (aes-generic assembles the block there), and
- * that is keystream (CTR), a decrypted block (CBC, ECB) or a tweak (XTS).
+ * that is keystream (CTR, XCTR), a decrypted block (CBC, ECB) or a tweak (XTS).
  */
 #include <string.h>
 
@@ -119,6 +119,36 @@ void modes_ctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *i
 	       size_t nbytes, uint8_t *ctr)
 {
 	ctr_work(enc, ctx, out, in, nbytes, ctr);
+	memzero_stack(MODES_STACK_USE);
+}
+
+static NOINLINE void xctr_work(aes_block_fn enc, const void *ctx, uint8_t *out,
+			       const uint8_t *in, size_t nbytes, const uint8_t *iv, uint32_t ctr)
+{
+	uint8_t blk[16], ks[16];
+
+	while (nbytes) {
+		size_t n = nbytes < 16 ? nbytes : 16;
+
+		memcpy(blk, iv, 16);
+		for (int i = 0; i < 4; i++)
+			blk[i] ^= (uint8_t)(ctr >> (8 * i));
+		enc(ctx, ks, blk);
+		for (size_t i = 0; i < n; i++)
+			out[i] = in[i] ^ ks[i];
+		ctr++;
+		out += n;
+		in += n;
+		nbytes -= n;
+	}
+	memzero_explicit(ks, sizeof(ks));
+	memzero_explicit(blk, sizeof(blk));
+}
+
+void modes_xctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
+		size_t nbytes, const uint8_t *iv, uint32_t ctr)
+{
+	xctr_work(enc, ctx, out, in, nbytes, iv, ctr);
 	memzero_stack(MODES_STACK_USE);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Block-cipher mode loops (the work of crypto/ecb.c, cbc.c, ctr.c and xts.c)
+ * Block-cipher mode loops (the work of crypto/ecb.c, cbc.c, ctr.c, xctr.c and xts.c)
  * over any cipher's one-block function: the cipher is passed as a function
  * pointer and its context, as aes-generic and aes-aesni publish them
  * (crypto_api.cinterface, ``c_block``).  16-byte blocks only.
@@ -23,6 +23,11 @@ void modes_cbc_decrypt(aes_block_fn dec, const void *ctx, uint8_t *out, const ui
 /* CTR over nbytes; ctr (16 bytes, big endian) advanced by ceil(nbytes/16). */
 void modes_ctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
 	       size_t nbytes, uint8_t *ctr);
+/* XCTR (the HCTR2 paper; crypto/xctr.c) over nbytes: block i of the
+ * keystream is E(iv ^ le32(ctr + i)) in its first 4 bytes, ctr the number
+ * of the first block (1 at the start of a request); iv is left unchanged. */
+void modes_xctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
+		size_t nbytes, const uint8_t *iv, uint32_t ctr);
 /* T = E_tweak(iv): the first XTS tweak. */
 void modes_xts_first_tweak(aes_block_fn tenc, const void *tctx, uint8_t *t, const uint8_t *iv);
 /* XTS over whole blocks with the running tweak t (advanced past them). */

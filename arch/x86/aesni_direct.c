@@ -3,7 +3,7 @@
  * ``crypt(handle, dst, src, n, iv)`` in the shape that crypto_api's
  * skcipher direct path (crypto_api/direct.py skcipher_direct, and its C
  * entry point crypto_api/direct_call.c) calls, over one of the ECB, CBC,
- * CTR or XTS routines of aesni.c, aesni_modes.c and aesni_vaes.c.
+ * CTR, XCTR or XTS routines of aesni.c, aesni_modes.c and aesni_vaes.c.
  *
  * No kernel counterpart (the kernel's drivers take scatterlist requests).
  * The caller's IV is never written: CBC and CTR advance a copy of it.
@@ -17,6 +17,8 @@
 
 typedef void (*ecb_fn)(const struct aesni_ctx *, uint8_t *, const uint8_t *, size_t);
 typedef void (*iv_fn)(const struct aesni_ctx *, uint8_t *, const uint8_t *, size_t, uint8_t *);
+typedef void (*xctr_fn)(const struct aesni_ctx *, uint8_t *, const uint8_t *, size_t,
+			const uint8_t *);
 typedef int (*xts_fn)(const struct aesni_ctx *, const struct aesni_ctx *, uint8_t *,
 		      const uint8_t *, size_t, const uint8_t *, int);
 
@@ -37,6 +39,9 @@ int aesni_mode_direct(const struct aesni_direct *h, char *dst, const char *src, 
 		memcpy(ivcopy, iv, 16);
 		((iv_fn)h->fn)(h->ctx, out, in, h->mode == AESNI_DIRECT_CBC ? n / 16 : n, ivcopy);
 		break;
+	case AESNI_DIRECT_XCTR:	/* nbytes; the IV is only read */
+		((xctr_fn)h->fn)(h->ctx, out, in, n, (const uint8_t *)iv);
+		return 0;
 	case AESNI_DIRECT_XTS:
 		memcpy(ivcopy, iv, 16);
 		err = ((xts_fn)h->fn)(h->ctx, h->ctx + 1, out, in, n, ivcopy, h->dec);

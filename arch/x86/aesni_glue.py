@@ -12,7 +12,8 @@ CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): VA
 AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
 AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
 (700) and ``-vaes-avx10_512`` (800, or 1 on CPUs with prefer_ymm, which
-downclock with 512-bit registers).
+downclock with 512-bit registers).  6.0 added ``xctr-aes-aesni`` (400, HCTR2's
+counter mode), registered where AVX is usable.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "aes", "aes-aesni", "ecb(aes)", "cbc(aes)", "ctr(aes)", "xts(aes)",
     "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni", "xts-aes-aesni",
     "xts-aes-vaes-avx2", "ctr-aes-vaes-avx2", "xts-aes-vaes-avx10_256", "ctr-aes-vaes-avx10_256",
-    "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512")
+    "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512", "xctr(aes)", "xctr-aes-aesni")
 ALGS = []
 SKCIPHERS = []          # the internal algorithms
 WRAPPERS = []           # their SIMD wrappers
@@ -57,6 +58,12 @@ def vaes_modes(m) -> list:
     return modes
 
 
+def xctr_modes(m) -> list:
+    """6.0 registers ``__xctr-aes-aesni`` only where AVX is usable (its XCTR
+    code has no SSE form)."""
+    return [m.XCTR] if boot_cpu_has("avx") and boot_cpu_has("xsave_ymm") else []
+
+
 def module_init() -> None:
     capi.require_cpu(boot_cpu_has("aes"), "aes-aesni", "the CPU lacks AES-NI")
     from crypto_api.algs.aes_generic import aes_cipher_alg
@@ -66,7 +73,7 @@ def module_init() -> None:
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",
                               "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
-    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + vaes_modes(m)
+    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + vaes_modes(m) + xctr_modes(m)
     internal = [m.internal_alg(mode) for mode in modes]
     try:
         WRAPPERS[:] = simd_register_skciphers_compat(internal)

@@ -1,7 +1,7 @@
 /*
  * AES-NI modes (aesni_modes.c) and the VAES/AVX2 bulk code (aesni_vaes.c)
  * over struct aesni_ctx (aesni.h).  ivs are 16 bytes; CBC and CTR leave the
- * next IV/counter in iv, XTS leaves iv untouched.
+ * next IV/counter in iv, XTS and XCTR leave iv untouched.
  */
 #ifndef CRYPTO_API_AESNI_MODES_H
 #define CRYPTO_API_AESNI_MODES_H
@@ -17,6 +17,9 @@ void aesni_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *i
 		     size_t nbytes, uint8_t *iv);
 int aesni_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx, uint8_t *out,
 		    const uint8_t *in, size_t nbytes, const uint8_t *iv, int dec);
+/* XCTR (HCTR2's counter mode): keystream block i, from 1, is E(iv ^ le32(i)); iv is not written. */
+void aesni_xctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+		      size_t nbytes, const uint8_t *iv);
 /* the VAES bulk code (aesni_vaes.c), one width each */
 void aes_vaes_avx2_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 			     size_t nbytes, uint8_t *iv);
@@ -37,6 +40,7 @@ int aes_vaes_avx10_512_xts_crypt(const struct aesni_ctx *ctx, const struct aesni
 #define AESNI_DIRECT_CBC 1
 #define AESNI_DIRECT_CTR 2
 #define AESNI_DIRECT_XTS 3
+#define AESNI_DIRECT_XCTR 4
 struct aesni_direct {
 	const struct aesni_ctx *ctx;
 	void (*fn)(void);	/* the mode routine, cast back by mode */

@@ -3,7 +3,9 @@
 400, XTS 401), and beyond v5.0 ``__xts/__ctr-aes-vaes-avx2`` (600),
 ``-vaes-avx10_256`` (700) and ``-vaes-avx10_512`` (800) with the names of
 the kernels before 6.16 (which renamed the 512-bit ones ``-vaes-avx512`` and
-dropped ``-vaes-avx10_256``), where the CPU has what each needs.
+dropped ``-vaes-avx10_256``), where the CPU has what each needs; and 6.0's
+``__xctr-aes-aesni`` (400, the counter mode of HCTR2, crypto/xctr.c's
+XCTR: block i from 1 is E(IV ⊕ le32(i)), the IV left unchanged).
 aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
@@ -38,7 +40,8 @@ from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to
 AES_BLOCK_SIZE = 16
 _from_buffer = ffi.from_buffer
 _DIRECT_MODES = {"ecb": lib.AESNI_DIRECT_ECB, "cbc": lib.AESNI_DIRECT_CBC,
-                  "ctr": lib.AESNI_DIRECT_CTR, "xts": lib.AESNI_DIRECT_XTS}
+                  "ctr": lib.AESNI_DIRECT_CTR, "xts": lib.AESNI_DIRECT_XTS,
+                  "xctr": lib.AESNI_DIRECT_XCTR}
 _direct_crypt_ptr = ffi.addressof(lib, "aesni_mode_direct")
 #: The internal drivers have SIMD code only (their wrapper queues to cryptd
 #: where SIMD is unusable): the direct path declines anything but SIMD.
@@ -96,6 +99,11 @@ def _ctr(ctx, out, inp, n, iv, encrypt):
     return 0
 
 
+def _xctr(ctx, out, inp, n, iv, encrypt):
+    lib.aesni_xctr_crypt(ctx.k, out, inp, n, iv)
+    return 0
+
+
 def _vaes_ctr(fn: Callable) -> Callable:
     def run(ctx, out, inp, n, iv, encrypt):
         fn(ctx.k, out, inp, n, iv)
@@ -122,6 +130,8 @@ ECB = AesMode("ecb", "aesni", 400, _ecb, ("aesni_ecb_encrypt", "aesni_ecb_decryp
 CBC = AesMode("cbc", "aesni", 400, _cbc, ("aesni_cbc_encrypt", "aesni_cbc_decrypt"))
 CTR = AesMode("ctr", "aesni", 400, _ctr, _both("aesni_ctr_crypt"), blocksize=1)
 XTS = AesMode("xts", "aesni", 401, _xts, _both("aesni_xts_crypt"), keys=2, writes_iv=False)
+#: 6.0's __xctr-aes-aesni (HCTR2's counter mode; the kernel registers it only with AVX)
+XCTR = AesMode("xctr", "aesni", 400, _xctr, _both("aesni_xctr_crypt"), blocksize=1, writes_iv=False)
 CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _vaes_ctr(lib.aes_vaes_avx2_ctr_crypt),
                    _both("aes_vaes_avx2_ctr_crypt"), blocksize=1)
 XTS_VAES = AesMode("xts", "vaes-avx2", 600, _vaes_xts(lib.aes_vaes_avx2_xts_crypt),

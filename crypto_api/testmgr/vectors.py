@@ -133,6 +133,18 @@ def _nhpoly1305() -> Tuple[HashTestvec, ...]:
                  for v in load_json("nhpoly1305.json")["vectors"])
 
 
+def _polyval() -> Tuple[HashTestvec, ...]:
+    return tuple(HashTestvec(v["id"], _hex(v["key"]), _hex(v["message"]), _hex(v["digest"]))
+                 for v in load_json("polyval.json")["vectors"])
+
+
+def _with_iv(filename: str) -> Tuple[CipherTestvec, ...]:
+    """Every vector of a file whose IV field is ``iv``."""
+    return tuple(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["iv"]), _hex(v["plaintext"]),
+                               _hex(v["ciphertext"]))
+                 for v in load_json(filename)["vectors"])
+
+
 def _aead(filename: str, kernel_alg: str) -> Tuple[AeadTestvec, ...]:
     """The vectors of one kernel template, in the kernel's form; invalid ones are ``novrfy``."""
     return tuple(AeadTestvec(v["id"], _hex(v["kernel_key"]), _hex(v["kernel_iv"]),
@@ -171,6 +183,9 @@ _SUITES = {
     "hmac(sha512)": lambda: _digests("hmac.json", "hmac(sha512)"),
     "poly1305": _poly1305,
     "nhpoly1305": _nhpoly1305,
+    "polyval": _polyval,
+    "xctr(aes)": lambda: _with_iv("aes-xctr.json"),
+    "hctr2(aes)": lambda: _stream("aes-hctr2.json"),
     "rfc7539(chacha20,poly1305)":
         lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539(chacha20,poly1305)"),
     "rfc7539esp(chacha20,poly1305)":

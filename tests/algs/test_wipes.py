@@ -27,7 +27,7 @@ def harness(tmp_path_factory):
 
 
 @pytest.mark.parametrize("length", [16, 48, 256, 4096])
-@pytest.mark.parametrize("what", ["ctr", "cbc"])
+@pytest.mark.parametrize("what", ["ctr", "xctr", "cbc"])
 def test_no_keystream_or_decrypted_block_is_left_on_the_stack(harness, what, length):
     assert run_residue(harness, what, length) == 0
 

@@ -46,6 +46,10 @@ DRIVERS = {
     "nhpoly1305-avx2": ("shash", 1088, 32, lambda t: [t.ctx.key]),
     "adiantum(xchacha12,aes)": ("skcipher", 32, 33, lambda t: [
         t.ctx.header_key, t.ctx.streamcipher.ctx.key, t.ctx.blockcipher.ctx.aes, t.ctx.hash.ctx.key]),
+    "polyval-generic": ("shash", 16, 15, lambda t: [t.ctx.key]),
+    "polyval-clmulni": ("shash", 16, 32, lambda t: [t.ctx.key]),
+    "hctr2_base(xctr(aes-generic),polyval-generic)": ("skcipher", 32, 33, lambda t: [
+        t.ctx.blockcipher.ctx.aes, t.ctx.xctr.ctx.cipher.ctx.aes, t.ctx.polyval.ctx.key]),
 }
 
 
@@ -55,7 +59,7 @@ def use(tfm, kind):
         return tfm.encrypt(bytes(64), bytes(tfm.ivsize) if tfm.ivsize else None)
     if kind == "cipher":
         return tfm.encrypt_one(bytes(16))
-    return tfm.digest(bytes(64))
+    return tfm.digest(bytes(range(64)))     # not all zeros: POLYVAL of zero blocks is zero
 
 
 @pytest.mark.parametrize("name", DRIVERS)

@@ -5,6 +5,8 @@
  * secrets it made are still there.
  *
  *   ctr      modes_ctr over zeros: the output is the keystream;
+ *   xctr     modes_xctr over zeros: the same for XCTR's keystream (and the
+ *            counter blocks it encrypted are not secret: the IV is public);
  *   cbc      modes_cbc_decrypt: the secrets are the decrypted blocks before
  *            the chaining XOR (D(c), computed here beforehand);
  *   xts      modes_xts_crypt with a partial last block (ciphertext
@@ -19,7 +21,7 @@
  *            big-endian words in host order) and as the buffer holds it;
  *   leak     positive control: keystream copied to an unwiped stack buffer.
  *
- * Usage: generic_residue <ctr|cbc|xts|sha256|sha1|sha512|leak> <bytes>
+ * Usage: generic_residue <ctr|xctr|cbc|xts|sha256|sha1|sha512|leak> <bytes>
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +84,18 @@ static __attribute__((noinline)) void run_ctr(size_t len, uint8_t seed)
 	memset(ctr, seed, sizeof(ctr));
 	memset(buf, 0, len);
 	modes_ctr(aes_enc, &ctx, buf, buf, len, ctr);
+	memcpy(secrets, buf, len);
+	nsecrets = len / 16;
+}
+
+static __attribute__((noinline)) void run_xctr(size_t len, uint8_t seed)
+{
+	uint8_t iv[16];
+
+	setup(seed);
+	memset(iv, seed, sizeof(iv));
+	memset(buf, 0, len);
+	modes_xctr(aes_enc, &ctx, buf, buf, len, iv, 1);
 	memcpy(secrets, buf, len);
 	nsecrets = len / 16;
 }
@@ -192,6 +206,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "ctr"))
 		run = run_ctr;
+	else if (!strcmp(argv[1], "xctr"))
+		run = run_xctr;
 	else if (!strcmp(argv[1], "cbc"))
 		run = run_cbc;
 	else if (!strcmp(argv[1], "xts"))
