@@ -10,6 +10,7 @@ from __future__ import annotations
 from crypto_api.kernels.row import ARCHES, CHACHA, GENERIC, LIB6X, MODES, Row, drivers
 
 SHA2 = ("sha224", "sha256")
+SHA512 = ("sha384", "sha512")
 
 #: This file's rows of the table.
 ROWS = tuple(
@@ -40,6 +41,23 @@ ROWS = tuple(
                module="sha256_generic", source=f"crypto/sha256.c wrapping the library, 6.17 inferred ({LIB6X} §2.1)",
                unknown="the -lib wrappers' priority (this project keeps 100); 6.17 is inferred from the "
                        "KUnit suites of the v6.17 tree")
+    + drivers(("sha1",), "-generic", "-generic", machines=GENERIC, since="5.0", until="6.17", priority=100,
+               module="sha1_generic", source=f"crypto/sha1_generic.c @5.0-6.16 ({LIB6X} §2.1)")
+    + drivers(SHA512, "-generic", "-generic", machines=GENERIC, since="5.0", until="6.17", priority=100,
+               module="sha512_generic", source=f"crypto/sha512_generic.c @5.0-6.16 ({LIB6X} §2.1)")
+    + drivers(("sha1",), "-generic", "-lib", machines=GENERIC, since="6.17", until=None, priority=100,
+               module="sha1_generic", source=f"crypto/sha1.c wrapping the library, 6.17 inferred ({LIB6X} §2.1)",
+               unknown="the -lib wrappers' priority (this project keeps 100); 6.17 is inferred")
+    + drivers(SHA512, "-generic", "-lib", machines=GENERIC, since="6.17", until=None, priority=100,
+               module="sha512_generic",
+               source=f"crypto/sha512.c wrapping the library, 6.17 inferred ({LIB6X} §2.1)",
+               unknown="the -lib wrappers' priority (this project keeps 100); 6.17 is inferred")
+    + [Row("driver", GENERIC, "6.0", "6.19", "polyval", "polyval-generic", "polyval-generic", 100,
+           "polyval_generic", f"crypto/polyval-generic.c @6.0-6.18 ({LIB6X} §1.1, §1.2)"),
+       Row("driver", GENERIC, "6.19", None, "polyval", "polyval-generic", "polyval-generic", 100,
+           "polyval_generic", f"6.19 moved POLYVAL to a library and removed the shash ({LIB6X} §1.1)",
+           status="kept", note="this project's hctr2 spawns a polyval shash in every version; "
+                               "6.19's hctr2 names polyval-lib in its driver name instead")]
     # the templates
     + [Row("template", GENERIC, "5.0", None, "", t, t, None, mod, src)
        for t, mod, src in (("ecb", "ecb", f"crypto/ecb.c ({MODES} §4.1)"),
@@ -53,6 +71,13 @@ ROWS = tuple(
                            ("rfc7539esp", "chacha20poly1305", f"crypto/chacha20poly1305.c ({MODES} §3)"))]
     + [Row("template", GENERIC, "5.4", None, "", "essiv", "essiv", None, "essiv",
            f"crypto/essiv.c, 5.4+ ({MODES} §4.5)")]
+    + [Row("template", GENERIC, "5.0", None, "", t, t, None, t, src)
+       for t, src in (("hmac", "crypto/hmac.c @5.0-6.19"),
+                      ("cts", "crypto/cts.c @5.0-6.19 (CBC-CS3)"))]
+    + [Row("template", GENERIC, "6.0", None, "", t, t, None, mod, f"{src} ({LIB6X} §1.1)")
+       for t, mod, src in (("xctr", "xctr", "crypto/xctr.c, 6.0+"),
+                           ("hctr2", "hctr2", "crypto/hctr2.c, 6.0+"),
+                           ("hctr2_base", "hctr2", "crypto/hctr2.c, 6.0+"))]
 )
 
 #: What the table does not cover anywhere (the fidelity page lists it).

@@ -60,6 +60,22 @@ ROWS = tuple(
        for since, until, src in ((first, "6.16", f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
                                  ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2)"))
        for p in ("__", "") for m in ("ecb", "ctr")]
+    + [Row("driver", X86, since, until, f"{p}xctr(aes)", f"{p}xctr-aes-aesni", f"{p}xctr-aes-aesni", 400,
+           "aesni_intel", src, status="kept" if p and until is None else "kernel",
+           note=("" if until else "the internal algorithm of this project's SIMD wrapper" if p
+                 else "6.16+: registered directly; here still the one AVX XCTR driver, SIMD-wrapped"),
+           unknown="" if until else "when the driver was split into the 6.19 generations, and their "
+                                    "priorities in 6.16-6.18")
+       for p in ("__", "")
+       for since, until, src in (
+           ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)"),
+           ("6.16", None, f"6.19: xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800 "
+                          f"({LIB6X} §1.2, {MODES} §5.6)"))]
+    + [Row("driver", X86, "6.0", "6.19", "polyval", "polyval-clmulni", "polyval-clmulni", 200, "polyval_clmulni",
+           f"arch/x86/crypto/polyval-clmulni_glue.c @6.0-6.18 ({LIB6X} §1.2)"),
+       Row("driver", X86, "6.19", None, "polyval", "polyval-clmulni", "polyval-clmulni", 200, "polyval_clmulni",
+           f"6.19 moved POLYVAL to a library ({LIB6X} §1.1)", status="kept",
+           note="this project's hctr2 spawns a polyval shash in every version")]
     + chacha_arch(X86, "-simd", "chacha_x86_64", "-simd",
                    f"arch/x86/crypto/chacha_glue.c @5.0-6.15 ({ARCHES} §5)",
                    "x86", f"crypto/chacha.c @6.16-6.17, $(ARCH) = x86 ({ARCHES} §1.1 notes)")
@@ -88,7 +104,7 @@ ROWS = tuple(
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
     "drivers the kernel has and this project does not register: GCM (generic-gcm-aesni and its "
-    "AVX/VAES generations, rfc4106), cts-cbc-aes-aesni, xctr-aes-aesni, the aesni-avx mode "
+    "AVX/VAES generations, rfc4106), cts-cbc-aes-aesni, the aesni-avx mode "
     "drivers (500)",
     "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
     "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
