@@ -43,6 +43,8 @@ CORES = [
          sources=("sha256_generic.c",), headers=("sha256_generic.h",)),
     Core(name="aria_generic", module="crypto_api.algs._aria_generic",
          sources=("aria_generic.c",), headers=("aria_generic.h", _MEMZERO)),
+    Core(name="ghash_generic", module="crypto_api.algs._ghash_generic",
+         sources=("ghash_generic.c",), headers=("ghash_generic.h", _MEMZERO)),
     Core(name="sector_batch", module="crypto_api.algs._sector_batch",
          sources=("sector_batch.c",), links=("sha256",), headers=("sector_batch.h", "sha256_generic.h")),
 ]

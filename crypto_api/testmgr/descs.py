@@ -41,6 +41,9 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aria)", "cipher", "ecb(aria)"),
     AlgTestDesc("essiv(cbc(aes),sha256)", "skcipher", "essiv(cbc(aes),sha256)", fips_allowed=True),
+    AlgTestDesc("gcm(aes)", "aead", "gcm(aes)", generic_driver="gcm_base(ctr(aes-generic),ghash-generic)",
+                fips_allowed=True),
+    AlgTestDesc("ghash", "hash", "ghash", fips_allowed=True),      # v5.0; dropped in 6.2
     AlgTestDesc("nhpoly1305", "hash", "nhpoly1305"),
     AlgTestDesc("poly1305", "hash", "poly1305"),
     AlgTestDesc("rfc3686(ctr(aes))", "skcipher", "rfc3686(ctr(aes))", fips_allowed=True),
