@@ -48,11 +48,16 @@ static void gf128_mul(uint64_t y[2], const struct ghash_key *h)
 	y[1] = zl;
 }
 
-static void mul_acc(uint8_t acc[GHASH_BLOCK_SIZE], const struct ghash_key *key)
+void ghash_blocks_generic(uint8_t *acc, const struct ghash_key *key,
+			  const uint8_t *data, size_t nblocks)
 {
 	uint64_t y[2] = { load_be64(acc), load_be64(acc + 8) };
 
-	gf128_mul(y, key);
+	for (; nblocks; nblocks--, data += GHASH_BLOCK_SIZE) {
+		y[0] ^= load_be64(data);
+		y[1] ^= load_be64(data + 8);
+		gf128_mul(y, key);
+	}
 	store_be64(acc, y[0]);
 	store_be64(acc + 8, y[1]);
 	memzero_explicit(y, sizeof(y));
@@ -69,32 +74,47 @@ void ghash_init(struct ghash_desc_ctx *ctx)
 	memzero_explicit(ctx, sizeof(*ctx));
 }
 
-void ghash_update(struct ghash_desc_ctx *ctx, const struct ghash_key *key,
-		  const uint8_t *data, size_t len)
-{
-	while (len) {
-		size_t room = GHASH_BLOCK_SIZE - ctx->pending;
-		size_t n = len < room ? len : room;
-		size_t i;
+static const uint8_t zero_block[GHASH_BLOCK_SIZE];
 
+void ghash_update(struct ghash_desc_ctx *ctx, const struct ghash_key *key,
+		  const uint8_t *data, size_t len, ghash_blocks_fn blocks)
+{
+	size_t i, n;
+
+	if (ctx->pending) {			/* finish the block started earlier */
+		size_t p = ctx->pending % GHASH_BLOCK_SIZE;	/* always < 16 */
+
+		n = GHASH_BLOCK_SIZE - p;
+		if (n > len)
+			n = len;
 		for (i = 0; i < n; i++)
-			ctx->acc[ctx->pending + i] ^= data[i];
-		ctx->pending += (uint32_t)n;
+			ctx->acc[p + i] ^= data[i];
+		ctx->pending = (uint32_t)(p + n);
 		data += n;
 		len -= n;
-		if (ctx->pending == GHASH_BLOCK_SIZE) {
-			mul_acc(ctx->acc, key);
-			ctx->pending = 0;
-		}
+		if (ctx->pending < GHASH_BLOCK_SIZE)
+			return;
+		blocks(ctx->acc, key, zero_block, 1);
+		ctx->pending = 0;
 	}
+	n = len / GHASH_BLOCK_SIZE;
+	if (n) {
+		blocks(ctx->acc, key, data, n);
+		data += n * GHASH_BLOCK_SIZE;
+		len -= n * GHASH_BLOCK_SIZE;
+	}
+	for (i = 0; i < len; i++)		/* a partial block waits for more */
+		ctx->acc[i] ^= data[i];
+	ctx->pending = (uint32_t)len;
 }
 
-void ghash_final(struct ghash_desc_ctx *ctx, const struct ghash_key *key, uint8_t *out)
+void ghash_final(struct ghash_desc_ctx *ctx, const struct ghash_key *key, uint8_t *out,
+		 ghash_blocks_fn blocks)
 {
 	size_t i;
 
-	if (ctx->pending)
-		mul_acc(ctx->acc, key);		/* the missing bytes count as zeros */
+	if (ctx->pending)		/* the missing bytes count as zeros */
+		blocks(ctx->acc, key, zero_block, 1);
 	for (i = 0; i < GHASH_BLOCK_SIZE; i++)
 		out[i] = ctx->acc[i];
 	memzero_explicit(ctx, sizeof(*ctx));

@@ -25,13 +25,21 @@ struct ghash_desc_ctx {
 	uint32_t pending;
 };
 
+/* For each of nblocks 16-byte blocks: acc = (acc XOR block) * H.  The
+ * generic one here; the x86 PCLMULQDQ one in arch/x86/ghash_clmul.c. */
+typedef void (*ghash_blocks_fn)(uint8_t *acc, const struct ghash_key *key,
+				const uint8_t *data, size_t nblocks);
+
 void ghash_setkey(struct ghash_key *key, const uint8_t *raw);
 void ghash_init(struct ghash_desc_ctx *ctx);
+void ghash_blocks_generic(uint8_t *acc, const struct ghash_key *key,
+			  const uint8_t *data, size_t nblocks);
 /* Absorb len bytes: each full block is XORed into Y, then Y = Y * H. */
 void ghash_update(struct ghash_desc_ctx *ctx, const struct ghash_key *key,
-		  const uint8_t *data, size_t len);
+		  const uint8_t *data, size_t len, ghash_blocks_fn blocks);
 /* Zero-pad a partial block and multiply it in, write Y (16 bytes), wipe ctx. */
-void ghash_final(struct ghash_desc_ctx *ctx, const struct ghash_key *key, uint8_t *out);
+void ghash_final(struct ghash_desc_ctx *ctx, const struct ghash_key *key, uint8_t *out,
+		 ghash_blocks_fn blocks);
 /* cdef: end */
 
 #endif

@@ -3,7 +3,8 @@
 (algs/ghash_generic.c).  The key is the 16-byte hash subkey H; the digest is
 the accumulator after the data, zero-padded to whole blocks, has been
 absorbed (no length block: the GCM template feeds that itself).
-:func:`ghash_alg` builds the descriptor for any core with the same state.
+:func:`ghash_alg` builds the descriptor for any block function over the same
+key and state; the x86 PCLMULQDQ driver uses it too.
 """
 
 from __future__ import annotations
@@ -18,12 +19,16 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("ghash", "ghash-generic")
 GHASH_BLOCK_SIZE = 16
 GHASH_DIGEST_SIZE = 16
 DESCSIZE = ffi.sizeof("struct ghash_desc_ctx")
+GENERIC_BLOCKS = ffi.addressof(lib, "ghash_blocks_generic")
 
 _from_buffer = ffi.from_buffer
 
 
-def ghash_alg(driver: str, priority: int, module: str = None) -> capi.ShashAlg:
-    """A ``ghash`` shash over the generic core's key and descriptor state."""
+def ghash_alg(driver: str, priority: int, blocks=GENERIC_BLOCKS, simd: bool = False,
+              module: str = None) -> capi.ShashAlg:
+    """A ``ghash`` shash over the block function ``blocks``; ``simd``: it runs
+    inside an FPU section when the FPU model allows, else the generic block
+    function does the work."""
 
     def setkey(tfm, key):
         if len(key) != GHASH_BLOCK_SIZE:
@@ -46,13 +51,29 @@ def ghash_alg(driver: str, priority: int, module: str = None) -> capi.ShashAlg:
     def init(desc):
         lib.ghash_init(state(desc))
 
+    def _section(work, nbytes):
+        if simd and capi.simd_choice() != capi.GENERIC:
+            capi.kernel_fpu_begin()
+            try:
+                work(blocks)
+                capi.fpu_account(nbytes)
+            finally:
+                capi.kernel_fpu_end()
+        else:
+            work(GENERIC_BLOCKS)
+
     def update(desc, data):
         buf = _from_buffer("uint8_t[]", data)
-        lib.ghash_update(state(desc), desc.tfm.ctx.key, buf, len(buf))
+        st, key = state(desc), desc.tfm.ctx.key
+        _section(lambda fn: lib.ghash_update(st, key, buf, len(buf), fn), len(buf))
 
     def final(desc):
         out = ffi.new("uint8_t[16]")
-        lib.ghash_final(state(desc), desc.tfm.ctx.key, out)
+        st, key = state(desc), desc.tfm.ctx.key
+        if st.pending:              # a partial block to multiply in: an FPU section
+            _section(lambda fn: lib.ghash_final(st, key, out, fn), GHASH_BLOCK_SIZE)
+        else:                       # nothing to compute, no section (as the kernel's flush)
+            lib.ghash_final(st, key, out, GENERIC_BLOCKS)
         return bytes(ffi.buffer(out))
 
     return capi.ShashAlg(
