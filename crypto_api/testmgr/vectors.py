@@ -167,6 +167,7 @@ _SUITES = {
     "nhpoly1305": _nhpoly1305,
     "ghash": _ghash,
     "gcm(aes)": _gcm_aes,
+    "rfc4106(gcm(aes))": lambda: _aead("aes-gcm-rfc4106.json", "rfc4106(gcm(aes))"),
     "rfc7539(chacha20,poly1305)":
         lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539(chacha20,poly1305)"),
     "rfc7539esp(chacha20,poly1305)":

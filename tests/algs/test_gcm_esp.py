@@ -6,15 +6,22 @@ AD region ‖ text with nothing encrypted; the IV copy in the AD is not what
 rfc4106 uses (req->iv is) but is authenticated by rfc4543; out-of-place
 rfc4543 copies src to dst; the kernel's refusals (key shorter than the
 salt, tag lengths, assoclen 16/20 only, inner AEADs of the wrong shape);
-names and priorities.
+names and priorities; the ESP vector of aes-gcm-rfc4106.json and the
+self-test manager's full tests of rfc4106 (fuzzing against the generic
+instance, inauthentic inputs).
 """
+
+import logging
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import crypto_api as capi
+from crypto_api import testmgr
 from crypto_api.errors import EBADMSG, EINVAL, ENOKEY
+from crypto_api.testmgr.vectors import load_json
+from aead_vectors import check_vector, unhex
 from drawn_bytes import exactly
 from sglayout import gather, layouts, scatter
 
@@ -181,3 +188,35 @@ def test_names_priority_and_shape_are_the_inner_gcms(tmpl):
         assert (tfm.ivsize, tfm.maxauthsize, tfm.blocksize) == (8, 16, 1)
         assert (tfm.alg.cra_flags ^ inner.alg.cra_flags) & capi.CRYPTO_ALG_ASYNC == 0
         assert tfm.alg.cra_module == "gcm"
+
+
+# ---------------------------------------------------------------- vector and self-tests
+
+ESP_VECTORS = load_json("aes-gcm-rfc4106.json")["vectors"]
+
+
+@pytest.mark.parametrize("name", [RFC4106, G4106])
+def test_the_esp_vector(tfms, name):
+    (vec,) = ESP_VECTORS
+    b = unhex(vec)
+    assert b["kernel_assoc"] == b["aad"] + b["kernel_iv"] and b["nonce"] == b["kernel_key"][16:] + b["kernel_iv"]
+    check_vector(tfms[name], vec)
+
+
+def test_full_self_tests_of_rfc4106_fuzz_against_the_generic(selftest_level, caplog):
+    saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
+    selftest_level("full")
+    testmgr.set_fuzz_iterations(3)
+    testmgr.set_fuzz_seed(5)
+    desc = testmgr.find_test(RFC4106)
+    assert (desc.aad_iv, desc.einval_allowed) == (True, True)
+    assert testmgr.generic_driver_name(RFC4106, desc) == G4106
+    try:
+        with capi.crypto_alloc_aead(RFC4106) as tfm, caplog.at_level(logging.INFO, logger="crypto_api"):
+            assert testmgr.alg_test(tfm.driver_name, RFC4106) == 0
+    finally:
+        testmgr.set_fuzz_iterations(saved[0])
+        testmgr.set_fuzz_seed(saved[1])
+    assert f"alg: self-tests for {tfm.driver_name} ({RFC4106}) passed" in caplog.text
+    if tfm.driver_name != G4106:
+        assert "skipping comparison" not in caplog.text
