@@ -26,7 +26,9 @@ authenticated), anything else is EINVAL.  ``rfc4543(<gcm>)`` is GMAC for ESP
 (RFC 4543): the same key and IV, tag 16 only, nothing encrypted: the inner
 GCM authenticates the whole AD region (its IV copy included) and the text
 as AD, and an out-of-place request first copies src to dst.  Both refuse an
-inner AEAD whose IV is not 12 bytes or whose block size is not 1.
+inner AEAD whose IV is not 12 bytes or whose block size is not 1.  The
+16-or-20 assoclen rule is v5.0's for rfc4106; rfc4543 gets it from the later
+shared check (crypto_ipsec_check_assoclen), applied here to both.
 """
 
 from __future__ import annotations
