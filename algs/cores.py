@@ -49,6 +49,8 @@ CORES = [
          sources=("aria_generic.c",), headers=("aria_generic.h", _MEMZERO)),
     Core(name="polyval_generic", module="crypto_api.algs._polyval_generic",
          sources=("polyval_generic.c",), headers=("polyval_generic.h", _MEMZERO)),
+    Core(name="ghash_generic", module="crypto_api.algs._ghash_generic",
+         sources=("ghash_generic.c",), headers=("ghash_generic.h", _MEMZERO)),
     Core(name="sector_batch", module="crypto_api.algs._sector_batch",
          sources=("sector_batch.c",), links=("sha256",), headers=("sector_batch.h", "sha256_generic.h")),
 ]

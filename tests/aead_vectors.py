@@ -1,7 +1,8 @@
-"""The rfc7539 ChaCha20-Poly1305 vector file (rfc7539-chacha20poly1305.json) as the
-AEAD tests use it: ``unhex`` decodes a vector's byte fields, ``check_vector``
-runs one through a tfm's one-call methods in the kernel's layout (a valid
-vector both ways, an invalid one refused with EBADMSG)."""
+"""The AEAD vector files (rfc7539-chacha20poly1305.json, aes-gcm.json) as the
+AEAD tests use them: ``unhex`` decodes a vector's byte fields, ``check_vector``
+runs one through a tfm's one-call methods in the kernel's layout with the
+vector's tag length (a valid vector both ways, an invalid one refused with
+EBADMSG)."""
 
 import pytest
 
@@ -19,6 +20,7 @@ def unhex(v):
 def check_vector(tfm, vec):
     b = unhex(vec)
     tfm.setkey(b["kernel_key"])
+    tfm.setauthsize(len(b["kernel_ctext"]) - len(b["plaintext"]))     # GCM: 4..16
     if vec["valid"]:
         assert tfm.encrypt(b["plaintext"], b["kernel_iv"], b["kernel_assoc"]) == b["kernel_ctext"]
         assert tfm.decrypt(b["kernel_ctext"], b["kernel_iv"], b["kernel_assoc"]) == b["plaintext"]

@@ -153,6 +153,17 @@ def _aead(filename: str, kernel_alg: str) -> Tuple[AeadTestvec, ...]:
                  for v in load_json(filename)["vectors"] if v["kernel_alg"] == kernel_alg)
 
 
+def _ghash() -> Tuple[HashTestvec, ...]:
+    return tuple(HashTestvec(v["id"], _hex(v["key"]), _hex(v["message"]), _hex(v["digest"]))
+                 for v in load_json("ghash.json")["vectors"])
+
+
+def _gcm_aes() -> Tuple[AeadTestvec, ...]:
+    """The NIST records marked ``testmgr`` (the test suite runs all of them)."""
+    keep = {v["id"] for v in load_json("aes-gcm.json")["vectors"] if v["testmgr"]}
+    return tuple(v for v in _aead("aes-gcm.json", "gcm(aes)") if v.id in keep)
+
+
 _SUITES = {
     "chacha20": lambda: _stream("chacha20.json"),
     "xchacha12": lambda: _stream("xchacha12.json"),
@@ -186,6 +197,9 @@ _SUITES = {
     "polyval": _polyval,
     "xctr(aes)": lambda: _with_iv("aes-xctr.json"),
     "hctr2(aes)": lambda: _stream("aes-hctr2.json"),
+    "ghash": _ghash,
+    "gcm(aes)": _gcm_aes,
+    "rfc4106(gcm(aes))": lambda: _aead("aes-gcm-rfc4106.json", "rfc4106(gcm(aes))"),
     "rfc7539(chacha20,poly1305)":
         lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539(chacha20,poly1305)"),
     "rfc7539esp(chacha20,poly1305)":
