@@ -58,6 +58,8 @@ ROWS = tuple(
            "polyval_generic", f"6.19 moved POLYVAL to a library and removed the shash ({LIB6X} §1.1)",
            status="kept", note="this project's hctr2 spawns a polyval shash in every version; "
                                "6.19's hctr2 names polyval-lib in its driver name instead")]
+    + [Row("driver", GENERIC, "5.0", None, "ghash", "ghash-generic", "ghash-generic", 100, "ghash_generic",
+           f"crypto/ghash-generic.c @5.0-6.19 ({LIB6X} §2.1: the shash goes in 7.1+)")]
     # the templates
     + [Row("template", GENERIC, "5.0", None, "", t, t, None, mod, src)
        for t, mod, src in (("ecb", "ecb", f"crypto/ecb.c ({MODES} §4.1)"),
@@ -74,6 +76,8 @@ ROWS = tuple(
     + [Row("template", GENERIC, "5.0", None, "", t, t, None, t, src)
        for t, src in (("hmac", "crypto/hmac.c @5.0-6.19"),
                       ("cts", "crypto/cts.c @5.0-6.19 (CBC-CS3)"))]
+    + [Row("template", GENERIC, "5.0", None, "", t, t, None, "gcm", "crypto/gcm.c @5.0-6.19")
+       for t in ("gcm", "gcm_base", "rfc4106", "rfc4543")]
     + [Row("template", GENERIC, "6.0", None, "", t, t, None, mod, f"{src} ({LIB6X} §1.1)")
        for t, mod, src in (("xctr", "xctr", "crypto/xctr.c, 6.0+"),
                            ("hctr2", "hctr2", "crypto/hctr2.c, 6.0+"),
