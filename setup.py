@@ -9,27 +9,30 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "alg
 from build_common import CFLAGS, cffi_modules  # noqa: E402
 
 
-def _arch_packages():
-    """``crypto_api.arch.<dir>`` for each package directory of arch/ (one with an
-    ``__init__.py``): found, not listed, so a machine's directory needs no line
-    of packaging (its C files: pyproject.toml's package-data of crypto_api.arch)."""
-    arch = os.path.join(os.path.dirname(os.path.abspath(__file__)), "arch")
-    return ["crypto_api.arch." + d for d in sorted(os.listdir(arch))
-            if os.path.isfile(os.path.join(arch, d, "__init__.py"))]
+def _packages_under(package, directory):
+    """``package`` and every package below it: each directory under
+    ``directory`` with an ``__init__.py``, found, not listed, so a new package
+    (a machine's arch/<dir>, a core subpackage) needs no line of packaging
+    (the C files of arch/: pyproject.toml's package-data of crypto_api.arch)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), directory)
+    found = []
+    for path, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+        if "__init__.py" in files:
+            rel = os.path.relpath(path, root)
+            found.append(package if rel == "." else package + "." + rel.replace(os.sep, "."))
+    return found
 
 
 # pyproject.toml's package-dir says where each lives (crypto_api.arch.<dir>: arch/<dir>)
 PACKAGES = [
-    "crypto_api",
-    "crypto_api.testmgr",
+    *_packages_under("crypto_api", "crypto_api"),
     "crypto_api.testmgr.vectors",       # data only: the self-tests' vectors (JSON)
-    "crypto_api.algs",
+    *_packages_under("crypto_api.algs", "algs"),
     "crypto_api.algs.include",          # data only: the C cores' shared headers
-    "crypto_api.arch",
-    *_arch_packages(),
-    "crypto_api.machine",
-    "crypto_api.tools",
-    "crypto_api.dmcrypt",
+    *_packages_under("crypto_api.arch", "arch"),
+    *_packages_under("crypto_api.tools", "tools"),
+    *_packages_under("crypto_api.dmcrypt", "dmcrypt"),
 ]
 
 # The C entry points that are CPython extensions rather than cffi ones
