@@ -10,14 +10,16 @@ key identifier), :mod:`.ivs`, :mod:`.inode` (one inode's keys and IVs),
 :mod:`.contents`, :mod:`.names`, :mod:`.siphash`.
 """
 
-from .contents import DEFAULT_DATA_UNIT_SIZE, decrypt_contents, encrypt_contents
+from .contents import (DEFAULT_DATA_UNIT_SIZE, check_data_unit_size, check_size, crypt_units,
+                       decrypt_contents, encrypt_contents)
 from .inode import FscryptInode
 from .keys import derive_key, inode_hash, key_identifier
 from .names import decrypt_name, encrypt_name, encrypted_size, nokey_name
 from .policy import MODES, Mode, Policy, mode
 
 __all__ = [
-    "DEFAULT_DATA_UNIT_SIZE", "FscryptInode", "MODES", "Mode", "Policy", "decrypt_contents",
+    "DEFAULT_DATA_UNIT_SIZE", "FscryptInode", "MODES", "Mode", "Policy", "check_data_unit_size",
+    "check_size", "crypt_units", "decrypt_contents",
     "decrypt_name", "derive_key", "encrypt_contents", "encrypt_name", "encrypted_size",
     "inode_hash", "key_identifier", "mode", "nokey_name",
 ]

@@ -77,6 +77,7 @@ _KNOWN_UNAVAILABLE = {7: "SM4-XTS", 8: "SM4-CTS-CBC"}
 #: AES-256-HCTR2 (fscrypt_valid_enc_modes_v1/_v2).
 _V1_PAIRS: Tuple[Tuple[int, int], ...] = ((1, 4), (5, 6), (9, 9))
 _V2_PAIRS: Tuple[Tuple[int, int], ...] = _V1_PAIRS + ((1, 10),)
+_FILENAMES_ONLY = (4, 6, 10)
 
 
 def mode(number: int) -> Mode:
@@ -124,12 +125,11 @@ class Policy:
 
     def describe(self) -> str:
         """The compact spelling :meth:`parse` reads."""
-        names = [f"pad{self.padding}"] if isinstance(self.flags, int) else []
-        if isinstance(self.flags, int):
-            names += [n for n, bit in FLAG_NAMES.items() if self.flags & bit]
-            rest = self.flags & ~_V2_FLAGS
-            if rest:
-                names.append(hex(rest))
+        if not isinstance(self.flags, int):
+            return f"v{self.version}:{self.contents_mode}:{self.filenames_mode}:{self.flags!r}"
+        names = [f"pad{self.padding}"] + [n for n, bit in FLAG_NAMES.items() if self.flags & bit]
+        if self.flags & ~_V2_FLAGS:
+            names.append(hex(self.flags & ~_V2_FLAGS))
         return f"v{self.version}:{self.contents_mode}:{self.filenames_mode}:{','.join(names)}"
 
     @classmethod
@@ -175,6 +175,8 @@ class Policy:
         if self.flags & ~allowed:
             raise _refuse(self, f"flags {self.flags & ~allowed:#x} are not valid "
                                 f"in a v{self.version} policy")
+        if contents.number in _FILENAMES_ONLY:
+            raise _refuse(self, f"{contents.name} encrypts filenames only, not contents")
         pairs = _V1_PAIRS if self.version == 1 else _V2_PAIRS
         if (contents.number, filenames.number) not in pairs:
             raise _refuse(self, f"contents {contents.name} with filenames {filenames.name} "
