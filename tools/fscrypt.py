@@ -38,9 +38,10 @@ def register(sub) -> None:
                                    "contents and names, from a policy and the master key.")
     cmds = p.add_subparsers(dest="fscrypt_command", metavar="SUBCOMMAND")
     cmds.required = True
+    p.set_defaults(func=run)
     k = cmds.add_parser("key-id", help="print a v2 master key's identifier")
     _key_option(k)
-    k.set_defaults(func=run_key_id)
+    k.set_defaults(fscrypt_func=run_key_id)
     for verb in ("encrypt", "decrypt"):
         f = cmds.add_parser(f"{verb}-file", help=f"{verb} a file's contents as fscrypt stores them")
         _inode_options(f)
@@ -51,7 +52,7 @@ def register(sub) -> None:
         if verb == "decrypt":
             f.add_argument("--size", type=int, metavar="BYTES",
                            help="the file's size (i_size): cut the last data unit to it")
-        f.set_defaults(func=run_file, encrypt=(verb == "encrypt"))
+        f.set_defaults(fscrypt_func=run_file, encrypt=(verb == "encrypt"))
     n = cmds.add_parser("encrypt-name", help="print a name's ciphertext (hex) or no-key name")
     _inode_options(n, what="directory")
     n.add_argument("name", metavar="NAME", help="the plaintext name (1 to 255 bytes)")
@@ -60,11 +61,16 @@ def register(sub) -> None:
     n.add_argument("--dirhash", type=int, default=0, metavar="N", help="hash for --nokey (default 0)")
     n.add_argument("--minor-hash", type=int, default=0, metavar="N",
                    help="minor hash for --nokey (default 0)")
-    n.set_defaults(func=run_encrypt_name)
+    n.set_defaults(fscrypt_func=run_encrypt_name)
     d = cmds.add_parser("decrypt-name", help="print the name a ciphertext (hex) holds")
     _inode_options(d, what="directory")
     d.add_argument("ciphertext", metavar="HEX", help="the stored name, in hex")
-    d.set_defaults(func=run_decrypt_name)
+    d.set_defaults(fscrypt_func=run_decrypt_name)
+
+
+def run(args) -> int:
+    """The subcommand's function."""
+    return args.fscrypt_func(args)
 
 
 def _key_option(p) -> None:

@@ -41,9 +41,9 @@ def crypt_units(inode: FscryptInode, units: Iterable[bytes], encrypt: bool,
     for unit in units:
         if len(unit) != data_unit_size:
             if not encrypt or not unit or len(unit) > data_unit_size:
-                raise CryptoError(EINVAL, f"fscrypt: {mode.name}: ciphertext of "
-                                          f"{len(unit)} bytes where a data unit of "
-                                          f"{data_unit_size} was expected")
+                raise CryptoError(EINVAL, f"fscrypt: {mode.name}: the ciphertext ends in a "
+                                          f"{len(unit)}-byte piece, not a whole "
+                                          f"{data_unit_size}-byte data unit")
             unit = bytes(unit) + bytes(data_unit_size - len(unit))
         iv = inode.iv(mode, index)
         yield tfm.encrypt(unit, iv) if encrypt else tfm.decrypt(unit, iv)

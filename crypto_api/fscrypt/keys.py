@@ -63,9 +63,9 @@ def check_master_key(policy: Policy, master_key, mode: Mode) -> bytes:
     least = mode.keysize if policy.version == 1 else max(mode.security_strength,
                                                          FSCRYPT_MIN_KEY_SIZE)
     if not least <= len(key) <= FSCRYPT_MAX_KEY_SIZE:
-        raise CryptoError(EINVAL, f"fscrypt: a {len(key)}-byte master key does not suit "
-                                  f"{mode.name} in a v{policy.version} policy: it needs "
-                                  f"{least} to {FSCRYPT_MAX_KEY_SIZE} bytes")
+        raise CryptoError(EINVAL, f"fscrypt: the master key is {len(key)} bytes; "
+                                  f"{mode.name} in a v{policy.version} policy needs "
+                                  f"{least} to {FSCRYPT_MAX_KEY_SIZE}")
     return key
 
 
