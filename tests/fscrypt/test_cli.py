@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from crypto_api.fscrypt import FscryptInode, Policy, encrypt_contents, encrypt_name, nokey_name
+from crypto_api.fscrypt import FscryptInode, Policy, encrypt_contents, nokey_name
 from enc_cli import assert_one_line_error, cli
 from fscrypt_cases import INO, MASTER, NONCE, UUID
 from fscrypt_ref import reference_contents, reference_name

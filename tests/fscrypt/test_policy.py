@@ -62,9 +62,10 @@ def test_refused_policies(spec, words):
         assert w in str(e.value)
 
 
-def test_direct_key_needs_an_iv_that_holds_the_nonce():
-    # same modes but a 16-byte IV: the AES pairs cannot take DIRECT_KEY even
-    # where contents == filenames would otherwise be met (none is; check the rule)
-    with pytest.raises(CryptoError, match="direct_key"):
-        Policy(1, 1, 4, 0x04).check()
-    assert Policy(1, 9, 9, 0x04).check().key_flag == 0x04
+def test_direct_key_only_with_adiantum_in_both_versions():
+    # the only pair with one mode for both whose IV holds index and nonce (32 bytes)
+    for version in (1, 2):
+        assert Policy(version, 9, 9, 0x04).check().key_flag == 0x04
+        for c, f in ((1, 4), (5, 6)):
+            with pytest.raises(CryptoError, match="direct_key needs the same"):
+                Policy(version, c, f, 0x04).check()
