@@ -21,6 +21,8 @@ INTERNAL_INTERFACES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
         "the kernel errno constants a CryptoError carries", ("*",)),
     "crypto_api.dmcrypt": (
         "the dm-crypt package: VolumeCipher, its geometry, the journal's sector digests", ("*",)),
+    "crypto_api.fscrypt": (
+        "the fscrypt package: policies, key derivation, contents and names (the fscrypt command)", ("*",)),
     "crypto_api.modules": (
         "the module loader's lsmod/modprobe side: what can load, what did, load all or generic only",
         ("available_modules", "emulated_drivers", "generic_only", "is_loaded", "load_all")),
