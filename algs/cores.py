@@ -49,6 +49,11 @@ CORES = [
          sources=("aria_generic.c",), headers=("aria_generic.h", _MEMZERO)),
     Core(name="polyval_generic", module="crypto_api.algs._polyval_generic",
          sources=("polyval_generic.c",), headers=("polyval_generic.h", _MEMZERO)),
+    # HCTR2 in one call over its children's C entries (BLOCK, XCTR, POLYVAL)
+    Core(name="hctr2", module="crypto_api.algs._hctr2",
+         sources=("hctr2_core.c",), includes=("polyval_generic",), headers=("hctr2_core.h",),
+         bytes_adapters=(("hctr2_encrypt_bytes", "hctr2_encrypt"),
+                         ("hctr2_decrypt_bytes", "hctr2_decrypt"))),
     Core(name="sector_batch", module="crypto_api.algs._sector_batch",
          sources=("sector_batch.c",), links=("sha256",), headers=("sector_batch.h", "sha256_generic.h")),
 ]
