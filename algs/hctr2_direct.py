@@ -77,7 +77,9 @@ def _struct(ctx, simd: bool):
 
 def build(ctx) -> Optional[FastPath]:
     """The instance's FastPath after setkey, or None when a child offers no
-    C entries where SIMD may run (the composed path is used)."""
+    C entries where SIMD may run (the composed path is used).  The structs
+    are context attributes too (``fast_generic``, ``fast_simd``), so that
+    crypto_api.tfm.wipe_ctx zeroes them with the rest of the key material."""
     structs, records = {}, []
     for simd in (False, True):
         got = _struct(ctx, simd)
@@ -88,12 +90,13 @@ def build(ctx) -> Optional[FastPath]:
         if structs[False] is not None:
             FastPath(structs, records).wipe()
         return None
+    ctx.fast_generic, ctx.fast_simd = structs[False], structs[True]
     return FastPath(structs, records)
 
 
 def drop(ctx) -> None:
     fast = getattr(ctx, "fast", None)
-    ctx.fast = None
+    ctx.fast = ctx.fast_generic = ctx.fast_simd = None
     if fast is not None:
         fast.wipe()
 
