@@ -46,9 +46,6 @@ class FastPath:
     def rule(self) -> SimdRule:
         return ANY_LENGTH if self.structs[False] is not None else SIMD_ONLY
 
-    def handle(self, simd: bool):
-        return self.structs[simd]
-
     def wipe(self) -> None:
         """Zero the structs: L, the hash states and the raw pointers."""
         for f in self.structs.values():
