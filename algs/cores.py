@@ -51,6 +51,11 @@ CORES = [
          sources=("polyval_generic.c",), headers=("polyval_generic.h", _MEMZERO)),
     Core(name="ghash_generic", module="crypto_api.algs._ghash_generic",
          sources=("ghash_generic.c",), headers=("ghash_generic.h", _MEMZERO)),
+    # HCTR2 in one call over its children's C entries (BLOCK, XCTR, POLYVAL)
+    Core(name="hctr2", module="crypto_api.algs._hctr2",
+         sources=("hctr2_core.c",), includes=("polyval_generic",), headers=("hctr2_core.h",),
+         bytes_adapters=(("hctr2_encrypt_bytes", "hctr2_encrypt"),
+                         ("hctr2_decrypt_bytes", "hctr2_decrypt"))),
     Core(name="sector_batch", module="crypto_api.algs._sector_batch",
          sources=("sector_batch.c",), links=("sha256",), headers=("sector_batch.h", "sha256_generic.h")),
 ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from errno import EINPROGRESS
 
 import crypto_api as capi
+from crypto_api.algs import hctr2_direct
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.scatterlist import scatterwalk_ffwd, scatterwalk_map_and_copy, sg_pieces
@@ -55,6 +56,7 @@ def hctr2_init_tfm(tfm) -> None:
     ctx = tfm.ctx
     ctx.hashed_tweaklen = None
     ctx.L = None
+    ctx.fast = None
     ctx.xctr = capi.crypto_spawn_skcipher(spawns[0])
     try:
         ctx.blockcipher = capi.crypto_spawn_cipher(spawns[1])
@@ -65,7 +67,9 @@ def hctr2_init_tfm(tfm) -> None:
 
 
 def _forget_keys(ctx) -> None:
-    """Wipe L and the two hash states (both derived from the key)."""
+    """Wipe L and the two hash states (both derived from the key), and the
+    one-call structs (copies of them and raw pointers into the children)."""
+    hctr2_direct.drop(ctx)
     for buf in [getattr(ctx, "L", None)] + list(getattr(ctx, "hashed_tweaklen", None) or ()):
         if buf is not None:
             buf[:] = bytes(len(buf))
@@ -107,6 +111,7 @@ def hctr2_setkey(tfm, key) -> None:
         desc.update(length_block(has_remainder))
         states.append(bytearray(desc.export()))
     ctx.hashed_tweaklen = tuple(states)
+    ctx.fast = hctr2_direct.build(ctx)
 
 
 # --------------------------------------------------------------------------
@@ -182,10 +187,14 @@ def hctr2_crypt(req, enc: bool) -> int:
 
 
 def hctr2_encrypt(req) -> int:
+    if hctr2_direct.request(req, True):
+        return 0
     return hctr2_crypt(req, True)
 
 
 def hctr2_decrypt(req) -> int:
+    if hctr2_direct.request(req, False):
+        return 0
     return hctr2_crypt(req, False)
 
 
@@ -220,6 +229,8 @@ def _create_common(tmpl, tb, tname: str, xctr_name: str, polyval_name: str) -> N
         cra_blocksize=BLOCKCIPHER_BLOCK_SIZE, cra_alignmask=x.cra_alignmask | p.cra_alignmask,
         min_keysize=x.min_keysize, max_keysize=x.max_keysize, ivsize=TWEAK_SIZE,
         setkey=hctr2_setkey, encrypt=hctr2_encrypt, decrypt=hctr2_decrypt,
+        encrypt_contiguous=hctr2_direct.encrypt_contiguous,
+        decrypt_contiguous=hctr2_direct.decrypt_contiguous, direct=hctr2_direct.direct,
         init=hctr2_init_tfm, exit=hctr2_exit_tfm)
     capi.skcipher_register_instance(tmpl, inst, [xctr, blockcipher, polyval])
 

@@ -152,6 +152,14 @@ void modes_xctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *
 	memzero_stack(MODES_STACK_USE);
 }
 
+void modes_xctr_entry(const void *key, uint8_t *out, const uint8_t *in, size_t nbytes,
+		      const uint8_t *iv)
+{
+	const struct modes_xctr_key *k = key;
+
+	modes_xctr(k->enc, k->ctx, out, in, nbytes, iv, 1);
+}
+
 void modes_gf128mul_x_ble(uint8_t *t)
 {
 	uint8_t carry = t[15] >> 7;

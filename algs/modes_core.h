@@ -28,6 +28,14 @@ void modes_ctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *i
  * of the first block (1 at the start of a request); iv is left unchanged. */
 void modes_xctr(aes_block_fn enc, const void *ctx, uint8_t *out, const uint8_t *in,
 		size_t nbytes, const uint8_t *iv, uint32_t ctr);
+/* An xctr(<cipher>) instance's XCTR entry (crypto_api.cinterface, XCTR):
+ * modes_xctr from block 1 with the cipher in a struct modes_xctr_key. */
+struct modes_xctr_key {
+	aes_block_fn enc;
+	const void *ctx;
+};
+void modes_xctr_entry(const void *key, uint8_t *out, const uint8_t *in, size_t nbytes,
+		      const uint8_t *iv);
 /* T = E_tweak(iv): the first XTS tweak. */
 void modes_xts_first_tweak(aes_block_fn tenc, const void *tctx, uint8_t *t, const uint8_t *iv);
 /* XTS over whole blocks with the running tweak t (advanced past them). */

@@ -68,6 +68,19 @@ void polyval_setkey(struct polyval_key *key, const uint8_t *raw)
 	key->h_x[1] = load_le64(raw + 8);
 	for (int i = 0; i < 128; i++)
 		gf_div_x(key->h_x);
+	/* H^1 last, then each power one dot product (a gf_mul by H * x^-128) up */
+	memcpy(key->powers[POLYVAL_POWERS - 1], raw, 16);
+	for (int i = POLYVAL_POWERS - 2; i >= 0; i--) {
+		uint64_t p[2], r[2];
+
+		p[0] = load_le64(key->powers[i + 1]);
+		p[1] = load_le64(key->powers[i + 1] + 8);
+		gf_mul(r, p, key->h_x);
+		store_le64(key->powers[i], r[0]);
+		store_le64(key->powers[i] + 8, r[1]);
+		memzero_explicit(p, sizeof(p));
+		memzero_explicit(r, sizeof(r));
+	}
 }
 
 void polyval_blocks_generic(uint64_t *acc, const struct polyval_key *key, const uint8_t *data,

@@ -17,9 +17,15 @@
 #define POLYVAL_BLOCK_SIZE 16
 #define POLYVAL_DIGEST_SIZE 16
 
+#define POLYVAL_POWERS 16
+
 struct polyval_key {
 	uint8_t raw[16];		/* H as given to setkey */
 	uint64_t h_x[2];		/* H * x^-128 mod P, low word first */
+	/* powers[i] = H^(16 - i) in dot's sense (H^1 = H, H^(k+1) = dot(H^k, H)),
+	 * 16 bytes little endian each: for block functions that multiply up to
+	 * 16 blocks by descending powers and reduce once (POLYVAL_POWERS) */
+	uint8_t powers[16][16];
 };
 
 struct polyval_state {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._polyval_generic import ffi, lib
+from crypto_api.cinterface import Kind, Offer, PolyvalEntries
 from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_NAME = "polyval_generic"
@@ -87,10 +88,19 @@ def polyval_alg(driver: str, priority: int, blocks=GENERIC_BLOCKS, simd: bool = 
             lib.polyval_final(st, key, out, GENERIC_BLOCKS)
         return bytes(ffi.buffer(out))
 
+    def c_entries(tfm, use_simd: bool):
+        """The POLYVAL offer (crypto_api.cinterface): the block function
+        (the generic one where SIMD may not run) and the key."""
+        key = getattr(tfm.ctx, "key", None)
+        if key is None:
+            return None
+        return PolyvalEntries(blocks=blocks if use_simd or not simd else GENERIC_BLOCKS, key=key)
+
     return capi.ShashAlg(
         cra_name="polyval", cra_driver_name=driver, cra_priority=priority, cra_module=module,
         cra_blocksize=POLYVAL_BLOCK_SIZE, digestsize=POLYVAL_DIGEST_SIZE, descsize=DESCSIZE,
-        statesize=DESCSIZE, setkey=setkey, init=init, update=update, final=final, exit_tfm=exit_tfm)
+        statesize=DESCSIZE, setkey=setkey, init=init, update=update, final=final, exit_tfm=exit_tfm,
+        c_entries=(Offer(Kind.POLYVAL, c_entries),))
 
 
 ALG = polyval_alg("polyval-generic", 100)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs.modes_common import BLOCK, dst_ptr, simple_instance, src_ptr, walk_blocks, xor_bytes
-from crypto_api.algs._modes import lib
+from crypto_api.algs._modes import ffi, lib
+from crypto_api.cinterface import Kind, Offer, XctrEntries
 from crypto_api.errors import EINVAL, CryptoError
 
 MODULE_NAME = "xctr"
@@ -47,6 +48,20 @@ def xctr_crypt(req) -> None:
     walk_blocks(req, step, partial_last=True)
 
 
+_XCTR_ENTRY = ffi.addressof(lib, "modes_xctr_entry")
+
+
+def xctr_entries(tfm, simd: bool):
+    """The XCTR offer (crypto_api.cinterface): modes_xctr_entry over the
+    inner cipher's block function (its BLOCK entries, SIMD code where
+    ``simd``); None where the cipher offers none."""
+    run = tfm.ctx.run
+    if run is None:
+        return None
+    enc, _, bctx = run.ops[simd]
+    return XctrEntries(crypt=_XCTR_ENTRY, key=ffi.new("struct modes_xctr_key *", {"enc": enc, "ctx": bctx}))
+
+
 def _check_xctr_cipher(c) -> None:
     if c.cra_blocksize != XCTR_BLOCKSIZE:
         raise CryptoError(EINVAL, f"xctr: {c.cra_driver_name} has block size {c.cra_blocksize}, "
@@ -56,7 +71,7 @@ def _check_xctr_cipher(c) -> None:
 def xctr_create(tmpl, tb) -> None:
     simple_instance(tmpl, tb, "xctr", check=_check_xctr_cipher, ivsize=XCTR_BLOCKSIZE, cra_blocksize=1,
                     chunksize=XCTR_BLOCKSIZE, walksize=XCTR_BLOCKSIZE, encrypt=xctr_crypt,
-                    decrypt=xctr_crypt)
+                    decrypt=xctr_crypt, c_entries=(Offer(Kind.XCTR, xctr_entries),))
 
 
 TEMPLATE = capi.Template(name="xctr", create=xctr_create)

@@ -135,6 +135,24 @@ class EssivCbcEntries:
     iv: BlockEntries
 
 
+@attrs.frozen
+class XctrEntries:
+    """An XCTR skcipher (HCTR2's counter mode): ``crypt(key, out, in,
+    nbytes, iv)`` over a whole request from block number 1, any length, the
+    16-byte IV left unchanged, and its ``key``."""
+    crypt: Any
+    key: Any
+
+
+@attrs.frozen
+class PolyvalEntries:
+    """A POLYVAL shash: ``blocks(acc, key, data, nblocks)`` (the
+    ``polyval_blocks_fn`` of algs/polyval_generic.h) and its ``struct
+    polyval_key``."""
+    blocks: Any
+    key: Any
+
+
 class Kind(enum.Enum):
     """What a driver can offer templates, each with its record type."""
     STREAM = StreamEntries
@@ -144,6 +162,8 @@ class Kind(enum.Enum):
     CBC = CbcEntries
     WIDE = WideEntries
     ESSIV_CBC = EssivCbcEntries
+    XCTR = XctrEntries
+    POLYVAL = PolyvalEntries
 
     @property
     def record(self) -> type:
@@ -151,7 +171,7 @@ class Kind(enum.Enum):
 
 
 Record = Union[StreamEntries, BlockEntries, Nhpoly1305Entries, XtsEntries, CbcEntries,
-               WideEntries, EssivCbcEntries]
+               WideEntries, EssivCbcEntries, XctrEntries, PolyvalEntries]
 
 
 @attrs.frozen

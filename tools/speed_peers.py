@@ -12,6 +12,8 @@ same associated data as the crypto_api AEAD targets.  A peer is shown
 beside the crypto_api algorithms it relates to: the same algorithm, or a
 *reference* (AES-256-XTS for Adiantum — the disk-encryption alternative the
 issue's goals compare with — and 20-round XChaCha20 beside XChaCha12).
+One peer is crypto_api itself: ``adiantum(xchacha12,aes)`` beside
+``hctr2(aes)`` (:class:`ApiPeer`).
 openssl keeps one context for all its calls: a native upper bound.
 """
 
@@ -250,11 +252,54 @@ def _hashlib_peers() -> List[Peer]:
             for name in ("sha256", "sha224")]
 
 
+class ApiPeer(Peer):
+    """A crypto_api algorithm measured as a peer of another (``hctr2(aes)``
+    beside ``adiantum(xchacha12,aes)``, the wide-block mode it follows, in
+    the same run): one keyed transform, ``tfm.encrypt`` /
+    ``decrypt(data, tweak)`` per message, freed with the peer."""
+
+    def __init__(self, key: str, alg: str, relates: Dict[str, str], into: bool) -> None:
+        self.alg, self.into, self.tfm = alg, into, None
+        how = "into one preallocated buffer" if into else "new bytes"
+        super().__init__(key, f"crypto_api {alg}", "crypto_api (this build)",
+                         f"one keyed transform, tfm.encrypt/decrypt(data, 32-byte tweak) per message, {how}",
+                         ("encrypt", "decrypt"), relates, self._factory_op)
+
+    def _factory_op(self, opname: str, size: int) -> Callable[[], object]:
+        import crypto_api as capi
+        if self.tfm is None:
+            self.tfm = capi.crypto_alloc_skcipher(self.alg)
+            self.tfm.setkey(pattern(32, seed=1))
+        data, tweak = pattern(size, seed=size), pattern(32, seed=3)
+        fn = self.tfm.decrypt if opname == "decrypt" else self.tfm.encrypt
+        if self.into:
+            out = bytearray(size)
+            return lambda: fn(data, tweak, out=out)
+        return lambda: fn(data, tweak)
+
+    def op(self, opname: str, size: int, tfm=None) -> Callable[[], object]:
+        import crypto_api as capi
+        try:
+            return super().op(opname, size, tfm)
+        except capi.CryptoError as e:
+            raise Skip(f"{self.label}: {e}") from None
+
+    def free(self) -> None:
+        if self.tfm is not None:
+            self.tfm.free()
+            self.tfm = None
+
+
+def _crypto_api_peers(into: bool = False) -> List[Peer]:
+    return [ApiPeer("crypto_api-adiantum-xchacha12-aes", "adiantum(xchacha12,aes)",
+                    {"hctr2(aes)": "reference"}, into)]
+
+
 def available_peers(into: bool = False) -> List[Peer]:
     """Every peer whose library imports (``into``: ciphers write into a
     preallocated buffer where the library can, as with ``speed --into``)."""
     return (_cryptography_peers(into) + _pycryptodome_peers(into) + _cryptography_aead_peers()
-            + _pynacl_peers() + _hashlib_peers())
+            + _pynacl_peers() + _hashlib_peers() + _crypto_api_peers(into))
 
 
 def peers_for(cra_names: List[str], into: bool = False) -> List[Peer]:

@@ -30,7 +30,7 @@ import attrs
 import crypto_api as capi
 from crypto_api.algs.xts import xts_verify_key   # include/crypto/xts.h: one check for every xts(aes)
 from crypto_api.arch.x86._aesni import ffi, lib
-from crypto_api.cinterface import CbcEntries, Kind, Offer, XtsEntries
+from crypto_api.cinterface import CbcEntries, Kind, Offer, XctrEntries, XtsEntries
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.direct import skcipher_direct
 from crypto_api.simd_rule import SimdRule
@@ -235,8 +235,18 @@ def _cbc_entries(mode: AesMode) -> Callable:
     return get
 
 
+def _xctr_entries(mode: AesMode) -> Callable:
+    """The XCTR offer (HCTR2's counter mode): the mode's C routine (SIMD code only)."""
+    crypt = ffi.addressof(lib, mode.routines[0])
+
+    def get(tfm: Any, simd: bool) -> Optional[XctrEntries]:
+        return XctrEntries(crypt=crypt, key=tfm.ctx.k) if simd else None
+    return get
+
+
 #: mode name -> (the kind it offers templates, the offer's maker)
-_OFFERS = {"xts": (Kind.XTS, _xts_entries), "cbc": (Kind.CBC, _cbc_entries)}
+_OFFERS = {"xts": (Kind.XTS, _xts_entries), "cbc": (Kind.CBC, _cbc_entries),
+           "xctr": (Kind.XCTR, _xctr_entries)}
 
 
 def internal_alg(mode: AesMode) -> capi.SkcipherAlg:

@@ -94,3 +94,29 @@ def test_hashing_before_setkey_is_enokey():
 
 def test_the_self_test_manager_passes_it():
     assert alg_test("polyval-generic", "polyval") == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(key=st.binary(min_size=16, max_size=16))
+def test_the_keys_powers_are_successive_dot_products(key):
+    """struct polyval_key's powers (for block functions that reduce once per
+    run of blocks): powers[15] is H and powers[i] = dot(powers[i + 1], H),
+    a one-block POLYVAL of the reference."""
+    from crypto_api.algs._polyval_generic import ffi, lib
+    k = ffi.new("struct polyval_key *")
+    lib.polyval_setkey(k, key)
+    powers = [bytes(ffi.buffer(k.powers[i])) for i in range(16)]
+    assert powers[15] == key
+    for i in range(15):
+        assert powers[i] == ref_polyval(key, powers[i + 1])
+
+
+def test_the_polyval_offer(tfm):
+    """The POLYVAL C entries (crypto_api.cinterface): the generic block
+    function and this tfm's key, whatever SIMD allows."""
+    from crypto_api.algs.polyval_generic import GENERIC_BLOCKS
+    from crypto_api.cinterface import Kind, entries
+    tfm.setkey(bytes(range(16)))
+    for simd in (False, True):
+        rec = entries(tfm, Kind.POLYVAL, simd)
+        assert rec.blocks == GENERIC_BLOCKS and rec.key == tfm.ctx.key

@@ -93,3 +93,17 @@ def test_the_self_test_manager_passes_the_generic_and_the_best_instance():
     for name in NAMES:
         with capi.crypto_alloc_skcipher(name) as t:
             assert alg_test(t.driver_name, "xctr(aes)") == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(key=st.sampled_from([16, 24, 32]).flatmap(lambda n: st.binary(min_size=n, max_size=n)),
+       iv=st.binary(min_size=16, max_size=16), msg=st.binary(max_size=600), simd=st.booleans())
+def test_the_xctr_offer_is_the_paper_xctr(key, iv, msg, simd):
+    """The XCTR C entry (crypto_api.cinterface) of xctr(aes-generic): the
+    C loop over the cipher's block function, from block 1."""
+    from crypto_api.cinterface import Kind, entries
+    from xctr_entry import run_xctr_entry
+    with capi.crypto_alloc_skcipher("xctr(aes-generic)") as t:
+        assert entries(t, Kind.XCTR, simd) is None           # no key yet
+        t.setkey(key)
+        assert run_xctr_entry(entries(t, Kind.XCTR, simd), msg, iv) == ref_xctr(key, iv, msg)

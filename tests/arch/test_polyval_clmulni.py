@@ -88,3 +88,50 @@ def test_polyval_and_hctr2_get_the_best_hash(mask, want):
     best, hctr2 = json.loads(out.stdout.strip().splitlines()[-1])
     assert best == want
     assert hctr2.startswith("hctr2_base(") and hctr2.endswith(f",{want})")
+
+
+FUNCTIONS = ("polyval_blocks_clmulni", "polyval_blocks_vpclmul_avx512")
+
+
+@settings(max_examples=40, deadline=None)
+@given(key=st.binary(min_size=16, max_size=16), acc=st.binary(min_size=16, max_size=16),
+       nblocks=st.one_of(st.integers(0, 70), st.integers(250, 260)), data=st.data())
+def test_both_block_functions_match_the_generic_one(key, acc, nblocks, data):
+    """Runs of up to 16 blocks with one reduction each (any count, any
+    accumulator), on each block function this CPU can run."""
+    from crypto_api.algs._polyval_generic import ffi as gffi, lib as glib
+    from crypto_api.arch.x86._polyval_clmulni import ffi, lib
+    msg = data.draw(st.binary(min_size=16 * nblocks, max_size=16 * nblocks))
+    k = gffi.new("struct polyval_key *")
+    glib.polyval_setkey(k, key)
+
+    def run(fn):
+        a = gffi.new("uint64_t[2]")
+        gffi.memmove(a, acc, 16)
+        fn(ffi.cast("uint64_t *", a), ffi.cast("struct polyval_key *", k), msg, nblocks)
+        return bytes(gffi.buffer(a))
+    want = run(glib.polyval_blocks_generic)
+    assert run(lib.polyval_blocks_clmulni) == want
+    if all(boot_cpu_has(f) for f in ("vpclmulqdq", "avx512f", "avx512vl", "avx512bw", "xsave_zmm")):
+        assert run(lib.polyval_blocks_vpclmul_avx512) == want
+
+
+def test_the_block_function_follows_the_cpu():
+    from crypto_api.arch.x86.cpufeature import masked_features
+    from crypto_api.arch.x86.polyval_clmulni_glue import blocks_function
+    assert blocks_function() in FUNCTIONS
+    with masked_features("vpclmulqdq"):
+        assert blocks_function() == "polyval_blocks_clmulni"
+    with masked_features("avx512bw"):
+        assert blocks_function() == "polyval_blocks_clmulni"
+
+
+def test_the_polyval_offer_is_the_simd_code_only_where_simd_may_run():
+    from crypto_api.algs.polyval_generic import GENERIC_BLOCKS
+    from crypto_api.arch.x86._polyval_clmulni import ffi, lib
+    from crypto_api.arch.x86.polyval_clmulni_glue import blocks_function
+    from crypto_api.cinterface import Kind, entries
+    with capi.crypto_alloc_shash(DRIVER) as h:
+        h.setkey(bytes(range(16)))
+        assert entries(h, Kind.POLYVAL, True).blocks == ffi.addressof(lib, blocks_function())
+        assert entries(h, Kind.POLYVAL, False).blocks == GENERIC_BLOCKS

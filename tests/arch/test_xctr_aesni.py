@@ -154,3 +154,17 @@ def test_what_hctr2_gets(mask, xctr, hctr2, prio):
     env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off")
     out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [xctr, hctr2, prio]
+
+
+@settings(max_examples=20, deadline=None)
+@given(key=st.sampled_from([16, 24, 32]).flatmap(lambda n: st.binary(min_size=n, max_size=n)),
+       iv=st.binary(min_size=16, max_size=16), msg=st.binary(max_size=600))
+def test_the_xctr_offer_is_the_simd_code_only(key, iv, msg):
+    """xctr-aes-aesni's XCTR C entry (through the SIMD wrapper's delegate):
+    aesni_xctr_crypt where SIMD may run, nothing otherwise."""
+    from crypto_api.cinterface import Kind, entries
+    from xctr_entry import run_xctr_entry
+    with capi.crypto_alloc_skcipher(DRIVER) as t:
+        t.setkey(key)
+        assert entries(t, Kind.XCTR, False) is None
+        assert run_xctr_entry(entries(t, Kind.XCTR, True), msg, iv) == ref_xctr(key, iv, msg)

@@ -15,7 +15,7 @@ from crypto_api.algs import aes_generic, nhpoly1305_generic
 from crypto_api.algs import chacha_generic as cg
 from crypto_api.arch.common import glue
 from crypto_api.cinterface import (BlockEntries, Kind, Nhpoly1305Entries, Offer, StreamEntries,
-                                   WideEntries, XtsEntries, entries, offering_tfm, offers)
+                                   WideEntries, XctrEntries, XtsEntries, entries, offering_tfm, offers)
 from source_files import ROOT, source_files
 from alloc_or_skip import alloc_or_skip
 
@@ -120,6 +120,16 @@ def test_an_arch_variant_of_a_generic_descriptor_offers_nothing():
     assert offers(nhpoly1305_generic.ALG) == (Kind.NHPOLY1305,)
     assert offers(glue.request_path_variant(aes_generic.ALG)) == ()
     assert offers(glue.request_path_variant(nhpoly1305_generic.ALG, update=None)) == ()
+
+
+def test_hctr2s_children_declare_their_kinds():
+    from crypto_api.algs import polyval_generic
+    assert offers(polyval_generic.ALG) == (Kind.POLYVAL,)
+    with capi.crypto_alloc_skcipher("xctr(aes-generic)") as x:
+        assert offers(x.alg) == (Kind.XCTR,)
+        assert entries(x, Kind.XCTR) is None           # no key yet
+        x.setkey(KEY)
+        assert type(entries(x, Kind.XCTR)) is XctrEntries
 
 
 def test_the_simd_wrapper_delegates_while_it_would_call_its_internal_driver():

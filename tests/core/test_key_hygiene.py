@@ -49,7 +49,8 @@ DRIVERS = {
     "polyval-generic": ("shash", 16, 15, lambda t: [t.ctx.key]),
     "polyval-clmulni": ("shash", 16, 32, lambda t: [t.ctx.key]),
     "hctr2_base(xctr(aes-generic),polyval-generic)": ("skcipher", 32, 33, lambda t: [
-        t.ctx.blockcipher.ctx.aes, t.ctx.xctr.ctx.cipher.ctx.aes, t.ctx.polyval.ctx.key]),
+        t.ctx.blockcipher.ctx.aes, t.ctx.xctr.ctx.cipher.ctx.aes, t.ctx.polyval.ctx.key,
+        *t.ctx.fast.structs.values()]),     # the one-call structs hold L and the hash states
 }
 
 
