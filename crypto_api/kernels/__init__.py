@@ -7,7 +7,9 @@ asked of the table.  Importing this package installs the registry's version
 rule: while a version is chosen, each driver a module registers is looked up
 in the table and registered as that version had it (renamed, re-prioritised)
 or not at all; drivers the table does not know (plug-ins) register as they
-are.  :func:`boot` chooses the version, machine and CPU in one call.
+are.  It also installs the coldplug rule: the modules that version's booted
+system has loaded by their CPU device table (the table's ``DEVICE_TABLES``)
+load at the emulated boot, before the first lookup.  :func:`boot` chooses the version, machine and CPU in one call.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from typing import Any, Optional
 
 import attrs
 
-from .. import registry
-from .query import decide
+from .. import modules, registry
+from .query import coldplugged, decide
 from .versions import KNOWN, check, describe, select, selected
 
 __all__ = ["KNOWN", "boot", "check", "describe", "select", "selected"]
@@ -51,7 +53,16 @@ def _template(name: str) -> bool:
     return not governed or row is not None
 
 
+def _coldplug() -> list:
+    """The modules the chosen version's booted system loaded by their CPU device table."""
+    version = selected()
+    if version is None:
+        return []
+    return [t.module for t in coldplugged(version, _machine())]
+
+
 registry.set_version_rule(registry.VersionRule(driver=_driver, template=_template))
+modules.set_coldplug_rule(_coldplug)
 
 
 def boot(kernel: Optional[str] = None, arch: Optional[str] = None, cpu: Optional[str] = None) -> str:
