@@ -81,6 +81,7 @@ _alias_index: Optional[Dict[str, List[str]]] = None  # alias -> module names
 _coldplugged = False                                 # CPU-feature modules loaded once
 _generic_only = False                                # no arch module loads (generic_only())
 _coldplug_extra = lambda: ()                         # noqa: E731  (set_coldplug_rule)
+_alias_extra = lambda: {}                            # noqa: E731  (set_alias_rule)
 CPU_ALIAS = "cpu:"                                   # alias prefix of MODULE_CPU_FEATURE
 _state = threading.local()
 
@@ -181,6 +182,10 @@ def alias_index() -> Dict[str, List[str]]:
                 feature = getattr(mod, "MODULE_CPU_FEATURE", None)
                 if feature:
                     index.setdefault(CPU_ALIAS + feature, []).append(name)
+            for alias, names in _alias_extra().items():
+                for name in names:
+                    if name in available_modules() and name not in index.get(alias, ()):
+                        index.setdefault(alias, []).append(name)
             _alias_index = index
         return _alias_index
 
@@ -214,6 +219,15 @@ def request_module(alias: str) -> int:
                 log.warning("request_module(%s): module %s failed to load: %s: %s",
                             alias, name, type(e).__name__, e)
     return count
+
+
+def set_alias_rule(extra) -> None:
+    """Install ``extra()``: alias -> module names, aliases the modules declare
+    in the chosen kernel version beyond their own (crypto_api.kernels: the
+    driver names a version renames, as 6.18's ``xchacha12-lib``)."""
+    global _alias_extra
+    _alias_extra = extra
+    rescan()
 
 
 def set_coldplug_rule(extra) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .row import DeviceTable, Row
-from .table import device_tables
+from .row import DeviceTable, Row, TestmgrEntry
+from .table import device_tables, testmgr_entries
 from .table import rows as table_rows
 from .versions import KNOWN, check, key
 
@@ -70,6 +70,14 @@ def coldplugged(version: str, machine: str) -> List[DeviceTable]:
     """The modules ``version``'s booted system on ``machine`` loaded by their CPU device table."""
     check(version)
     return [t for t in device_tables() if machine in t.machines and covers(t, version)]
+
+
+def testmgr_entry(alg: str, version: str) -> Optional[TestmgrEntry]:
+    """``version``'s testmgr entry row for ``alg`` (its own, else the ``*`` rule
+    of that range), or None where the table says nothing (the entry as this
+    project's testmgr has it)."""
+    rows = [e for e in testmgr_entries() if covers(e, version)]
+    return next((e for e in rows if e.alg == alg), None) or next((e for e in rows if e.alg == "*"), None)
 
 
 def versions() -> Tuple[str, ...]:

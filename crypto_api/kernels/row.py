@@ -63,6 +63,30 @@ class DeviceTable:
     unknown: str = ""
 
 
+#: TestmgrEntry.generic_driver: derived as testmgr does (each leaf name + ``-generic``)
+DERIVED = None
+#: TestmgrEntry.generic_driver: that version's testmgr compares with no generic driver
+NO_COMPARISON = ""
+
+
+@attrs.frozen
+class TestmgrEntry:
+    """testmgr's entry for ``alg`` over the versions ``[since, until)``: present
+    or not, and the driver its full tests compare against (``generic_driver``:
+    a name, :data:`DERIVED` or :data:`NO_COMPARISON`).  ``alg`` ``*``: every
+    entry of that range (a rule of the framework, not of one entry)."""
+
+    __test__ = False                # not a pytest class
+
+    alg: str
+    since: str
+    until: Optional[str]
+    present: bool
+    generic_driver: Optional[str]
+    source: str
+    unknown: str = ""
+
+
 def drivers(names: Iterable[str], suffix_ours: str, suffix: str, **kw) -> List[Row]:
     """The same row for each of ``names`` (``chacha20`` ...): ``ours`` is
     ``name + suffix_ours``, the registered driver ``name + suffix``."""

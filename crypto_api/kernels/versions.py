@@ -77,6 +77,7 @@ def select(version: Optional[str]) -> Optional[str]:
                                      "kernel before the first module loads")
         _selected = _apply(version)
         _read_env = True
+    modules.rescan()                    # the aliases follow the version (crypto_api.kernels)
     return old
 
 
