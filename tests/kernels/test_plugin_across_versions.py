@@ -1,5 +1,5 @@
 """A plug-in driver written for one kernel version's rules, self-tested under
-another (issue 28's test list).
+another (the kernel-version issue's test list).
 
 Each case boots a version in a fresh process (plugin_child.py), insmods a
 plug-in XChaCha12 at the full self-test level and reads its /proc/crypto
