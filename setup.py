@@ -28,6 +28,7 @@ PACKAGES = [
     "crypto_api.arch",
     *_arch_packages(),
     "crypto_api.machine",
+    "crypto_api.kernels",
     "crypto_api.tools",
     "crypto_api.dmcrypt",
 ]
