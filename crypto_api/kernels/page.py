@@ -53,8 +53,9 @@ def generate() -> str:
         "device table in that version are loaded at boot, before the first lookup; and the self-test manager "
         "has that version's entries and compares with its generic drivers (both tables below).  "
         "An unknown version is one error line naming these.  "
-        "With no version chosen (the default, unchanged for now) the registry is this project's "
-        "composite: every driver as its module registers it, v5.0's names beside later kernels' drivers.  "
+        "With no version chosen (the default, unchanged for now, or `composite` given as the version) the "
+        "registry is this project's composite: every driver as its module registers it, v5.0's names beside "
+        "later kernels' drivers.  "
         "`crypto-api list` and `/proc/crypto` begin with a line `# kernel: Linux VERSION` when one is "
         "chosen.  `--kernel 5.0` also shows v5.0's blkcipher records (the older switch "
         "`CRYPTO_API_KERNEL_VERSION=5.0` still does only that).",
