@@ -7,7 +7,8 @@ machine's rows (the ``kernel_rows`` module of its package).
 
 from __future__ import annotations
 
-from crypto_api.kernels.row import ARCHES, CHACHA, GENERIC, LIB6X, MODES, Row, drivers
+from crypto_api.kernels.row import (ARCHES, CHACHA, DERIVED, GENERIC, LIB6X, MODES, NO_COMPARISON, Row,
+                                    TestmgrEntry, drivers)
 
 SHA2 = ("sha224", "sha256")
 SHA512 = ("sha384", "sha512")
@@ -84,10 +85,57 @@ ROWS = tuple(
                            ("hctr2_base", "hctr2", "crypto/hctr2.c, 6.0+"))]
 )
 
+API = "crypto-api reference"
+_ADI = "adiantum({},aes-generic,nhpoly1305-generic)"
+_LIB_UNKNOWN = ("the reference gives the -lib names from 6.16, the driver rows from 6.18 (6.16-6.17 "
+                "register chacha20-generic); no known version lies between")
+
+#: testmgr's entries per version (the sibling table; crypto_api.kernels.row.TestmgrEntry).
+TESTMGR = (
+    TestmgrEntry("*", "5.0", "5.2", True, NO_COMPARISON,
+                 f"crypto/testmgr.c @5.0: the old framework; comparison with a generic driver is 5.2+ "
+                 f"({API} §8.6, §11)"),
+    *(e for x in ("xchacha12", "xchacha20") for e in (
+        TestmgrEntry(f"adiantum({x},aes)", "5.2", "6.16", True, _ADI.format(x + "-generic"),
+                     f"crypto/testmgr.c @5.2-6.15 ({API} §8.1)"),
+        TestmgrEntry(f"adiantum({x},aes)", "6.16", "7.0", True, _ADI.format(x + "-lib"),
+                     f"crypto/testmgr.c @6.16 ({API} §8.1)", unknown=_LIB_UNKNOWN))),
+    *(TestmgrEntry(n, "6.16", None, True, n + "-lib", f"crypto/testmgr.c @6.16+ ({API} §8.1)",
+                   unknown=_LIB_UNKNOWN) for n in CHACHA),
+    *(TestmgrEntry(n, "6.17", None, True, n + "-lib", f"crypto/testmgr.c with crypto/sha256.c ({LIB6X} §2.1)",
+                   unknown="inferred with the table's sha256-lib rows (6.17); the entry's generic_driver "
+                           "not read in a tree") for n in SHA2),
+    TestmgrEntry("essiv(cbc(aes),sha256)", "5.0", "5.4", False, DERIVED,
+                 f"crypto/essiv.c and its testmgr entry came with 5.4 ({MODES} §4.5)"),
+    TestmgrEntry("essiv(cbc(aes),sha256)", "6.17", None, True, "essiv(cbc(aes-generic),sha256-lib)",
+                 "this project's decision: the instance its template builds from that version's generic "
+                 "drivers", unknown="the kernel's generic_driver for essiv once sha256-generic became "
+                                    "sha256-lib was not read"),
+    *(TestmgrEntry(f"{m}(aria)", "5.0", "6.0", False, DERIVED,
+                   f"'testmgr: add ARIA testmgr tests' came with crypto/aria.c in 6.0 ({MODES} §6)")
+      for m in ("cbc", "ctr", "ecb")),
+    TestmgrEntry("xts(aes)", "5.2", None, True, "xts(ecb(aes-generic))",
+                 "crypto/testmgr.c @5.2+ (this project's alg_test_descs)",
+                 unknown="the entry's generic_driver once aes-generic gives way to aes-lib (7.0)"),
+    TestmgrEntry("rfc7539(chacha20,poly1305)", "6.18", None, True, "rfc7539(chacha20-lib,poly1305-generic)",
+                 "this project's decision: the instance its template builds from that version's generic "
+                 "drivers", unknown="the kernel's generic_driver for rfc7539 after 6.16's library "
+                                    "conversions was not read"),
+    TestmgrEntry("rfc7539esp(chacha20,poly1305)", "6.18", None, True,
+                 "rfc7539esp(chacha20-lib,poly1305-generic)",
+                 "this project's decision: the instance its template builds from that version's generic "
+                 "drivers", unknown="the kernel's generic_driver for rfc7539esp after 6.16's library "
+                                    "conversions was not read"),
+)
+
 #: What the table does not cover anywhere (the fidelity page lists it).
 NOT_MODELLED = (
-    "testmgr's entries, generic_driver names and configurations per version",
-    "the glue's SIMD section rules and the core's registration and lookup rules per version",
+    "testmgr's configurations per version (5.0's np/tap framework, 5.1's testvec_configs, 6.16's "
+    "renames): every version runs this project's (5.2+) configurations; the poly1305 entry after "
+    "6.16 (the kernel has no poly1305 algorithm left; this project keeps its entry)",
+    "the glue's SIMD section rules and the core's registration and lookup rules per version; "
+    "in particular 6.13+'s asynchronous self-tests (a registration here always waits for its test: "
+    "see the first answer in a fresh process)",
     "5.0-5.4's module dependencies that load the generic ChaCha and NHPoly1305 modules with the "
     "arch ones: the generic drivers register here in every version anyway",
 )

@@ -80,6 +80,8 @@ _available: Optional[Dict[str, str]] = None        # module name -> import path
 _alias_index: Optional[Dict[str, List[str]]] = None  # alias -> module names
 _coldplugged = False                                 # CPU-feature modules loaded once
 _generic_only = False                                # no arch module loads (generic_only())
+_coldplug_extra = lambda: ()                         # noqa: E731  (set_coldplug_rule)
+_alias_extra = lambda: {}                            # noqa: E731  (set_alias_rule)
 CPU_ALIAS = "cpu:"                                   # alias prefix of MODULE_CPU_FEATURE
 _state = threading.local()
 
@@ -180,6 +182,10 @@ def alias_index() -> Dict[str, List[str]]:
                 feature = getattr(mod, "MODULE_CPU_FEATURE", None)
                 if feature:
                     index.setdefault(CPU_ALIAS + feature, []).append(name)
+            for alias, names in _alias_extra().items():
+                for name in names:
+                    if name in available_modules() and name not in index.get(alias, ()):
+                        index.setdefault(alias, []).append(name)
             _alias_index = index
         return _alias_index
 
@@ -215,13 +221,39 @@ def request_module(alias: str) -> int:
     return count
 
 
+def set_alias_rule(extra) -> None:
+    """Install ``extra()``: alias -> module names, aliases the modules declare
+    in the chosen kernel version beyond their own (crypto_api.kernels: the
+    driver names a version renames, as 6.18's ``xchacha12-lib``)."""
+    global _alias_extra
+    _alias_extra = extra
+    rescan()
+
+
+def set_coldplug_rule(extra) -> None:
+    """Install ``extra()``: the names of further modules a booted system has
+    loaded by their CPU device table (crypto_api.kernels: per kernel version,
+    e.g. x86's aesni_intel); each loads at the coldplug if its init accepts the CPU."""
+    global _coldplug_extra
+    _coldplug_extra = extra
+
+
 def _coldplug_cpu_modules() -> None:
     """Once: load the modules whose MODULE_CPU_FEATURE the machine's CPU has
-    (udev's boot-time coldplug of cpu device-table aliases)."""
+    (udev's boot-time coldplug of cpu device-table aliases), then those the
+    coldplug rule names."""
     global _coldplugged
     if _coldplugged:
         return
     _coldplugged = True
+    for name in _coldplug_extra():
+        if name in _loaded or name not in available_modules():
+            continue
+        try:
+            path = available_modules()[name]
+            _load(name, _import(path), path)
+        except Exception as e:  # as at boot: a module refusing the CPU is reported, boot goes on
+            log.debug("crypto_api: device-table module %s not loaded: %s", name, e)
     for alias, names in alias_index().items():
         if not alias.startswith(CPU_ALIAS):
             continue

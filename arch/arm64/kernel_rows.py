@@ -7,7 +7,7 @@ these with the generic rows and the other machines'.
 
 from __future__ import annotations
 
-from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, Row, chacha_arch, drivers
+from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, chacha_arch, drivers
 
 ARM64 = ("arm64",)
 
@@ -32,6 +32,14 @@ ROWS = tuple(
            "no kernel counterpart (arch/arm64/chacha20poly1305_glue.py)", status="project",
            note="one-pass AEAD above the template instance, on purpose")
        for pre in ("rfc7539", "rfc7539esp")]
+)
+
+#: The modules a booted system has loaded before any lookup (udev's coldplug
+#: of the CPU device table that module_cpu_feature_match adds); this project's
+#: modules say the same with MODULE_CPU_FEATURE, coldplugged in every mode.
+DEVICE_TABLES = (
+    DeviceTable("aes_ce_cipher", ARM64, "5.0", None, ("aes",),
+                f"arch/arm64/crypto/aes-ce-glue.c: module_cpu_feature_match(AES) ({ARCHES} §0.5, §1.2)"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).

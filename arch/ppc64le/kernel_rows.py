@@ -7,7 +7,7 @@ these with the generic rows and the other machines'.
 
 from __future__ import annotations
 
-from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, Row, chacha_arch, drivers
+from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, chacha_arch, drivers
 
 PPC = ("ppc64le",)
 
@@ -23,6 +23,21 @@ ROWS = tuple(
     + drivers(CHACHA, "-vsx-4way", "-vsx-4way", machines=PPC, since="5.0", until=None, priority=50,
                module="chacha_vsx_4way", source="no kernel counterpart (arch/ppc64le/chacha_vsx4_glue.py)",
                status="project", note="the seed's POWER8 design, below every kernel ChaCha (50)")
+)
+
+#: The modules a booted system has loaded before any lookup (udev's coldplug
+#: of the CPU device table that module_cpu_feature_match adds); this project's
+#: modules say the same with MODULE_CPU_FEATURE, coldplugged in every mode.
+DEVICE_TABLES = (
+    DeviceTable("vmx_crypto", PPC, "5.0", None, ("vcrypto",),
+                f"drivers/crypto/vmx/vmx.c: module_cpu_feature_match(PPC_MODULE_FEATURE_VEC_CRYPTO) ({ARCHES} §3.1)"),
+    DeviceTable("poly1305_p10_crypto", PPC, "6.5", "6.16", ("arch_3_1",),
+                f"arch/powerpc/crypto/poly1305-p10-glue.c: module_cpu_feature_match(PPC_MODULE_FEATURE_P10) ({ARCHES} §3.3)"),
+    DeviceTable("chacha_p10_crypto", PPC, "6.5", "6.9", ("arch_3_1",),
+                f"arch/powerpc/crypto/chacha-p10-glue.c @6.5-6.8: module_cpu_feature_match(PPC_MODULE_FEATURE_P10); "
+                f"plain module_init from 6.9 ({ARCHES} §3.2)",
+                unknown="whether 6.6.y took the March 2024 fix (the table says 6.6 has the device table); "
+                        "the lookup of chacha20 loads it by its alias anyway"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).

@@ -7,7 +7,12 @@ asked of the table.  Importing this package installs the registry's version
 rule: while a version is chosen, each driver a module registers is looked up
 in the table and registered as that version had it (renamed, re-prioritised)
 or not at all; drivers the table does not know (plug-ins) register as they
-are.  :func:`boot` chooses the version, machine and CPU in one call.
+are.  It also installs the coldplug rule: the modules that version's booted
+system has loaded by their CPU device table (the table's ``DEVICE_TABLES``)
+load at the emulated boot, before the first lookup; the alias rule: a
+driver that version renames is found by its new name (its module declares
+it); and testmgr's entries
+(present or not, the generic driver compared with) as that version had them.  :func:`boot` chooses the version, machine and CPU in one call.
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from typing import Any, Optional
 
 import attrs
 
-from .. import registry
-from .query import decide
+from .. import modules, registry
+from ..testmgr import descs as testmgr
+from .query import coldplugged, decide, rows_for, testmgr_entry
 from .versions import KNOWN, check, describe, select, selected
 
 __all__ = ["KNOWN", "boot", "check", "describe", "select", "selected"]
@@ -51,7 +57,38 @@ def _template(name: str) -> bool:
     return not governed or row is not None
 
 
+def _coldplug() -> list:
+    """The modules the chosen version's booted system loaded by their CPU device table."""
+    version = selected()
+    if version is None:
+        return []
+    return [t.module for t in coldplugged(version, _machine())]
+
+
+def _aliases() -> dict:
+    """The chosen version's names of renamed drivers, as aliases of their modules
+    (``MODULE_ALIAS_CRYPTO`` of each driver name in that kernel's module)."""
+    version = selected()
+    out: dict = {}
+    if version is not None:
+        for r in rows_for(version, _machine()):
+            if r.what == "driver" and r.driver != r.ours:
+                for alias in modules.MODULE_ALIAS_CRYPTO(r.driver):
+                    out.setdefault(alias, []).append(r.module)
+    return out
+
+
+def _testmgr(alg: str):
+    """(present, generic driver) of ``alg``'s testmgr entry in the chosen version, or None."""
+    version = selected()
+    entry = None if version is None else testmgr_entry(alg, version)
+    return None if entry is None else (entry.present, entry.generic_driver)
+
+
 registry.set_version_rule(registry.VersionRule(driver=_driver, template=_template))
+modules.set_coldplug_rule(_coldplug)
+modules.set_alias_rule(_aliases)
+testmgr.set_version_entries(_testmgr)
 
 
 def boot(kernel: Optional[str] = None, arch: Optional[str] = None, cpu: Optional[str] = None) -> str:

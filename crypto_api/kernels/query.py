@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .row import Row
+from .row import DeviceTable, Row, TestmgrEntry
+from .table import device_tables, testmgr_entries
 from .table import rows as table_rows
 from .versions import KNOWN, check, key
 
@@ -27,7 +28,7 @@ def _index() -> Dict[Tuple[str, str, str], List[Row]]:
     return _governed
 
 
-def covers(row: Row, version: str) -> bool:
+def covers(row, version: str) -> bool:
     """True if ``version`` is in the row's range [since, until)."""
     v = key(version)
     return key(row.since) <= v and (row.until is None or v < key(row.until))
@@ -63,6 +64,20 @@ def snapshot(version: str, machine: str) -> Dict[str, Tuple[str, int]]:
 
 def templates(version: str, machine: str) -> List[str]:
     return [r.driver for r in rows_for(version, machine) if r.what == "template"]
+
+
+def coldplugged(version: str, machine: str) -> List[DeviceTable]:
+    """The modules ``version``'s booted system on ``machine`` loaded by their CPU device table."""
+    check(version)
+    return [t for t in device_tables() if machine in t.machines and covers(t, version)]
+
+
+def testmgr_entry(alg: str, version: str) -> Optional[TestmgrEntry]:
+    """``version``'s testmgr entry row for ``alg`` (its own, else the ``*`` rule
+    of that range), or None where the table says nothing (the entry as this
+    project's testmgr has it)."""
+    rows = [e for e in testmgr_entries() if covers(e, version)]
+    return next((e for e in rows if e.alg == alg), None) or next((e for e in rows if e.alg == "*"), None)
 
 
 def versions() -> Tuple[str, ...]:

@@ -1,6 +1,7 @@
 """One row of the kernel-version table, and helpers to write rows.
 
-No kernel counterpart.  What a row says is described in crypto_api.kernels.table;
+No kernel counterpart.  What a row says is described in crypto_api.kernels.table
+(:class:`DeviceTable`: a module loaded at boot by its CPU device table);
 the rows themselves live with what they describe: the generic drivers' and
 templates' in algs/kernel_rows.py, each machine's in its own package
 (``kernel_rows.py`` beside its drivers), so the core names no machine.
@@ -44,6 +45,46 @@ class Row:
     def __attrs_post_init__(self) -> None:
         if self.status not in STATUSES or self.what not in ("driver", "template"):
             raise ValueError(f"table row {self.ours}: status {self.status!r} / what {self.what!r}")
+
+
+@attrs.frozen
+class DeviceTable:
+    """A module that a booted system has loaded before any lookup: its CPU
+    device table (``MODULE_DEVICE_TABLE(x86cpu, ...)``, or
+    ``module_cpu_feature_match``) makes udev's coldplug load it at boot on a
+    CPU with one of ``features``.  Over the versions ``[since, until)``."""
+
+    module: str
+    machines: Tuple[str, ...]
+    since: str
+    until: Optional[str]
+    features: Tuple[str, ...]
+    source: str
+    unknown: str = ""
+
+
+#: TestmgrEntry.generic_driver: derived as testmgr does (each leaf name + ``-generic``)
+DERIVED = None
+#: TestmgrEntry.generic_driver: that version's testmgr compares with no generic driver
+NO_COMPARISON = ""
+
+
+@attrs.frozen
+class TestmgrEntry:
+    """testmgr's entry for ``alg`` over the versions ``[since, until)``: present
+    or not, and the driver its full tests compare against (``generic_driver``:
+    a name, :data:`DERIVED` or :data:`NO_COMPARISON`).  ``alg`` ``*``: every
+    entry of that range (a rule of the framework, not of one entry)."""
+
+    __test__ = False                # not a pytest class
+
+    alg: str
+    since: str
+    until: Optional[str]
+    present: bool
+    generic_driver: Optional[str]
+    source: str
+    unknown: str = ""
 
 
 def drivers(names: Iterable[str], suffix_ours: str, suffix: str, **kw) -> List[Row]:

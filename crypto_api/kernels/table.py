@@ -22,6 +22,13 @@ is not governed by the table.
 * ``kept``: the kernel of that range has no such driver, but this project keeps
   it registered because another part of it needs it (the reason in ``note``).
 
+A machine's ``kernel_rows`` module may also list ``DEVICE_TABLES``
+(crypto_api.kernels.row.DeviceTable): the modules that a booted system of
+that version has already loaded, by udev's coldplug of their CPU device
+table, before any process looks a name up; and ``TESTMGR``
+(crypto_api.kernels.row.TestmgrEntry): testmgr's entries by version and the
+generic driver each one's full tests compare against.
+
 ``unknown`` names what the sources did not settle; nothing there is guessed
 silently: where a priority is unknown the project's own is kept and said so.
 
@@ -36,17 +43,21 @@ from __future__ import annotations
 import importlib
 from typing import Dict, List, Optional, Tuple
 
-from .row import Row
+from .row import DeviceTable, Row, TestmgrEntry
 
 GENERIC_ROWS = "crypto_api.algs.kernel_rows"
-_collected: Optional[Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]]]] = None
+_Collected = Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]], Tuple[DeviceTable, ...],
+                   Tuple[TestmgrEntry, ...]]
+_collected: Optional[_Collected] = None
 
 
-def _collect() -> Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]]]:
+def _collect() -> _Collected:
     global _collected
     if _collected is None:
         from ..machine.known import machines
         found: List[Row] = []
+        tables: List[DeviceTable] = []
+        entries: List[TestmgrEntry] = []
         notes: Dict[str, Tuple[str, ...]] = {}
         sources = [("*", GENERIC_ROWS)] + [(name, spec.package + ".kernel_rows")
                                            for name, spec in machines().items()]
@@ -58,8 +69,10 @@ def _collect() -> Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]]]:
                     raise
                 continue                # a machine with no rows: its drivers are ungoverned
             found += mod.ROWS
+            tables += getattr(mod, "DEVICE_TABLES", ())
+            entries += getattr(mod, "TESTMGR", ())
             notes[owner] = tuple(getattr(mod, "NOT_MODELLED", ()))
-        _collected = (tuple(found), notes)
+        _collected = (tuple(found), notes, tuple(tables), tuple(entries))
     return _collected
 
 
@@ -71,3 +84,13 @@ def rows() -> Tuple[Row, ...]:
 def not_modelled() -> Dict[str, Tuple[str, ...]]:
     """owner (``*`` or a machine) -> what the table does not cover there."""
     return _collect()[1]
+
+
+def device_tables() -> Tuple[DeviceTable, ...]:
+    """The modules with a CPU device table (loaded at boot), every machine's."""
+    return _collect()[2]
+
+
+def testmgr_entries() -> Tuple[TestmgrEntry, ...]:
+    """testmgr's entries and generic drivers per version (the sibling table)."""
+    return _collect()[3]

@@ -4,7 +4,8 @@ No kernel counterpart (a kernel is one version; this emulator can be several).
 The versions are the seed series 5.0, the LTS lines and the latest release
 (:data:`KNOWN`).  The version is chosen before the first module loads, by
 ``CRYPTO_API_KERNEL`` in the environment, the command line's ``--kernel``
-or :func:`crypto_api.boot`; none chosen (the default) is this project's own
+or :func:`crypto_api.boot`; none chosen (the default, or ``composite``
+explicitly) is this project's own
 composite registry, the drivers as they register themselves with no version
 table applied.  The older ``CRYPTO_API_KERNEL_VERSION`` ("5.0"/"5.2") still
 switches only the two /proc/crypto records of crypto_api.kernel_version.
@@ -22,6 +23,8 @@ from ..errors import EBUSY, EINVAL, CryptoError
 #: The versions the table answers for, oldest first.
 KNOWN: Tuple[str, ...] = ("5.0", "5.4", "5.10", "5.15", "6.1", "6.6", "6.12", "6.18", "6.19")
 ENV = "CRYPTO_API_KERNEL"
+#: The value that asks for no version explicitly: the project's composite registry.
+COMPOSITE = "composite"
 
 _lock = threading.Lock()
 _selected: Optional[str] = None
@@ -34,7 +37,9 @@ def key(version: str) -> Tuple[int, ...]:
 
 
 def check(version: object) -> str:
-    """``version`` if it is a known one, else EINVAL naming the known ones."""
+    """``version`` if it is a known one (or :data:`COMPOSITE`), else EINVAL naming the known ones."""
+    if version == COMPOSITE:
+        return COMPOSITE
     if not isinstance(version, str) or version not in KNOWN:
         raise CryptoError(EINVAL, f"kernel {version!r}: not a known version; known: {', '.join(KNOWN)}")
     return version
@@ -48,7 +53,7 @@ def selected() -> Optional[str]:
             _read_env = True
             raw = os.environ.get(ENV, "").strip()
             if raw:
-                _selected = _apply(check(raw))
+                _selected = _apply(_version(check(raw)))
         return _selected
 
 
@@ -58,14 +63,19 @@ def _apply(version: Optional[str]) -> Optional[str]:
     return version
 
 
+def _version(checked: str) -> Optional[str]:
+    return None if checked == COMPOSITE else checked
+
+
 def select(version: Optional[str]) -> Optional[str]:
-    """Follow ``version`` (None: the composite registry); returns the previous choice.
+    """Follow ``version`` (None or :data:`COMPOSITE`: the composite registry);
+    returns the previous choice.
 
     EINVAL for an unknown version; EBUSY once a module is loaded under another
     choice (its drivers registered as that one decided: unload them first)."""
     global _selected, _read_env
     if version is not None:
-        check(version)
+        version = _version(check(version))
     old = selected()
     if version == old:
         return old
@@ -77,6 +87,7 @@ def select(version: Optional[str]) -> Optional[str]:
                                      "kernel before the first module loads")
         _selected = _apply(version)
         _read_env = True
+    modules.rescan()                    # the aliases follow the version (crypto_api.kernels)
     return old
 
 

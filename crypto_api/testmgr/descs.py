@@ -3,7 +3,10 @@
 Sorted by ``alg`` in strcmp order and looked up by binary search; the order
 is checked at first use.  ``generic_driver`` names the reference
 implementation that full tests fuzz against; when absent it is derived by
-appending ``-generic`` to every non-template component of the name.
+appending ``-generic`` to every non-template component of the name.  A
+chosen kernel version (crypto_api.kernels) may say otherwise through
+:func:`set_version_entries`: an entry that version lacks, and the generic
+driver its entry names ("" for none: no comparison in that version).
 """
 
 from __future__ import annotations
@@ -75,6 +78,19 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
 )
 
 _checked = False
+_version_entry = None           # alg -> (present, generic driver name or None); see set_version_entries
+
+
+def set_version_entries(entry) -> None:
+    """Install ``entry(alg)``: None (the entry as this table has it) or
+    ``(present, generic_driver)`` as the chosen kernel version had it
+    (``generic_driver`` None: derived; "": no comparison)."""
+    global _version_entry
+    _version_entry = entry
+
+
+def _version(alg: str):
+    return _version_entry(alg) if _version_entry is not None else None
 
 
 def check_order(descs=ALG_TEST_DESCS) -> bool:
@@ -99,12 +115,17 @@ def find_test(alg: str) -> Optional[AlgTestDesc]:
     keys = [d.alg.encode() for d in ALG_TEST_DESCS]
     i = bisect.bisect_left(keys, alg.encode())
     if i < len(keys) and keys[i] == alg.encode():
-        return ALG_TEST_DESCS[i]
+        ruled = _version(alg)
+        return ALG_TEST_DESCS[i] if ruled is None or ruled[0] else None
     return None
 
 
 def generic_driver_name(alg: str, desc: Optional[AlgTestDesc]) -> str:
-    """The reference driver: the entry's, or every leaf name + ``-generic``."""
+    """The reference driver: the chosen version's, the entry's, or every leaf
+    name + ``-generic``; "" where the chosen version compares with none."""
+    ruled = _version(alg)
+    if ruled is not None and ruled[1] is not None:
+        return ruled[1]
     if desc is not None and desc.generic_driver:
         return desc.generic_driver
     out, token = [], ""

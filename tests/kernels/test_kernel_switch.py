@@ -98,3 +98,23 @@ def test_v50_shows_v50_records():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["5.0", "True"]
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_composite_asks_for_no_version_explicitly(how):
+    """``composite`` is the registry with no version chosen (what a test suite
+    can pin whatever the default becomes)."""
+    out = cli("--kernel", "composite", "list", "--table") if how == "option" else \
+        cli("list", "--table", CRYPTO_API_KERNEL="composite")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("name ")
+    assert {"chacha20-simd", "chacha20-generic"} <= drivers(out.stdout)
+
+
+def test_boot_composite_after_a_version_was_chosen_in_the_environment():
+    code = ("import crypto_api as capi\nprint(capi.kernels.selected())\n"
+            "print(capi.boot(kernel='composite').split()[0], capi.kernels.selected())\n")
+    env = dict(os.environ, CRYPTO_API_KERNEL="6.1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["6.1", "composite None"]

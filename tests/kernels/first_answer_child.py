@@ -1,0 +1,66 @@
+"""Child process of test_first_answer.py: the first and second allocation of
+each name given, each name in its own fresh registry.
+
+Run as ``python first_answer_child.py VERSION NAME...`` (VERSION ``composite``:
+none chosen) (the machine chosen by
+CRYPTO_API_ARCH, the CPU by CRYPTO_API_CPU).  crypto_api is imported once;
+each name is then allocated in a forked process that boots VERSION and has
+loaded no module yet, as a fresh process would.  Prints one JSON object:
+name -> {"first": driver, "second": driver, "loaded": the modules loaded by
+the first allocation, "registered": {driver: priority} of that cra_name once
+every module is loaded}, or name -> "error text".
+"""
+
+import json
+import os
+import sys
+
+import crypto_api as capi
+
+#: how each kind of name is allocated (the cra_name's type in the table)
+HASHES = ("poly1305", "nhpoly1305", "sha224", "sha256")
+
+
+def alloc(name):
+    if name == "aes":
+        return capi.crypto_alloc_cipher(name)
+    if name in HASHES:
+        return capi.crypto_alloc_shash(name)
+    return capi.crypto_alloc_skcipher(name)
+
+
+def one(version, name):
+    if version != "composite":          # "composite": no version chosen
+        capi.boot(kernel=version)
+    first = alloc(name).alg.cra_driver_name
+    loaded = capi.modules.loaded_modules()
+    second = alloc(name).alg.cra_driver_name
+    capi.load_all()
+    registered = {a.cra_driver_name: a.cra_priority for a in capi.registry.snapshot()
+                  if a.cra_name == name and not a.is_larval and a.instance is None}
+    return {"first": first, "second": second, "loaded": loaded, "registered": registered}
+
+
+def main(version, names):
+    out = {}
+    for name in names:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            try:
+                answer = one(version, name)
+            except Exception as e:      # reported to the parent, not raised
+                answer = f"{type(e).__name__}: {e}"
+            os.write(w, json.dumps(answer).encode())
+            os._exit(0)
+        os.close(w)
+        with os.fdopen(r) as f:
+            data = f.read()
+        os.waitpid(pid, 0)
+        out[name] = json.loads(data) if data else "no answer"
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
