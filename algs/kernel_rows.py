@@ -105,6 +105,18 @@ TESTMGR = (
     *(TestmgrEntry(n, "6.17", None, True, n + "-lib", f"crypto/testmgr.c with crypto/sha256.c ({LIB6X} §2.1)",
                    unknown="inferred with the table's sha256-lib rows (6.17); the entry's generic_driver "
                            "not read in a tree") for n in SHA2),
+    *(TestmgrEntry(n, "6.17", None, True, n + "-lib", f"crypto/testmgr.c with the SHA library wrappers ({LIB6X} §2.1)",
+                   unknown="inferred with the table's -lib rows (6.17); the entry's generic_driver not read "
+                           "in a tree") for n in ("sha1", *SHA512)),
+    *(TestmgrEntry(f"hmac({n})", "6.17", None, True, f"hmac({n}-lib)",
+                   "this project's decision: the instance its template builds from that version's generic "
+                   "drivers", unknown="6.17's HMAC moved into the SHA library (hmac-sha*-lib drivers); the "
+                                      "entry's generic_driver not read in a tree")
+      for n in ("sha1", *SHA2, *SHA512)),
+    *(TestmgrEntry(alg, "5.0", "6.0", False, DERIVED, f"came with HCTR2 in 6.0 ({LIB6X} §1.1, §1.4)")
+      for alg in ("hctr2(aes)", "xctr(aes)", "polyval")),
+    TestmgrEntry("polyval", "6.19", None, False, DERIVED,
+                 f"'crypto: testmgr - Remove polyval tests', 6.19 ({LIB6X} §1.1)"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "5.0", "5.4", False, DERIVED,
                  f"crypto/essiv.c and its testmgr entry came with 5.4 ({MODES} §4.5)"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "6.17", None, True, "essiv(cbc(aes-generic),sha256-lib)",
