@@ -190,9 +190,10 @@ static void gcm_crypt(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12], 
 	crypto_memzero(counter, sizeof(counter));
 }
 
-void aesni_gcm_seal(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+void aesni_gcm_seal(const uint8_t *key, const uint8_t nonce[12],
 		    const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len, uint8_t *dst)
 {
+	const struct aesni_gcm_ctx *ctx = (const struct aesni_gcm_ctx *)(const void *)key;
 	uint8_t tag[16];
 
 	gcm_crypt(ctx, nonce, ad, adlen, src, len, dst, 1, tag);
@@ -220,18 +221,20 @@ static int gcm_open(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12], co
 	return -AESNI_GCM_EBADMSG;
 }
 
-int aesni_gcm_open(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+int aesni_gcm_open(const uint8_t *key, const uint8_t nonce[12],
 		   const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
 		   const uint8_t *tag, uint8_t *dst)
 {
-	return gcm_open(ctx, nonce, ad, adlen, src, len, tag, dst, 1);
+	return gcm_open((const struct aesni_gcm_ctx *)(const void *)key, nonce, ad, adlen, src, len,
+			tag, dst, 1);
 }
 
-int aesni_gcm_decrypt(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+int aesni_gcm_decrypt(const uint8_t *key, const uint8_t nonce[12],
 		      const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
 		      const uint8_t *tag, uint8_t *dst)
 {
-	return gcm_open(ctx, nonce, ad, adlen, src, len, tag, dst, 0);
+	return gcm_open((const struct aesni_gcm_ctx *)(const void *)key, nonce, ad, adlen, src, len,
+			tag, dst, 0);
 }
 
 #else /* not x86 */
@@ -244,26 +247,26 @@ int aesni_gcm_setkey(struct aesni_gcm_ctx *ctx, const uint8_t *key, size_t len, 
 	abort();
 }
 
-void aesni_gcm_seal(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+void aesni_gcm_seal(const uint8_t *key, const uint8_t nonce[12],
 		    const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len, uint8_t *dst)
 {
-	(void)ctx; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)dst;
+	(void)key; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)dst;
 	abort();
 }
 
-int aesni_gcm_open(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+int aesni_gcm_open(const uint8_t *key, const uint8_t nonce[12],
 		   const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
 		   const uint8_t *tag, uint8_t *dst)
 {
-	(void)ctx; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)tag; (void)dst;
+	(void)key; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)tag; (void)dst;
 	abort();
 }
 
-int aesni_gcm_decrypt(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+int aesni_gcm_decrypt(const uint8_t *key, const uint8_t nonce[12],
 		      const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
 		      const uint8_t *tag, uint8_t *dst)
 {
-	(void)ctx; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)tag; (void)dst;
+	(void)key; (void)nonce; (void)ad; (void)adlen; (void)src; (void)len; (void)tag; (void)dst;
 	abort();
 }
 

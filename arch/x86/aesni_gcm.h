@@ -29,18 +29,19 @@ struct aesni_gcm_ctx {
 
 /* 0, or -EINVAL (-22) unless len is 16, 24 or 32; authsize is set to 16. */
 int aesni_gcm_setkey(struct aesni_gcm_ctx *ctx, const uint8_t *key, size_t len, uint32_t isa);
-/* dst[0:len] = ciphertext, dst[len:len+authsize] = tag.  dst may equal src. */
-void aesni_gcm_seal(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+/* key: a struct aesni_gcm_ctx (typed as bytes for aead_call.h's core
+ * signature).  dst[0:len] = ciphertext, dst[len:len+authsize] = tag.  dst may equal src. */
+void aesni_gcm_seal(const uint8_t *key, const uint8_t nonce[12],
 		    const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len, uint8_t *dst);
 /* src: len bytes of ciphertext; tag: authsize bytes.  0 and dst[0:len] =
  * plaintext, or -EBADMSG with dst[0:len] zeroed (compared in constant
  * time).  dst may equal src. */
-int aesni_gcm_open(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+int aesni_gcm_open(const uint8_t *key, const uint8_t nonce[12],
 		   const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
 		   const uint8_t *tag, uint8_t *dst);
 /* The same, leaving the plaintext in dst on a wrong tag (the kernel's
  * request rule: decrypt, then verify). */
-int aesni_gcm_decrypt(const struct aesni_gcm_ctx *ctx, const uint8_t nonce[12],
+int aesni_gcm_decrypt(const uint8_t *key, const uint8_t nonce[12],
 		      const uint8_t *ad, size_t adlen, const uint8_t *src, size_t len,
 		      const uint8_t *tag, uint8_t *dst);
 /* cdef: end */
