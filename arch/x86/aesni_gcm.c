@@ -8,7 +8,7 @@
  * be32(2) onwards, E_K(nonce ‖ be32(1)) masks the tag.  GHASH sums the
  * unreduced products of up to 8 blocks with precomputed powers of H and
  * reduces once per group (ghash_clmul_ops.h); where the CPU has VPCLMULQDQ
- * with AVX-512, 16 blocks at a time in four 512-bit lanes.  Encryption runs
+ * with AVX-512, 32 blocks at a time in 512-bit registers of four.  Encryption runs
  * CTR over a chunk that stays in cache, then hashes the ciphertext of that
  * chunk; decryption hashes a chunk first and then decrypts it, so src and
  * dst may be the same buffer.  The tag is compared in constant time.
@@ -67,36 +67,40 @@ static inline __m128i lanes_xor(__m512i v)
 	return _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
 }
 
-/* The same with VPCLMULQDQ: 16 blocks (four lanes of four) per reduction. */
+/* The same with VPCLMULQDQ: 32 blocks (eight registers of four) per
+ * reduction; the middle products are folded into the outer ones in each
+ * lane before the lanes are summed. */
 TARGET_VPCLMUL
 static __m128i ghash_blocks512(const struct aesni_gcm_ctx *ctx, __m128i y, const uint8_t *p,
 			       size_t nblocks)
 {
 	const __m512i rev = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
 								11, 12, 13, 14, 15));
-	__m512i h[4], d, lo, mid, hi;
+	__m512i h[8], d, lo, mid, hi;
 	struct clmul_sum s;
 	int j;
 
-	for (j = 0; j < 4; j++)		/* lanes of h[j]: H^(16-4j) .. H^(13-4j) */
+	for (j = 0; j < 8; j++)		/* lanes of h[j]: H^(32-4j) .. H^(29-4j) */
 		h[j] = _mm512_loadu_si512((const void *)ctx->hpow[4 * j]);
-	for (; nblocks >= 16; nblocks -= 16, p += 256) {
+	for (; nblocks >= 32; nblocks -= 32, p += 512) {
 		d = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)p), rev);
 		d = _mm512_xor_si512(d, _mm512_inserti32x4(_mm512_setzero_si512(), y, 0));
 		lo = _mm512_clmulepi64_epi128(d, h[0], 0x00);
 		hi = _mm512_clmulepi64_epi128(d, h[0], 0x11);
 		mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(d, h[0], 0x01),
 				       _mm512_clmulepi64_epi128(d, h[0], 0x10));
-		for (j = 1; j < 4; j++) {
+		for (j = 1; j < 8; j++) {
 			d = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(p + 64 * j)), rev);
 			lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(d, h[j], 0x00));
 			hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(d, h[j], 0x11));
 			mid = _mm512_ternarylogic_epi64(mid, _mm512_clmulepi64_epi128(d, h[j], 0x01),
 							_mm512_clmulepi64_epi128(d, h[j], 0x10), 0x96);
 		}
+		lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
+		hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
 		s.lo = lanes_xor(lo);
-		s.mid = lanes_xor(mid);
 		s.hi = lanes_xor(hi);
+		s.mid = _mm_setzero_si128();
 		y = clmul_reduce(&s);
 	}
 	return ghash_blocks128(ctx, y, p, nblocks);

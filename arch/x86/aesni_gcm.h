@@ -12,13 +12,13 @@
 /* cdef: begin */
 #define AESNI_GCM_ISA_AESNI 0		/* AES-NI CTR, PCLMULQDQ GHASH, 8 blocks per reduction */
 #define AESNI_GCM_ISA_VAES_AVX2 1	/* VAES 256-bit CTR, PCLMULQDQ GHASH */
-#define AESNI_GCM_ISA_AVX512 2		/* VAES 512-bit CTR, VPCLMULQDQ 512-bit GHASH, 16 blocks */
-#define AESNI_GCM_POWERS 16
+#define AESNI_GCM_ISA_AVX512 2		/* VAES 512-bit CTR, VPCLMULQDQ 512-bit GHASH, 32 blocks */
+#define AESNI_GCM_POWERS 32
 #define AESNI_GCM_EBADMSG 74
 
 /*
- * The AES schedule, the hash key's powers H^16..H^1 (reflected: each
- * byte-reversed, hpow[i] = H^(16-i)), the tag length and the code to run.
+ * The AES schedule, the hash key's powers H^32..H^1 (reflected: each
+ * byte-reversed, hpow[i] = H^(32-i)), the tag length and the code to run.
  */
 struct aesni_gcm_ctx {
 	struct aesni_ctx aes;
