@@ -7,8 +7,9 @@
  * 256/512-bit routines of aesni_vaes.c): the counter block is nonce ‖
  * be32(2) onwards, E_K(nonce ‖ be32(1)) masks the tag.  GHASH sums the
  * unreduced products of up to 8 blocks with precomputed powers of H and
- * reduces once per group (ghash_clmul_ops.h); where the CPU has VPCLMULQDQ
- * with AVX-512, 32 blocks at a time in 512-bit registers of four.  Encryption runs
+ * reduces once per group (ghash_clmul_ops.h); where the CPU has VPCLMULQDQ,
+ * 16 blocks at a time in 256-bit registers of two (the VAES/AVX2 form) or
+ * 32 in 512-bit registers of four (with AVX-512).  Encryption runs
  * CTR over a chunk that stays in cache, then hashes the ciphertext of that
  * chunk; decryption hashes a chunk first and then decrypts it, so src and
  * dst may be the same buffer.  The tag is compared in constant time.
@@ -24,6 +25,7 @@
 #define GCM_CHUNK 4096
 
 #define TARGET_VPCLMUL X86_TARGET("vpclmulqdq,avx512f,avx512bw,avx512vl,avx2,pclmul,ssse3")
+#define TARGET_VPCLMUL256 X86_TARGET("vpclmulqdq,avx2,pclmul,ssse3")
 
 typedef void (*gcm_ctr_fn)(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 			   size_t nbytes, uint8_t *iv);
@@ -106,15 +108,58 @@ static __m128i ghash_blocks512(const struct aesni_gcm_ctx *ctx, __m128i y, const
 	return ghash_blocks128(ctx, y, p, nblocks);
 }
 
+/* The same with VPCLMULQDQ on 256-bit registers (the VAES/AVX2 form): 16
+ * blocks (eight registers of two) per reduction. */
+TARGET_VPCLMUL256
+static __m128i ghash_blocks256(const struct aesni_gcm_ctx *ctx, __m128i y, const uint8_t *p,
+			       size_t nblocks)
+{
+	const __m256i rev = _mm256_broadcastsi128_si256(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+								     10, 11, 12, 13, 14, 15));
+	__m256i h[8], d, lo, mid, hi;
+	struct clmul_sum s;
+	int j;
+
+	for (j = 0; j < 8; j++)		/* lanes of h[j]: H^(16-2j), H^(15-2j) */
+		h[j] = _mm256_loadu_si256((const __m256i *)(const void *)ctx->hpow[16 + 2 * j]);
+	for (; nblocks >= 16; nblocks -= 16, p += 256) {
+		d = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), rev);
+		d = _mm256_xor_si256(d, _mm256_inserti128_si256(_mm256_setzero_si256(), y, 0));
+		lo = _mm256_clmulepi64_epi128(d, h[0], 0x00);
+		hi = _mm256_clmulepi64_epi128(d, h[0], 0x11);
+		mid = _mm256_xor_si256(_mm256_clmulepi64_epi128(d, h[0], 0x01),
+				       _mm256_clmulepi64_epi128(d, h[0], 0x10));
+		for (j = 1; j < 8; j++) {
+			d = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)
+								   (p + 32 * j)), rev);
+			lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128(d, h[j], 0x00));
+			hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128(d, h[j], 0x11));
+			mid = _mm256_xor_si256(mid, _mm256_xor_si256(
+				_mm256_clmulepi64_epi128(d, h[j], 0x01),
+				_mm256_clmulepi64_epi128(d, h[j], 0x10)));
+		}
+		lo = _mm256_xor_si256(lo, _mm256_bslli_epi128(mid, 8));
+		hi = _mm256_xor_si256(hi, _mm256_bsrli_epi128(mid, 8));
+		s.lo = _mm_xor_si128(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+		s.hi = _mm_xor_si128(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
+		s.mid = _mm_setzero_si128();
+		y = clmul_reduce(&s);
+	}
+	return ghash_blocks128(ctx, y, p, nblocks);
+}
+
 /* y after n bytes, the last partial block zero-padded. */
 static __m128i ghash_bytes(const struct aesni_gcm_ctx *ctx, __m128i y, const uint8_t *p, size_t n)
 {
 	size_t full = n / 16, tail = n % 16;
 	uint8_t pad[16];
 
-	if (full)
-		y = ctx->isa == AESNI_GCM_ISA_AVX512 ? ghash_blocks512(ctx, y, p, full)
-						     : ghash_blocks128(ctx, y, p, full);
+	if (full && ctx->isa == AESNI_GCM_ISA_AVX512)
+		y = ghash_blocks512(ctx, y, p, full);
+	else if (full && ctx->isa == AESNI_GCM_ISA_VAES_AVX2)
+		y = ghash_blocks256(ctx, y, p, full);
+	else if (full)
+		y = ghash_blocks128(ctx, y, p, full);
 	if (tail) {
 		memset(pad, 0, sizeof(pad));
 		memcpy(pad, p + 16 * full, tail);

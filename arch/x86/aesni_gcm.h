@@ -11,7 +11,7 @@
 
 /* cdef: begin */
 #define AESNI_GCM_ISA_AESNI 0		/* AES-NI CTR, PCLMULQDQ GHASH, 8 blocks per reduction */
-#define AESNI_GCM_ISA_VAES_AVX2 1	/* VAES 256-bit CTR, PCLMULQDQ GHASH */
+#define AESNI_GCM_ISA_VAES_AVX2 1	/* VAES 256-bit CTR, VPCLMULQDQ 256-bit GHASH, 16 blocks */
 #define AESNI_GCM_ISA_AVX512 2		/* VAES 512-bit CTR, VPCLMULQDQ 512-bit GHASH, 32 blocks */
 #define AESNI_GCM_POWERS 32
 #define AESNI_GCM_EBADMSG 74

@@ -164,7 +164,11 @@ def _direct(form: GcmForm, tfm: Any, encrypt: bool) -> Optional[Callable]:
         return fn
 
     def esp(data, iv, assoc, out):
-        return fn(data, iv, assoc, out) if memoryview(assoc).nbytes in (16, 20) else None
+        try:
+            alen = memoryview(assoc).nbytes
+        except TypeError:
+            return None                 # not a buffer: the full path says why
+        return fn(data, iv, assoc, out) if alen in (16, 20) else None
     return esp
 
 
