@@ -21,8 +21,10 @@
 
 #include "ghash_clmul_ops.h"
 
-/* Bytes en/decrypted before they are hashed: a multiple of 16 that stays in L1. */
-#define GCM_CHUNK 4096
+/* Bytes en/decrypted before they are hashed: a multiple of 512 (the widest
+ * GHASH step); 16 KiB of text and as much output stay in L1/L2 between the
+ * passes (at 1 MiB, 4 KiB chunks measured ~6% slower, 32 KiB no faster). */
+#define GCM_CHUNK 16384
 
 #define TARGET_VPCLMUL X86_TARGET("vpclmulqdq,avx512f,avx512bw,avx512vl,avx2,pclmul,ssse3")
 #define TARGET_VPCLMUL256 X86_TARGET("vpclmulqdq,avx2,pclmul,ssse3")
