@@ -179,7 +179,7 @@ def internal_alg(form: GcmForm, isa: str) -> capi.AeadAlg:
     return capi.AeadAlg(
         cra_name=form.cra_name, cra_driver_name=form.driver, cra_priority=0,
         cra_flags=capi.CRYPTO_ALG_INTERNAL, cra_blocksize=1, cra_alignmask=15,
-        ivsize=form.ivsize, maxauthsize=MAX_TAG, chunksize=16,
+        ivsize=form.ivsize, maxauthsize=MAX_TAG, chunksize=1,      # the kernel: cra_blocksize
         init=_init, setkey=lambda tfm, key: _setkey(form, code, tfm, key),
         setauthsize=lambda tfm, a: _setauthsize(form, tfm, a),
         encrypt=lambda req: _crypt(form, req, True), decrypt=lambda req: _crypt(form, req, False),
