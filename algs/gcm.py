@@ -313,10 +313,15 @@ def ipsec_setkey(tfm: Any, key: bytearray) -> None:
     ctx.nonce[:] = kv[n:]
 
 
-def rfc4106_setauthsize(tfm: Any, authsize: int) -> None:
+def rfc4106_check_authsize(name: str, authsize: int) -> None:
+    """The kernel's crypto_rfc4106_check_authsize: 8, 12 or 16."""
     if authsize not in (8, 12, 16):
-        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: authsize {authsize} refused; "
+        raise CryptoError(EINVAL, f"{name}: authsize {authsize} refused; "
                                   "RFC 4106 takes 8, 12 or 16 bytes")
+
+
+def rfc4106_setauthsize(tfm: Any, authsize: int) -> None:
+    rfc4106_check_authsize(tfm.alg.cra_driver_name, authsize)
     tfm.ctx.child.setauthsize(authsize)
 
 

@@ -29,7 +29,7 @@ import attrs
 from .speed_stats import median
 
 #: What ``--goals`` measures unless told otherwise.
-GOAL_ALGS = ("xchacha20", "xchacha12", "adiantum(xchacha12,aes)")
+GOAL_ALGS = ("xchacha20", "xchacha12", "adiantum(xchacha12,aes)", "gcm(aes)")
 GOAL_SIZES = (16, 512, 4096, 65536, 1 << 20)
 GOAL_MASK = ("avx512f", "avx512vl", "avx512bw")
 
@@ -90,6 +90,10 @@ GOALS = (
     Goal("8", "xchacha12 4 KiB, 2 threads vs 1", "xchacha12", 4096, "1 thread", 1.6, threads=2),
     Goal("8'", "adiantum 4 KiB, 2 threads vs 1", "adiantum(xchacha12,aes)", 4096, "1 thread", 1.6,
          threads=2),
+    Goal("G1", "gcm(aes) 4 KiB vs cryptography AES-256-GCM", "gcm(aes)", 4096,
+         "peer:cryptography-aes-256-gcm", 0.8),
+    Goal("G2", "gcm(aes) 1 MiB vs cryptography AES-256-GCM", "gcm(aes)", 1 << 20,
+         "peer:cryptography-aes-256-gcm", 0.8),
 )
 
 

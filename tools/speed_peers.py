@@ -6,7 +6,7 @@ Each peer does per call what a user of that library does per message: a
 fresh encryptor with a new nonce or tweak for every message (ChaCha20,
 XChaCha20, AES-256-XTS), a one-shot Poly1305 tag, or one block through an
 ECB object keyed once (the single-block ``aes`` cipher), one AEAD call on an
-object keyed once (``cryptography``'s ChaCha20Poly1305) or on the key
+object keyed once (``cryptography``'s ChaCha20Poly1305 and AESGCM) or on the key
 (libsodium's IETF ChaCha20-Poly1305 through ``nacl.bindings``), with the
 same associated data as the crypto_api AEAD targets.  A peer is shown
 beside the crypto_api algorithms it relates to: the same algorithm, or a
@@ -29,6 +29,8 @@ from .speed_targets import AEAD_ASSOC_LEN, Skip, pattern
 
 #: The crypto_api AEAD an RFC 8439 ChaCha20-Poly1305 peer measures the same thing as.
 RFC7539 = {"rfc7539(chacha20,poly1305)": "same"}
+#: The crypto_api AEAD an AES-256-GCM peer measures the same thing as (its key probe tries 32 bytes first).
+GCM_AES = {"gcm(aes)": "same"}
 #: The IV of the AEAD targets (speed_targets.Target.iv for a 12-byte IV).
 AEAD_NONCE = pattern(12, seed=7)
 
@@ -164,11 +166,18 @@ def _aead_factory(seal: Callable[[bytes, bytes], bytes], open_: Callable[[bytes,
 
 def _cryptography_aead_peers() -> List[Peer]:
     try:
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
     except ImportError:
         return []
     aead = ChaCha20Poly1305(pattern(32, seed=1))
-    return [Peer("cryptography-chacha20poly1305", "cryptography ChaCha20Poly1305",
+    gcm = AESGCM(pattern(32, seed=1))
+    return [Peer("cryptography-aes-256-gcm", "cryptography AES-256-GCM",
+                 f"cryptography {dist_version('cryptography')}",
+                 "AESGCM keyed once (32-byte key), encrypt/decrypt(nonce, data, aad) per message",
+                 ("encrypt", "decrypt"), dict(GCM_AES),
+                 _aead_factory(lambda d, a: gcm.encrypt(AEAD_NONCE, d, a),
+                               lambda c, a: gcm.decrypt(AEAD_NONCE, c, a))),
+            Peer("cryptography-chacha20poly1305", "cryptography ChaCha20Poly1305",
                  f"cryptography {dist_version('cryptography')}",
                  "ChaCha20Poly1305 keyed once, encrypt/decrypt(nonce, data, aad) per message",
                  ("encrypt", "decrypt"), dict(RFC7539),

@@ -13,7 +13,10 @@ AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
 AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
 (700) and ``-vaes-avx10_512`` (800, or 1 on CPUs with prefer_ymm, which
 downclock with 512-bit registers).  6.0 added ``xctr-aes-aesni`` (400, HCTR2's
-counter mode), registered where AVX is usable.
+counter mode), registered where AVX is usable.  Then v5.0's GCM AEADs
+(internal ``__driver-gcm-aes-aesni`` and ``__driver-generic-gcm-aes-aesni``,
+public ``rfc4106-gcm-aesni`` and ``generic-gcm-aesni`` at 400) where the CPU
+also has PCLMULQDQ: aesni_gcm_glue.py and aesni_gcm_wrapper.py.
 """
 
 from __future__ import annotations
@@ -29,10 +32,12 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "aes", "aes-aesni", "ecb(aes)", "cbc(aes)", "ctr(aes)", "xts(aes)",
     "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni", "xts-aes-aesni",
     "xts-aes-vaes-avx2", "ctr-aes-vaes-avx2", "xts-aes-vaes-avx10_256", "ctr-aes-vaes-avx10_256",
-    "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512", "xctr(aes)", "xctr-aes-aesni")
+    "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512", "xctr(aes)", "xctr-aes-aesni",
+    "gcm(aes)", "rfc4106(gcm(aes))", "generic-gcm-aesni", "rfc4106-gcm-aesni")
 ALGS = []
 SKCIPHERS = []          # the internal algorithms
 WRAPPERS = []           # their SIMD wrappers
+GCM = []                # the internal GCM AEADs, then their public wrappers (aesni_gcm_glue.py)
 
 
 def has_vaes_avx2() -> bool:
@@ -64,12 +69,45 @@ def xctr_modes(m) -> list:
     return [m.XCTR] if boot_cpu_has("avx") and boot_cpu_has("xsave_ymm") else []
 
 
+def gcm_isa() -> str:
+    """The GCM core's form for this CPU (aesni_gcm_glue.ISA_NAMES): the
+    512-bit one with the VAES avx10 drivers' CPU (not where 256-bit vectors
+    are preferred), the 256-bit VAES one, else AES-NI with PCLMULQDQ."""
+    if has_vaes_avx10() and not boot_cpu_has("prefer_ymm"):
+        return "avx512"
+    return "vaes-avx2" if has_vaes_avx2() else "aesni"
+
+
+def register_gcm() -> None:
+    """v5.0's AES-NI GCM AEADs (internal, then public; aesni_gcm_glue.py,
+    aesni_gcm_wrapper.py), where the CPU has PCLMULQDQ (their GHASH)."""
+    from crypto_api.arch.x86 import aesni_gcm_glue as g
+    from crypto_api.arch.x86.aesni_gcm_wrapper import wrapper_alg
+    from crypto_api import registry
+    if not boot_cpu_has("pclmulqdq"):
+        return
+    inner = [g.internal_alg(form, gcm_isa()) for form in (g.RFC4106, g.GENERIC)]
+    capi.crypto_register_aeads(inner)
+    GCM[:] = inner
+    for alg, (name, driver) in zip(inner, (("rfc4106(gcm(aes))", "rfc4106-gcm-aesni"),
+                                           ("gcm(aes)", "generic-gcm-aesni"))):
+        if not registry.refused(alg):
+            w = wrapper_alg(name, driver, alg)
+            capi.crypto_register_aead(w)
+            GCM.append(w)
+
+
+def unregister_gcm() -> None:
+    capi.crypto_unregister_aeads(list(reversed(GCM)))
+    GCM.clear()
+
+
 def module_init() -> None:
     capi.require_cpu(boot_cpu_has("aes"), "aes-aesni", "the CPU lacks AES-NI")
     from crypto_api.algs.aes_generic import aes_cipher_alg
     from crypto_api.arch.x86 import aesni_modes_glue as m
     from crypto_api.arch.x86._aesni import ffi, lib
-    from crypto_api.simd import simd_register_skciphers_compat
+    from crypto_api.simd import simd_register_skciphers_compat, simd_unregister_skciphers
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",
                               "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
@@ -80,11 +118,20 @@ def module_init() -> None:
     except BaseException:
         capi.crypto_unregister_cipher(ALGS.pop())
         raise
+    try:
+        register_gcm()
+    except BaseException:
+        unregister_gcm()
+        simd_unregister_skciphers(internal, WRAPPERS)
+        WRAPPERS.clear()
+        capi.crypto_unregister_cipher(ALGS.pop())
+        raise
     SKCIPHERS[:] = internal
 
 
 def module_exit() -> None:
     from crypto_api.simd import simd_unregister_skciphers
+    unregister_gcm()
     simd_unregister_skciphers(SKCIPHERS, WRAPPERS)
     SKCIPHERS.clear()
     WRAPPERS.clear()

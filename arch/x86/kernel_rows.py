@@ -71,6 +71,19 @@ ROWS = tuple(
            ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)"),
            ("6.16", None, f"6.19: xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800 "
                           f"({LIB6X} §1.2, {MODES} §5.6)"))]
+    + [Row("driver", X86, since, until, f"__{inner}", f"__driver-{inner}", f"__driver-{inner}", 0,
+           "aesni_intel", src, status=status, note=note,
+           unknown="the version that moved them under the SIMD helper (5.1-5.4), not checked in a tree")
+       for inner in ("gcm-aes-aesni", "generic-gcm-aes-aesni")
+       for since, until, status, src, note in (
+           ("5.0", "5.4", "kernel", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1)", ""),
+           ("5.4", None, "kept", f"5.4: __rfc4106-gcm-aesni / __generic-gcm-aesni, 400 ({MODES} §5.3)",
+            "the v5.0 internal algorithm, kept in every version under the public driver"))]
+    + [Row("driver", X86, "5.0", None, name, drv, drv, 400, "aesni_intel",
+           f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1, §5.3, §5.6)",
+           note="v5.0's form in every version (internal + hand-made SIMD dispatch over cryptd); 6.16+ "
+                "registers it directly (sync); 6.11+ adds -aesni-avx/-vaes-* generations, not modelled")
+       for name, drv in (("rfc4106(gcm(aes))", "rfc4106-gcm-aesni"), ("gcm(aes)", "generic-gcm-aesni"))]
     + [Row("driver", X86, "5.0", None, "ghash", "ghash-clmulni", "ghash-clmulni", 400, "ghash_clmulni_intel",
            "arch/x86/crypto/ghash-clmulni-intel_glue.c @5.0-6.19",
            note="the kernel's is an async ahash over cryptd (internal __ghash-pclmulqdqni); here a "
@@ -123,8 +136,9 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: the AES-NI GCM drivers "
-    "(generic-gcm-aesni, rfc4106-gcm-aesni and their AVX/VAES generations), cts-cbc-aes-aesni, the aesni-avx mode "
+    "drivers the kernel has and this project does not register: the AVX/VAES generations of the "
+    "AES-NI GCM drivers (generic-gcm-aesni-avx, -vaes-avx2, -vaes-avx10_*; rfc4106-gcm-*), the 5.4+ internal "
+    "names __generic-gcm-aesni / __rfc4106-gcm-aesni (the v5.0 ones stay), cts-cbc-aes-aesni, the aesni-avx mode "
     "drivers (500)",
     "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
     "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
