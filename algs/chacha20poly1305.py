@@ -564,17 +564,8 @@ TEMPLATES = (capi.Template(name="rfc7539", create=rfc7539_create),
 
 
 def module_init() -> None:
-    done = []
-    try:
-        for t in TEMPLATES:
-            capi.crypto_register_template(t)
-            done.append(t)
-    except BaseException:
-        for t in reversed(done):
-            capi.crypto_unregister_template(t)
-        raise
+    capi.crypto_register_templates(TEMPLATES)
 
 
 def module_exit() -> None:
-    for t in reversed(TEMPLATES):
-        capi.crypto_unregister_template(t)
+    capi.crypto_unregister_templates(TEMPLATES)

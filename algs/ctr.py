@@ -124,10 +124,8 @@ TEMPLATES = (capi.Template(name="ctr", create=ctr_create),
 
 
 def module_init() -> None:
-    for t in TEMPLATES:
-        capi.crypto_register_template(t)
+    capi.crypto_register_templates(TEMPLATES)
 
 
 def module_exit() -> None:
-    for t in reversed(TEMPLATES):
-        capi.crypto_unregister_template(t)
+    capi.crypto_unregister_templates(TEMPLATES)

@@ -224,6 +224,25 @@ def crypto_register_template(tmpl: Template) -> None:
         _templates.insert(0, TemplateRecord(tmpl, module))
 
 
+def crypto_register_templates(tmpls) -> None:
+    """Register every template of ``tmpls``, or none: a failure unregisters
+    those already registered and raises (crypto_register_templates())."""
+    done = []
+    try:
+        for t in tmpls:
+            crypto_register_template(t)
+            done.append(t)
+    except BaseException:
+        crypto_unregister_templates(done)
+        raise
+
+
+def crypto_unregister_templates(tmpls) -> None:
+    """Unregister ``tmpls`` in the reverse order (crypto_unregister_templates())."""
+    for t in reversed(tuple(tmpls)):
+        crypto_unregister_template(t)
+
+
 def crypto_unregister_template(tmpl: Template) -> None:
     with registry.lock:
         rec = _record_of(tmpl)

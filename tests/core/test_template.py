@@ -14,6 +14,7 @@ import pytest
 
 import crypto_api as capi
 from crypto_api.errors import EAGAIN, EBUSY, EEXIST, EINVAL, ENAMETOOLONG, ENOENT
+from crypto_api.template import registered_templates
 from toy_skciphers import wrap_template, xor_skcipher
 
 ALG, U32 = capi.CryptoAttrAlg, capi.CryptoAttrU32
@@ -407,3 +408,25 @@ def test_a_weaker_instance_built_during_a_self_test_does_not_answer_the_lookup(
             assert tfm.driver_name.startswith("adiantum(regtest-xchacha12-best,")
     finally:
         capi.testmgr.set_fuzz_iterations(saved)
+
+
+# ---------------------------------------------------------------- several at once
+
+def test_register_templates_is_all_or_none():
+    """crypto_register_templates(): a template already registered refuses the
+    set (EEXIST, as the kernel's same-template check) and leaves none of it
+    registered; unregistering goes in reverse order."""
+    a = capi.Template(name="tmplset-a", create=None)
+    b = capi.Template(name="tmplset-b", create=None)
+    capi.crypto_register_template(b)
+    try:
+        with pytest.raises(capi.CryptoError) as e:
+            capi.crypto_register_templates((a, b))
+        assert e.value.errno == EEXIST
+        assert "tmplset-a" not in registered_templates()
+    finally:
+        capi.crypto_unregister_template(b)
+    capi.crypto_register_templates((a, b))
+    assert {"tmplset-a", "tmplset-b"} <= set(registered_templates())
+    capi.crypto_unregister_templates((a, b))
+    assert not {"tmplset-a", "tmplset-b"} & set(registered_templates())
