@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
 import attrs
 
@@ -224,7 +224,7 @@ def crypto_register_template(tmpl: Template) -> None:
         _templates.insert(0, TemplateRecord(tmpl, module))
 
 
-def crypto_register_templates(tmpls) -> None:
+def crypto_register_templates(tmpls: Iterable[Template]) -> None:
     """Register every template of ``tmpls``, or none: a failure unregisters
     those already registered and raises (crypto_register_templates())."""
     done = []
@@ -237,7 +237,7 @@ def crypto_register_templates(tmpls) -> None:
         raise
 
 
-def crypto_unregister_templates(tmpls) -> None:
+def crypto_unregister_templates(tmpls: Iterable[Template]) -> None:
     """Unregister ``tmpls`` in the reverse order (crypto_unregister_templates())."""
     for t in reversed(tuple(tmpls)):
         crypto_unregister_template(t)
