@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._ghash_generic import ffi, lib
-from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.algs.gf128_shash import block_runner, key_struct
 
 MODULE_NAME = "ghash_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("ghash", "ghash-generic")
@@ -30,37 +30,14 @@ def ghash_alg(driver: str, priority: int, blocks=GENERIC_BLOCKS, simd: bool = Fa
     inside an FPU section when the FPU model allows, else the generic block
     function does the work."""
 
-    def setkey(tfm, key):
-        if len(key) != GHASH_BLOCK_SIZE:
-            raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected "
-                                      f"{GHASH_BLOCK_SIZE} (the hash subkey H)")
-        ctx = tfm.ctx
-        k = getattr(ctx, "key", None)
-        if k is None:
-            k = ctx.key = ffi.new("struct ghash_key *")
-        lib.ghash_setkey(k, _from_buffer("uint8_t[]", key))
-
-    def exit_tfm(tfm):
-        k = getattr(tfm.ctx, "key", None)
-        if k is not None:
-            lib.crypto_memzero(k, ffi.sizeof(k[0]))
+    setkey, exit_tfm = key_struct(ffi, lib, "ghash_key", lib.ghash_setkey, driver, "the hash subkey H")
+    _section = block_runner(simd, blocks, GENERIC_BLOCKS)
 
     def state(desc):
         return _from_buffer("struct ghash_desc_ctx *", desc.state)
 
     def init(desc):
         lib.ghash_init(state(desc))
-
-    def _section(work, nbytes):
-        if simd and capi.simd_choice() != capi.GENERIC:
-            capi.kernel_fpu_begin()
-            try:
-                work(blocks)
-                capi.fpu_account(nbytes)
-            finally:
-                capi.kernel_fpu_end()
-        else:
-            work(GENERIC_BLOCKS)
 
     def update(desc, data):
         buf = _from_buffer("uint8_t[]", data)

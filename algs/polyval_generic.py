@@ -13,7 +13,7 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._polyval_generic import ffi, lib
 from crypto_api.cinterface import Kind, Offer, PolyvalEntries
-from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.algs.gf128_shash import block_runner, key_struct
 
 MODULE_NAME = "polyval_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("polyval", "polyval-generic")
@@ -39,32 +39,8 @@ def polyval_alg(driver: str, priority: int, blocks=GENERIC_BLOCKS, simd: bool = 
     FPU model allows, else the generic block function does the work (as the
     kernel's x86 glue falls back)."""
 
-    def _run(work, nbytes):
-        """``work(fn)`` with the block function the FPU model allows."""
-        if simd and capi.simd_choice() != capi.GENERIC:
-            capi.kernel_fpu_begin()
-            try:
-                work(blocks)
-                capi.fpu_account(nbytes)
-            finally:
-                capi.kernel_fpu_end()
-        else:
-            work(GENERIC_BLOCKS)
-
-    def setkey(tfm, key):
-        if len(key) != POLYVAL_KEY_SIZE:
-            raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, POLYVAL takes exactly "
-                                      f"{POLYVAL_KEY_SIZE}")
-        ctx = tfm.ctx
-        k = getattr(ctx, "key", None)
-        if k is None:
-            k = ctx.key = ffi.new("struct polyval_key *")
-        lib.polyval_setkey(k, _from_buffer("uint8_t[]", key))
-
-    def exit_tfm(tfm):
-        k = getattr(tfm.ctx, "key", None)
-        if k is not None:
-            lib.crypto_memzero(k, ffi.sizeof(k[0]))
+    setkey, exit_tfm = key_struct(ffi, lib, "polyval_key", lib.polyval_setkey, driver, "POLYVAL's key H")
+    _run = block_runner(simd, blocks, GENERIC_BLOCKS)
 
     def state(desc):
         return _from_buffer("struct polyval_state *", desc.state)
