@@ -35,7 +35,7 @@ import attrs
 
 import crypto_api as capi
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
-from crypto_api.scatterlist import scatterwalk_map_and_copy
+from crypto_api.arch.aead_buffers import request_buffers
 
 KEY_SIZE = 32
 NONCE_SIZE = 12
@@ -65,23 +65,6 @@ class OnePassCore:
     end: Callable[[], None]
     priority: int = 400
     direct: Optional[Callable[[str, int], Any]] = None
-
-
-def _contiguous_views(req: Any, outlen: int):
-    """(src, dst) memoryviews of the whole request when each side is one
-    scatterlist entry, else None."""
-    src, dst = req.src, req.dst
-    if len(src) == 1 and len(dst) == 1:
-        s, d = src[0], dst[0]
-        if s.length >= req.assoclen + req.cryptlen and d.length >= req.assoclen + outlen:
-            return s.buf[s.offset:s.offset + s.length], d.buf[d.offset:d.offset + d.length]
-    return None
-
-
-def _gather(sgl: Any, start: int, n: int) -> bytearray:
-    buf = bytearray(n)
-    scatterwalk_map_and_copy(buf, sgl, start, n, False)
-    return buf
 
 
 def make_onepass_aead(tmpl: str, ivsize: int, core: OnePassCore) -> capi.AeadAlg:
@@ -139,31 +122,17 @@ def make_onepass_aead(tmpl: str, ivsize: int, core: OnePassCore) -> capi.AeadAlg
         key = memoryview(ctx.key)[:KEY_SIZE]
         nonce = bytes(ctx.key[KEY_SIZE:]) + bytes(req.iv[:ivsize])
         outlen = n + TAG_SIZE if encrypt else n
-        views = _contiguous_views(req, outlen)
-        if views is None:
-            ad = _gather(req.src, 0, alen)
-            gathered = _gather(req.src, req.assoclen, req.cryptlen)
-            src = memoryview(gathered)
-            out = bytearray(outlen)
-        else:
-            ad = views[0][:alen]
-            src = views[0][req.assoclen:req.assoclen + req.cryptlen]
-            out = views[1][req.assoclen:req.assoclen + outlen]
-        core.begin()
-        try:
-            if encrypt:
-                seal(key, nonce, ad, alen, src, n, out)
-                rc = 0
-            else:
-                rc = open_(key, nonce, ad, alen, src[:n], n, bytes(src[n:]), out)
-            capi.fpu_account(alen + n)
-        finally:
-            core.end()
-        if views is None:
-            scatterwalk_map_and_copy(out, req.dst, req.assoclen, outlen, True)
-            src.release()
-            for buf in (out, gathered, ad):
-                buf[:] = bytes(len(buf))
+        with request_buffers(req, alen, outlen) as (ad, src, out):
+            core.begin()
+            try:
+                if encrypt:
+                    seal(key, nonce, ad, alen, src, n, out)
+                    rc = 0
+                else:
+                    rc = open_(key, nonce, ad, alen, src[:n], n, bytes(src[n:]), out)
+                capi.fpu_account(alen + n)
+            finally:
+                core.end()
         if rc:
             raise CryptoError(EBADMSG, f"{driver}: authentication failed (tag mismatch)")
         return None

@@ -29,10 +29,9 @@ import attrs
 import crypto_api as capi
 from crypto_api.algs.gcm import (GCM_AES_IV_SIZE, GCM_RFC4106_IV_SIZE, SALT_SIZE,
                                  gcm_check_authsize, ipsec_check_assoclen, rfc4106_check_authsize)
-from crypto_api.arch.chacha20poly1305_onepass import _contiguous_views, _gather
+from crypto_api.arch.aead_buffers import request_buffers
 from crypto_api.direct import aead_direct
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
-from crypto_api.scatterlist import scatterwalk_map_and_copy
 
 NONCE_SIZE = 12
 MAX_TAG = 16
@@ -110,36 +109,22 @@ def _crypt(form: GcmForm, req: Any, encrypt: bool) -> None:
     n = req.cryptlen - (0 if encrypt else authsize)
     nonce = bytes(ctx.salt[:form.saltlen]) + bytes(req.iv[:form.ivsize])
     outlen = n + authsize if encrypt else n
-    views = _contiguous_views(req, outlen)
-    if views is None:
-        ad = _gather(req.src, 0, alen)
-        gathered = _gather(req.src, req.assoclen, req.cryptlen)
-        src = memoryview(gathered)
-        out = bytearray(outlen)
-    else:
-        ad = views[0][:alen]
-        src = views[0][req.assoclen:req.assoclen + req.cryptlen]
-        out = views[1][req.assoclen:req.assoclen + outlen]
     fb = ffi.from_buffer
     key = ffi.cast("uint8_t *", ctx.k)
-    capi.kernel_fpu_begin()
-    try:
-        if encrypt:
-            lib.aesni_gcm_seal(key, nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
-                               fb("uint8_t[]", out, require_writable=True))
-            rc = 0
-        else:
-            rc = lib.aesni_gcm_decrypt(key, nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
-                                       bytes(src[n:n + authsize]),
-                                       fb("uint8_t[]", out, require_writable=True))
-        capi.fpu_account(alen + n)
-    finally:
-        capi.kernel_fpu_end()
-    if views is None:
-        scatterwalk_map_and_copy(out, req.dst, req.assoclen, outlen, True)
-        src.release()
-        for buf in (out, gathered, ad):
-            buf[:] = bytes(len(buf))
+    with request_buffers(req, alen, outlen) as (ad, src, out):
+        capi.kernel_fpu_begin()
+        try:
+            if encrypt:
+                lib.aesni_gcm_seal(key, nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
+                                   fb("uint8_t[]", out, require_writable=True))
+                rc = 0
+            else:
+                rc = lib.aesni_gcm_decrypt(key, nonce, fb("uint8_t[]", ad), alen, fb("uint8_t[]", src), n,
+                                           bytes(src[n:n + authsize]),
+                                           fb("uint8_t[]", out, require_writable=True))
+            capi.fpu_account(alen + n)
+        finally:
+            capi.kernel_fpu_end()
     if rc:
         raise CryptoError(EBADMSG, f"{form.driver}: authentication failed (tag mismatch)")
 
