@@ -31,15 +31,21 @@ _ADIANTUM = [(f"adiantum({c}-generic,aes-generic,nhpoly1305-generic)",
 SKCIPHERS = ([(f"{c}-generic", f"{c}-simd") for c in ("chacha20", "xchacha12", "xchacha20")]
              + _AES_MODES + _ARIA_MODES + _ADIANTUM
              + [("essiv(cbc(aes-generic),sha256-generic)", "essiv(cbc-aes-aesni,sha256-ni)"),
-                ("essiv(cbc(aes-generic),sha256-generic)", "essiv(cbc-aes-aesni,sha256-avx2)")])
+                ("essiv(cbc(aes-generic),sha256-generic)", "essiv(cbc-aes-aesni,sha256-avx2)")]
+             + [("xctr(aes-generic)", "xctr-aes-aesni"), ("cts(cbc(aes-generic))", "cts(cbc-aes-aesni)"),
+                ("hctr2_base(xctr(aes-generic),polyval-generic)", "hctr2_base(xctr-aes-aesni,polyval-clmulni)")])
 AEADS = [("rfc7539(chacha20-generic,poly1305-generic)", d) for d in
           ("rfc7539(chacha20-simd,poly1305-simd)", "rfc7539-chacha20poly1305-avx2")] + \
         [("rfc7539esp(chacha20-generic,poly1305-generic)", d) for d in
-         ("rfc7539esp(chacha20-simd,poly1305-simd)", "rfc7539esp-chacha20poly1305-avx2")]
+         ("rfc7539esp(chacha20-simd,poly1305-simd)", "rfc7539esp-chacha20poly1305-avx2")] + \
+        [("gcm_base(ctr(aes-generic),ghash-generic)", d) for d in
+         ("gcm_base(ctr-aes-aesni,ghash-clmulni)", "generic-gcm-aesni")] + \
+        [("rfc4106(gcm_base(ctr(aes-generic),ghash-generic))", "rfc4106-gcm-aesni")]
 HASHES = ([("poly1305-generic", d) for d in ("poly1305-simd", "poly1305-x86_64")]
           + [("nhpoly1305-generic", d) for d in ("nhpoly1305-sse2", "nhpoly1305-avx2")]
           + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha256", "sha224")
-             for isa in ("ssse3", "avx", "avx2", "ni")])
+             for isa in ("ssse3", "avx", "avx2", "ni")]
+          + [("ghash-generic", "ghash-clmulni"), ("polyval-generic", "polyval-clmulni")])
 CIPHERS = [("aes-generic", "aes-aesni")]
 
 _tfms: dict = {}
