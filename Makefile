@@ -13,8 +13,11 @@ SOURCES := pyproject.toml setup.py $(wildcard crypto_api/*.c crypto_api/*.h) $(w
 run: $(STAMP)
 	$(PY) -m crypto_api boot
 
+# the suite over one pytest-xdist worker per core (PYTEST_JOBS=0: one process)
+PYTEST_JOBS ?= auto
+
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_JOBS)
 
 bench: $(STAMP)
 	$(PY) -m crypto_api speed --peers
@@ -111,7 +114,7 @@ FUZZ_RUN = LD_PRELOAD="$(abspath $(FUZZ_VENV))/asan_with_fuzzer.so" $(SAN_RUN)
 ASAN_TESTS := tests/algs tests/arch tests/core tests/dmcrypt tests/fuzz
 
 test-asan: $(ASAN_VENV)/.installed
-	$(ASAN_RUN) $(ASAN_VENV)/bin/python -m pytest -q -p no:cacheprovider --capture=sys $(PYTEST_ARGS) $(ASAN_TESTS)
+	$(ASAN_RUN) $(ASAN_VENV)/bin/python -m pytest -n $(PYTEST_JOBS) -q -p no:cacheprovider --capture=sys $(PYTEST_ARGS) $(ASAN_TESTS)
 
 # make fuzz: every target for FUZZ_SECONDS in all; make fuzz-long: FUZZ_TARGET (a target or all)
 # for FUZZ_SECONDS, new inputs and findings kept in .fuzz-out/<target>/.
