@@ -33,21 +33,27 @@ ALGS = []
 _core = None
 
 
+def ce_aes_expandkey(ctx, key, driver: str) -> None:
+    """The exported key expansion (aes-ce-glue.c's ce_aes_expandkey, which
+    the kernel's aes-ce-blk modes use too): EINVAL unless 16/24/32 bytes,
+    else ``ctx.aes`` (a struct crypto_aes_ctx) filled in one NEON section."""
+    if len(key) not in (16, 24, 32):
+        raise CryptoError(EINVAL, f"{driver}: key is {len(key)} bytes, expected 16, 24 or 32")
+    aes = getattr(ctx, "aes", None)
+    if aes is None:
+        aes = ctx.aes = gffi.new("struct crypto_aes_ctx *")
+    else:
+        glib.crypto_memzero(aes, gffi.sizeof(aes[0]))
+    neon_glue.neon_call(_core.aes_ce_expandkey, aes.key_enc, aes.key_dec, key, len(key))
+    aes.key_length = len(key)
+
+
 def make_alg() -> capi.CipherAlg:
     base = scalar.generic_schedule_alg("aes-ce", 250)
-    expand, enc, dec = _core.aes_ce_expandkey, _core.aes_ce_encrypt, _core.aes_ce_decrypt
+    enc, dec = _core.aes_ce_encrypt, _core.aes_ce_decrypt
 
     def setkey(tfm, key):
-        if len(key) not in (16, 24, 32):
-            raise CryptoError(EINVAL, f"aes-ce: key is {len(key)} bytes, expected 16, 24 or 32")
-        ctx = tfm.ctx
-        aes = getattr(ctx, "aes", None)
-        if aes is None:
-            aes = ctx.aes = gffi.new("struct crypto_aes_ctx *")
-        else:
-            glib.crypto_memzero(aes, gffi.sizeof(aes[0]))
-        neon_glue.neon_call(expand, aes.key_enc, aes.key_dec, key, len(key))
-        aes.key_length = len(key)
+        ce_aes_expandkey(tfm.ctx, key, "aes-ce")
 
     def encrypt(tfm, dst, src):
         aes = tfm.ctx.aes

@@ -32,6 +32,14 @@ ROWS = tuple(
            "no kernel counterpart (arch/arm64/chacha20poly1305_glue.py)", status="project",
            note="one-pass AEAD above the template instance, on purpose")
        for pre in ("rfc7539", "rfc7539esp")]
+    + [Row("driver", ARM64, "6.0", "6.19", "polyval", "polyval-ce", "polyval-ce", 200, "polyval_ce",
+           f"arch/arm64/crypto/polyval-ce-glue.c @6.0-6.18 ({LIB6X} §1.2)"),
+       Row("driver", ARM64, "6.19", None, "polyval", "polyval-ce", "polyval-ce", 200, "polyval_ce",
+           f"6.19 moved POLYVAL to a library (lib/crypto/arm64/polyval.h) ({LIB6X} §1.1)", status="kept",
+           note="this project's hctr2 spawns a polyval shash in every version"),
+       Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-ce", "xctr-aes-ce", 300, "aes_ce_blk",
+           f"arch/arm64/crypto/aes-glue.c (MODE ce, PRIO 300), 6.0+ ({LIB6X} §1.2)",
+           note="the module's other modes (ecb, cbc, ctr, xts, cts, essiv) are not modelled")]
 )
 
 #: The modules a booted system has loaded before any lookup (udev's coldplug
@@ -40,10 +48,18 @@ ROWS = tuple(
 DEVICE_TABLES = (
     DeviceTable("aes_ce_cipher", ARM64, "5.0", None, ("aes",),
                 f"arch/arm64/crypto/aes-ce-glue.c: module_cpu_feature_match(AES) ({ARCHES} §0.5, §1.2)"),
+    DeviceTable("aes_ce_blk", ARM64, "6.0", None, ("aes",),
+                "arch/arm64/crypto/aes-glue.c: module_cpu_feature_match(AES) in the aes-ce-blk build "
+                "(the module is older; its XCTR driver, the one modelled here, came with 6.0)"),
+    DeviceTable("polyval_ce", ARM64, "6.0", None, ("pmull",),
+                f"arch/arm64/crypto/polyval-ce-glue.c @6.0-6.18: module_cpu_feature_match(PMULL) "
+                f"({LIB6X} §1.2); 6.19+: the driver this project keeps"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
     "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes, "
     "GHASH",
+    "xctr-aes-neon (aes-glue.c's NEON build, 200; registered only in kernels built without "
+    "aes-neonbs): this machine has no NEON table AES core; xctr-aes-ce is the one aes-glue mode modelled",
 )
