@@ -155,19 +155,28 @@ def _progress_bar(args, length: int):
                 desc=f"{args.action} {os.path.basename(args.image)}", leave=True)
 
 
-def _volume_cipher(args) -> VolumeCipher:
+def _volume_ciphers(args) -> list:
+    """One VolumeCipher per ``--jobs`` worker (a VolumeCipher is used by one
+    thread at a time), all from the same key, read once and wiped."""
     key = read_key_file(args.key_file)
+    vcs: list = []
     try:
-        return VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
-                            iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
-                            override=UNSAFE_FLAG, key_name=f"key file {args.key_file}",
-                            jobs=args.jobs)
+        for _ in range(args.jobs):
+            vcs.append(VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
+                                    iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
+                                    override=UNSAFE_FLAG, key_name=f"key file {args.key_file}"))
+    except BaseException:
+        for vc in vcs:
+            vc.close()
+        raise
     finally:
         wipe(key)
+    return vcs
 
 
 def run(args) -> int:
-    vc = _volume_cipher(args)
+    vcs = _volume_ciphers(args)
+    vc = vcs[0]
     fds = []
     try:
         in_place = args.output is None or (os.path.exists(args.output)
@@ -187,7 +196,7 @@ def run(args) -> int:
                            key_check_value(vc), args.resilience)
         with StopSignals() as stop:
             if in_place:
-                return _in_place(args, vc, src, geo, params, journal_path, stop)
+                return _in_place(args, vcs, src, geo, params, journal_path, stop)
             _refuse_unfinished(args.image, journal_path)
             dst = os.open(args.output, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             fds.append(dst)
@@ -199,7 +208,7 @@ def run(args) -> int:
                 os.ftruncate(dst, image_size)
             bar = _progress_bar(args, geo.length)
             try:
-                run_to_output(vc, src, dst, geo, image_size, args.action == "encrypt", args.image,
+                run_to_output(vcs, src, dst, geo, image_size, args.action == "encrypt", args.image,
                               stop, args.batch_size, bar.update if bar else None)
             except Stopped:
                 print(f"crypto-api disk: interrupted: {args.output} is incomplete; run the same "
@@ -212,7 +221,8 @@ def run(args) -> int:
     finally:
         for fd in fds:
             os.close(fd)
-        vc.close()
+        for vc in vcs:
+            vc.close()
 
 
 def _refuse_unfinished(image: str, journal_path: str) -> None:
@@ -229,7 +239,7 @@ def _refuse_unfinished(image: str, journal_path: str) -> None:
         journal.close()
 
 
-def _in_place(args, vc, fd, geo, params, journal_path, stop) -> int:
+def _in_place(args, vcs, fd, geo, params, journal_path, stop) -> int:
     journal = None
     if os.path.exists(journal_path):
         journal = Journal.open(journal_path)
@@ -257,7 +267,7 @@ def _in_place(args, vc, fd, geo, params, journal_path, stop) -> int:
     state = {}
     bar = _progress_bar(args, geo.length)
     try:
-        run_in_place(vc, fd, geo, journal, args.action == "encrypt", args.image, stop,
+        run_in_place(vcs, fd, geo, journal, args.action == "encrypt", args.image, stop,
                      (lambda n: bar.update(n)) if bar else None, state)
     except Stopped:
         print(f"crypto-api disk: interrupted: {state.get('done', 0)} of {geo.length} bytes of "
