@@ -12,9 +12,10 @@ In place, the run holds an exclusive lock on the image (:mod:`.disk_lock`)
 and keeps a journal beside it (:mod:`.disk_journal`, :mod:`.disk_engine`),
 so that after any failure or kill, running the same command again finishes
 the job with no sector lost or processed twice.  Each batch's sectors are
-transformed in one C call per thread (:mod:`crypto_api.dmcrypt.sector_batch`);
-``--jobs N`` spreads them over N threads before the batch's record is
-written, so the journal's guarantees do not depend on it.
+transformed in one C call (:mod:`crypto_api.dmcrypt.sector_batch`);
+``--jobs N`` runs N workers that each read, record and transform whole
+batches at once (:mod:`.disk_pipeline`), while the main thread writes them
+in order, so the journal's guarantees do not depend on it.
 """
 
 from __future__ import annotations
@@ -75,14 +76,11 @@ def _batch_arg(text: str) -> int:
     return n
 
 
-#: ``--jobs`` when not given.  One thread: with the batch path the cipher is a
-#: small part of a run (one thread does AES-XTS at 2-5 GB/s and Adiantum at
-#: 0.5-1.7 GB/s on this project's test machine, while the journalled writes
-#: and syncs allow about 0.2 GB/s), so more threads do not make the default
-#: run faster; they compete with the writer thread and other processes.
-#: dm-crypt spreads over every CPU because its writes are asynchronous;
-#: ``--jobs N`` does that here where the cipher is the limit (fast storage,
-#: ``--output``).
+#: ``--jobs`` when not given.  One worker: with the main thread writing,
+#: that is already two threads busy, the number of cores of a small machine;
+#: each further worker prepares one more batch at once (about ``--jobs + 2``
+#: batches are held in memory, each twice with ``journal``), which pays on
+#: more cores.
 DEFAULT_JOBS = 1
 
 
@@ -137,8 +135,9 @@ def register(sub) -> None:
     p.add_argument("--batch-size", type=_batch_arg, default=BATCH_BYTES, metavar="BYTES",
                    help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
     p.add_argument("--jobs", type=_jobs_arg, default=DEFAULT_JOBS, metavar="N",
-                   help="threads that transform each batch's sectors (default 1); the journal, the "
-                        "result and resuming a job do not depend on it")
+                   help="worker threads, each reading, recording and transforming whole batches "
+                        "(default 1; about N+2 batches in memory); the journal, the result and "
+                        "resuming a job do not depend on it")
     p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
                    help="UNSAFE: accept a stream cipher or a mode not made for sectors")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

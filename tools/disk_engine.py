@@ -19,6 +19,13 @@ keep it).  Nothing is processed twice and nothing is lost.  Only after the
 final sync succeeded is the job marked done in the journal, with a
 fingerprint of the result (:func:`fingerprint`).
 
+Steps 1, the record's making and the transform run on ``--jobs`` worker
+threads, several batches at once (:mod:`.disk_pipeline`); the durable steps
+(writing the record, its sync, the in-place write, the image's sync) run on
+the calling thread, one batch after the other in order, exactly as a single
+thread would do them.  A batch prepared but not yet recorded has changed
+nothing, so a kill or a stop may drop it.
+
 Out of place (``--output``) the source is never written, so a rerun simply
 starts again.
 """
