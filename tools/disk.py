@@ -12,9 +12,10 @@ In place, the run holds an exclusive lock on the image (:mod:`.disk_lock`)
 and keeps a journal beside it (:mod:`.disk_journal`, :mod:`.disk_engine`),
 so that after any failure or kill, running the same command again finishes
 the job with no sector lost or processed twice.  Each batch's sectors are
-transformed in one C call per thread (:mod:`crypto_api.dmcrypt.sector_batch`);
-``--jobs N`` spreads them over N threads before the batch's record is
-written, so the journal's guarantees do not depend on it.
+transformed in one C call (:mod:`crypto_api.dmcrypt.sector_batch`);
+``--jobs N`` runs N workers that each read, record and transform whole
+batches at once (:mod:`.disk_pipeline`), while the main thread writes them
+in order, so the journal's guarantees do not depend on it.
 """
 
 from __future__ import annotations
@@ -75,14 +76,11 @@ def _batch_arg(text: str) -> int:
     return n
 
 
-#: ``--jobs`` when not given.  One thread: with the batch path the cipher is a
-#: small part of a run (one thread does AES-XTS at 2-5 GB/s and Adiantum at
-#: 0.5-1.7 GB/s on this project's test machine, while the journalled writes
-#: and syncs allow about 0.2 GB/s), so more threads do not make the default
-#: run faster; they compete with the writer thread and other processes.
-#: dm-crypt spreads over every CPU because its writes are asynchronous;
-#: ``--jobs N`` does that here where the cipher is the limit (fast storage,
-#: ``--output``).
+#: ``--jobs`` when not given.  One worker: with the main thread writing,
+#: that is already two threads busy, the number of cores of a small machine;
+#: each further worker prepares one more batch at once (about ``--jobs + 2``
+#: batches are held in memory, each twice with ``journal``), which pays on
+#: more cores.
 DEFAULT_JOBS = 1
 
 
@@ -137,8 +135,9 @@ def register(sub) -> None:
     p.add_argument("--batch-size", type=_batch_arg, default=BATCH_BYTES, metavar="BYTES",
                    help="bytes per journalled batch (default 4M; a resumed job keeps its own)")
     p.add_argument("--jobs", type=_jobs_arg, default=DEFAULT_JOBS, metavar="N",
-                   help="threads that transform each batch's sectors (default 1); the journal, the "
-                        "result and resuming a job do not depend on it")
+                   help="worker threads, each reading, recording and transforming whole batches "
+                        "(default 1; about N+2 batches in memory); the journal, the result and "
+                        "resuming a job do not depend on it")
     p.add_argument(UNSAFE_FLAG, dest="allow_unsafe", action="store_true",
                    help="UNSAFE: accept a stream cipher or a mode not made for sectors")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -155,19 +154,28 @@ def _progress_bar(args, length: int):
                 desc=f"{args.action} {os.path.basename(args.image)}", leave=True)
 
 
-def _volume_cipher(args) -> VolumeCipher:
+def _volume_ciphers(args) -> list:
+    """One VolumeCipher per ``--jobs`` worker (a VolumeCipher is used by one
+    thread at a time), all from the same key, read once and wiped."""
     key = read_key_file(args.key_file)
+    vcs: list = []
     try:
-        return VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
-                            iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
-                            override=UNSAFE_FLAG, key_name=f"key file {args.key_file}",
-                            jobs=args.jobs)
+        for _ in range(args.jobs):
+            vcs.append(VolumeCipher(args.cipher, key, sector_size=args.sector_size, iv_offset=args.skip,
+                                    iv_large_sectors=args.iv_large_sectors, allow_unsafe=args.allow_unsafe,
+                                    override=UNSAFE_FLAG, key_name=f"key file {args.key_file}"))
+    except BaseException:
+        for vc in vcs:
+            vc.close()
+        raise
     finally:
         wipe(key)
+    return vcs
 
 
 def run(args) -> int:
-    vc = _volume_cipher(args)
+    vcs = _volume_ciphers(args)
+    vc = vcs[0]
     fds = []
     try:
         in_place = args.output is None or (os.path.exists(args.output)
@@ -187,7 +195,7 @@ def run(args) -> int:
                            key_check_value(vc), args.resilience)
         with StopSignals() as stop:
             if in_place:
-                return _in_place(args, vc, src, geo, params, journal_path, stop)
+                return _in_place(args, vcs, src, geo, params, journal_path, stop)
             _refuse_unfinished(args.image, journal_path)
             dst = os.open(args.output, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             fds.append(dst)
@@ -199,7 +207,7 @@ def run(args) -> int:
                 os.ftruncate(dst, image_size)
             bar = _progress_bar(args, geo.length)
             try:
-                run_to_output(vc, src, dst, geo, image_size, args.action == "encrypt", args.image,
+                run_to_output(vcs, src, dst, geo, image_size, args.action == "encrypt", args.image,
                               stop, args.batch_size, bar.update if bar else None)
             except Stopped:
                 print(f"crypto-api disk: interrupted: {args.output} is incomplete; run the same "
@@ -212,7 +220,8 @@ def run(args) -> int:
     finally:
         for fd in fds:
             os.close(fd)
-        vc.close()
+        for vc in vcs:
+            vc.close()
 
 
 def _refuse_unfinished(image: str, journal_path: str) -> None:
@@ -229,7 +238,7 @@ def _refuse_unfinished(image: str, journal_path: str) -> None:
         journal.close()
 
 
-def _in_place(args, vc, fd, geo, params, journal_path, stop) -> int:
+def _in_place(args, vcs, fd, geo, params, journal_path, stop) -> int:
     journal = None
     if os.path.exists(journal_path):
         journal = Journal.open(journal_path)
@@ -257,7 +266,7 @@ def _in_place(args, vc, fd, geo, params, journal_path, stop) -> int:
     state = {}
     bar = _progress_bar(args, geo.length)
     try:
-        run_in_place(vc, fd, geo, journal, args.action == "encrypt", args.image, stop,
+        run_in_place(vcs, fd, geo, journal, args.action == "encrypt", args.image, stop,
                      (lambda n: bar.update(n)) if bar else None, state)
     except Stopped:
         print(f"crypto-api disk: interrupted: {state.get('done', 0)} of {geo.length} bytes of "

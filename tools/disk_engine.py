@@ -19,6 +19,13 @@ keep it).  Nothing is processed twice and nothing is lost.  Only after the
 final sync succeeded is the job marked done in the journal, with a
 fingerprint of the result (:func:`fingerprint`).
 
+Steps 1, the record's making and the transform run on ``--jobs`` worker
+threads, several batches at once (:mod:`.disk_pipeline`); the durable steps
+(writing the record, its sync, the in-place write, the image's sync) run on
+the calling thread, one batch after the other in order, exactly as a single
+thread would do them.  A batch prepared but not yet recorded has changed
+nothing, so a kill or a stop may drop it.
+
 Out of place (``--output``) the source is never written, so a rerun simply
 starts again.
 """
@@ -27,7 +34,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
-from typing import Optional
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from crypto_api.errors import CryptoError
 from crypto_api.dmcrypt import VolumeCipher
@@ -35,17 +42,12 @@ from crypto_api.dmcrypt import VolumeCipher
 from .disk_geometry import Geometry
 from .disk_io import pread_full, pwrite_full, sync
 from .disk_journal import DIGEST, SECTOR_DIGEST, Journal, Record, sector_digest, sector_digests
+from .disk_pipeline import Pipeline
 from .disk_signals import StopSignals
-from .disk_writer import BatchWriter, Progress
+
+Progress = Optional[Callable[[int], object]]
 
 COPY_BYTES = 1 << 20
-
-
-def _originals(buf: bytearray, ss: int, resilience: str) -> bytes:
-    """What the record of ``buf`` holds: a copy of it, or a digest of each sector."""
-    if resilience == "journal":
-        return bytes(buf)
-    return sector_digests(buf, ss)
 
 
 def fingerprint(fd: int, geo: Geometry, image: str, span: int = COPY_BYTES) -> bytes:
@@ -88,38 +90,76 @@ def finish_batch(vc: VolumeCipher, fd: int, geo: Geometry, rec: Record, encrypt:
     sync(fd)
 
 
-def run_in_place(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, encrypt: bool,
+def _batches(geo: Geometry, start: int, batch_bytes: int) -> List[Tuple[int, int]]:
+    """``(pos, nbytes)`` of each batch of whole sectors from byte ``start`` to the volume's end."""
+    ss = geo.sector_size
+    batch = max(ss, batch_bytes - batch_bytes % ss)
+    return [(pos, min(batch, geo.end - pos)) for pos in range(start, geo.end, batch)]
+
+
+def _prepare(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, seq: int, pos: int, n: int,
+             encrypt: bool, image: str) -> Tuple[bytearray, bytearray]:
+    """On a worker: read one batch, make its sealed record, transform it in memory.
+    Returns ``(record, transformed sectors)``; nothing is written."""
+    if journal.params.resilience == "journal":
+        rec, originals = journal.frame(seq, pos, n, n)
+        pread_full(fd, originals, pos, image)        # read straight into the record
+        buf = bytearray(originals)
+        originals.release()
+    else:
+        buf = bytearray(n)
+        pread_full(fd, buf, pos, image)
+        digests = sector_digests(buf, geo.sector_size)
+        rec, room = journal.frame(seq, pos, n, len(digests))
+        room[:] = digests
+        room.release()
+    journal.seal(rec)                                 # the record's digest, here and not on the writer
+    vc.crypt_sectors(geo.index(pos), buf, encrypt)
+    return rec, buf
+
+
+def run_in_place(vcs: Sequence[VolumeCipher], fd: int, geo: Geometry, journal: Journal, encrypt: bool,
                  image: str, stop: StopSignals, progress: Progress = None, state: Optional[dict] = None) -> None:
-    """Transform the volume in place under ``journal``, resuming where it stopped."""
-    resilience = journal.params.resilience
+    """Transform the volume in place under ``journal``, resuming where it stopped.
+
+    ``vcs`` holds one cipher per worker (the same cipher, key and geometry):
+    ``len(vcs)`` batches are read, recorded and transformed at once
+    (:class:`.disk_pipeline.Pipeline`), while this thread takes them in order
+    and does each one's durable steps: write the record, sync the journal,
+    write the batch in place, sync the image -- the order of one thread doing
+    everything, so what a crash leaves behind is unchanged.  A stop (or a
+    failure) between two batches drops the batches prepared beyond: none of
+    them has a record, and their sectors are untouched.
+    """
     state = {} if state is None else state
     rec = journal.latest()
     pos, seq = geo.start, 0
     if rec is not None and rec.done:
         return
     if rec is not None:
-        finish_batch(vc, fd, geo, rec, encrypt, resilience, image)
+        finish_batch(vcs[0], fd, geo, rec, encrypt, journal.params.resilience, image)
         pos, seq = rec.end, rec.seq + 1
     state["done"] = pos - geo.start
     if progress is not None:
         progress(pos - geo.start)
-    ss = geo.sector_size
-    batch = max(ss, journal.batch_bytes - journal.batch_bytes % ss)
-    writer = BatchWriter(journal, fd, geo, progress, state)
-    try:
-        while pos < geo.end:
-            stop.check()
-            n = min(batch, geo.end - pos)
-            buf = bytearray(n)
-            pread_full(fd, buf, pos, image)          # read before its record: the originals
-            originals = _originals(buf, ss, resilience)
-            vc.crypt_sectors(geo.index(pos), buf, encrypt)
-            writer.submit(seq, pos, originals, buf)
-            pos += n
-            seq += 1
-    finally:
-        writer.close()                               # what was submitted is written, in order
-    journal.write(seq, geo.end, 0, fingerprint(fd, geo, image))     # the job is done
+    batches = _batches(geo, pos, journal.batch_bytes)
+
+    def work(worker: int, k: int) -> Tuple[bytearray, bytearray]:
+        at, n = batches[k]
+        return _prepare(vcs[worker], fd, geo, journal, seq + k, at, n, encrypt, image)
+
+    stop.check()
+    with Pipeline(len(vcs), len(batches), work) as pipe:
+        for k, (record, buf) in enumerate(pipe):
+            stop.check()                             # before the record: this batch is not started
+            at, n = batches[k]
+            journal.put(seq + k, record)             # the originals are safe ...
+            pwrite_full(fd, buf, at)                 # ... before their sectors are overwritten
+            sync(fd)                                 # and this batch is done before the next record
+            state["done"] = at + n - geo.start
+            if progress is not None:
+                progress(n)
+    journal.write(seq + len(batches), geo.end, 0, fingerprint(fd, geo, image))     # the job is done
 
 
 def _copy(src: int, dst: int, start: int, end: int, image: str) -> None:
@@ -131,21 +171,27 @@ def _copy(src: int, dst: int, start: int, end: int, image: str) -> None:
         pos += len(buf)
 
 
-def run_to_output(vc: VolumeCipher, src: int, dst: int, geo: Geometry, image_size: int, encrypt: bool,
-                  image: str, stop: StopSignals, batch_bytes: int, progress: Progress = None) -> None:
-    """Write the whole resulting image to ``dst``; ``src`` is only read."""
+def run_to_output(vcs: Sequence[VolumeCipher], src: int, dst: int, geo: Geometry, image_size: int,
+                  encrypt: bool, image: str, stop: StopSignals, batch_bytes: int,
+                  progress: Progress = None) -> None:
+    """Write the whole resulting image to ``dst``; ``src`` is only read.  The
+    batches are read and transformed on ``len(vcs)`` workers and written here."""
     _copy(src, dst, 0, geo.start, image)
-    ss = geo.sector_size
-    batch = max(ss, batch_bytes - batch_bytes % ss)
-    pos = geo.start
-    while pos < geo.end:
-        stop.check()
-        buf = bytearray(min(batch, geo.end - pos))
-        pread_full(src, buf, pos, image)
-        vc.crypt_sectors(geo.index(pos), buf, encrypt)
-        pwrite_full(dst, buf, pos)
-        pos += len(buf)
-        if progress is not None:
-            progress(len(buf))
+    batches = _batches(geo, geo.start, batch_bytes)
+
+    def work(worker: int, k: int) -> bytearray:
+        at, n = batches[k]
+        buf = bytearray(n)
+        pread_full(src, buf, at, image)
+        vcs[worker].crypt_sectors(geo.index(at), buf, encrypt)
+        return buf
+
+    stop.check()
+    with Pipeline(len(vcs), len(batches), work) as pipe:
+        for k, buf in enumerate(pipe):
+            stop.check()
+            pwrite_full(dst, buf, batches[k][0])
+            if progress is not None:
+                progress(len(buf))
     _copy(src, dst, geo.end, image_size, image)
     sync(dst)

@@ -230,13 +230,33 @@ class Journal:
         h.update(data)
         return h.digest()
 
-    def write(self, seq: int, pos: int, nbytes: int, payload) -> None:
-        """Record batch ``seq`` durably (before any of its sectors is overwritten)."""
-        rec = bytearray(_RECORD_HEAD.pack(RECORD_MAGIC, seq, pos, nbytes, len(payload)))
-        rec += payload
-        rec += self._mac(rec)
+    def frame(self, seq: int, pos: int, nbytes: int, payload_len: int):
+        """``(record, payload)``: a record of batch ``seq`` with its head filled
+        and ``payload`` (a writable view of its next ``payload_len`` bytes) for
+        the caller to fill (reading the originals straight into it saves a
+        copy); :meth:`seal` it once filled.  Touches no file: any thread may
+        build records while another writes them."""
+        rec = bytearray(_RECORD_HEAD.size + payload_len + DIGEST)
+        _RECORD_HEAD.pack_into(rec, 0, RECORD_MAGIC, seq, pos, nbytes, payload_len)
+        return rec, memoryview(rec)[_RECORD_HEAD.size:_RECORD_HEAD.size + payload_len]
+
+    def seal(self, rec: bytearray) -> bytearray:
+        """Fill the digest at the end of a :meth:`frame`'d record (no file is touched)."""
+        with memoryview(rec) as mv:
+            mv[-DIGEST:] = self._mac(mv[:-DIGEST])
+        return rec
+
+    def put(self, seq: int, rec) -> None:
+        """Write the sealed record of batch ``seq`` into its slot and sync the journal."""
         pwrite_full(self.fd, rec, self._slot(seq))
         sync(self.fd)
+
+    def write(self, seq: int, pos: int, nbytes: int, payload) -> None:
+        """Record batch ``seq`` durably (before any of its sectors is overwritten)."""
+        rec, room = self.frame(seq, pos, nbytes, len(payload))
+        room[:] = payload
+        room.release()
+        self.put(seq, self.seal(rec))
 
     def _read_slot(self, k: int) -> Optional[Record]:
         buf = bytearray(self.slot_size)

@@ -7,7 +7,10 @@ of random bytes, for every combination of cipher spec, sector size,
 after round over all combinations, so a change of machine load hits every
 combination alike); each combination reports its best, median and spread
 (min..max) in MB/s (10^6 bytes), and each cipher/jobs/resilience the ratio of
-its smallest to its largest sector size (512 against 4096 by default).
+its smallest to its largest sector size (512 against 4096 by default), of
+each ``--jobs`` to the smallest, and of each combination to the same cipher
+through ``tfm.encrypt`` in 4 MiB calls, timed in the same rounds
+(:mod:`.speed_disk_peer`).
 No kernel counterpart: cryptsetup benchmark times the cipher only.
 """
 
@@ -19,8 +22,9 @@ import shutil
 import sys
 import tempfile
 import time
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
+from .speed_disk_peer import PEER_LABEL, EncryptPeer
 from .speed_machine import loadavg, machine_info, machine_line
 from .speed_stats import median
 
@@ -102,19 +106,36 @@ def _run_once(image: str, combo: Combo, key: str) -> float:
 
 
 def measure(image: str, size: int, combos: Sequence[Combo], keys: Dict[str, str],
-            repeat: int) -> Dict[Combo, List[float]]:
-    """MB/s samples per combination, ``repeat`` interleaved rounds after one warm-up each."""
-    for combo in combos:
-        _run_once(image, combo, keys[combo[0]])        # modules, self-tests, page cache
-    out: Dict[Combo, List[float]] = {c: [] for c in combos}
-    for _ in range(repeat):
+            repeat: int) -> Tuple[Dict[Combo, List[float]], Dict[str, List[float]]]:
+    """MB/s samples per combination, ``repeat`` interleaved rounds after one warm-up
+    each; and per cipher spec, those of its :class:`EncryptPeer`, timed in every round."""
+    peers = {spec: EncryptPeer(spec, key) for spec, key in keys.items()}
+    try:
         for combo in combos:
-            out[combo].append(size / _run_once(image, combo, keys[combo[0]]) / 1e6)
-    return out
+            _run_once(image, combo, keys[combo[0]])        # modules, self-tests, page cache
+        for peer in peers.values():
+            peer.mbps(size)
+        out: Dict[Combo, List[float]] = {c: [] for c in combos}
+        peer_out: Dict[str, List[float]] = {spec: [] for spec in peers}
+        for _ in range(repeat):
+            for combo in combos:
+                out[combo].append(size / _run_once(image, combo, keys[combo[0]]) / 1e6)
+            for spec, peer in peers.items():
+                peer_out[spec].append(peer.mbps(size))
+    finally:
+        for peer in peers.values():
+            peer.close()
+    return out, peer_out
+
+
+def _ratio_line(label: str, xs: List[float], ys: List[float]) -> str:
+    """``label: best/best (min..max of the rounds' pairs)``."""
+    pairs = [a / b for a, b in zip(xs, ys)]
+    return f"  {label}: {max(xs) / max(ys):.2f}x ({min(pairs):.2f}..{max(pairs):.2f})"
 
 
 def render(results: Dict[Combo, List[float]], size: int, where: str, repeat: int,
-           loads: Tuple) -> str:
+           loads: Tuple, peers: Optional[Dict[str, List[float]]] = None) -> str:
     lines = [f"crypto-api speed disk: in-place encrypt of a {size >> 20} MiB image in {where}, "
              f"{repeat} interleaved rounds, MB/s (10^6 B/s)",
              machine_line(machine_info()),
@@ -131,10 +152,24 @@ def render(results: Dict[Combo, List[float]], size: int, where: str, repeat: int
         for (spec, ss, jobs, res), xs in results.items():
             if ss != lo or (spec, hi, jobs, res) not in results:
                 continue
-            ys = results[(spec, hi, jobs, res)]
-            pairs = [a / b for a, b in zip(xs, ys)]
-            lines.append(f"  {spec:34} jobs {jobs} {res:>10}: {max(xs) / max(ys):.2f}x "
-                         f"({min(pairs):.2f}..{max(pairs):.2f})")
+            lines.append(_ratio_line(f"{spec:34} jobs {jobs} {res:>10}", xs, results[(spec, hi, jobs, res)]))
+    all_jobs = sorted({c[2] for c in results})
+    if len(all_jobs) > 1:
+        one = all_jobs[0]
+        lines.append(f"ratio jobs N / jobs {one} (best; min..max over the rounds' pairs):")
+        for (spec, ss, jobs, res), xs in results.items():
+            if jobs != one and (spec, ss, one, res) in results:
+                lines.append(_ratio_line(f"{spec:34} {ss:>6} {res:>10} jobs {jobs}", xs,
+                                         results[(spec, ss, one, res)]))
+    if peers:
+        lines.append(f"peer: the same cipher through {PEER_LABEL}, in the same rounds:")
+        for spec, ys in peers.items():
+            lines.append(f"{spec:34} {'peer':>6} {'-':>4} {'-':>10} {max(ys):8.1f} {median(ys):8.1f} "
+                         f"{min(ys):8.1f}..{max(ys):<8.1f}")
+        lines.append("ratio disk / peer (best; min..max over the rounds' pairs):")
+        for (spec, ss, jobs, res), xs in results.items():
+            if spec in peers:
+                lines.append(_ratio_line(f"{spec:34} {ss:>6} {res:>10} jobs {jobs} vs peer", xs, peers[spec]))
     return "\n".join(lines)
 
 
@@ -150,10 +185,11 @@ def main_disk(args) -> int:
         _fill(image, args.image_size)
         keys = {c: _key_file(work, c) for c in ciphers}
         load0 = loadavg()
-        results = measure(image, args.image_size, combos, keys, args.repeat)
+        results, peers = measure(image, args.image_size, combos, keys, args.repeat)
         load1 = loadavg()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(render(results, args.image_size, args.dir or tempfile.gettempdir(), args.repeat, (load0, load1)))
+    print(render(results, args.image_size, args.dir or tempfile.gettempdir(), args.repeat, (load0, load1),
+                 peers))
     sys.stdout.flush()
     return 0

@@ -38,7 +38,8 @@ AES_XTS = ("aes-xts-plain64", "xts(aes)", 64)
 
 @pytest.mark.parametrize("resilience, sector_size, cipher, jobs", [
     ("journal", 512, ADIANTUM, 1), ("checksum", 512, ADIANTUM, 1), ("journal", 4096, ADIANTUM, 1),
-    ("checksum", 4096, AES_XTS, 1), ("journal", 512, AES_XTS, 2), ("checksum", 512, ADIANTUM, 2)])
+    ("checksum", 4096, AES_XTS, 1), ("journal", 512, AES_XTS, 2), ("checksum", 512, ADIANTUM, 2),
+    ("journal", 512, ADIANTUM, 3), ("checksum", 4096, AES_XTS, 4)])     # several batches in flight
 def test_sigkill_at_random_points_then_the_same_command_finishes(tmp_path, resilience, sector_size, cipher,
                                                                  jobs):
     spec, algorithm, keylen = cipher
