@@ -22,7 +22,8 @@ from errno import EINPROGRESS
 import crypto_api as capi
 from crypto_api.algs import hctr2_direct
 from crypto_api.completion import ASYNC_PENDING
-from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.errors import EINVAL, ENOENT, CryptoError
+from crypto_api.kernels.versions import key as version_key, selected as selected_kernel
 from crypto_api.scatterlist import scatterwalk_ffwd, scatterwalk_map_and_copy, sg_pieces
 
 MODULE_NAME = "hctr2"
@@ -41,6 +42,15 @@ def hctr2_priority(xctr: int, polyval: int, blockcipher: int, since_6_19: bool =
     if since_6_19:
         return (2 * xctr + blockcipher) // 3
     return (2 * xctr + 4 * polyval + blockcipher) // 7
+
+
+def polyval_is_library() -> bool:
+    """True under 6.19 and later, where hctr2 calls the POLYVAL library instead
+    of spawning a ``polyval`` shash: its driver names ``polyval-lib`` and its
+    priority drops the hash term.  This project still hashes through the best
+    ``polyval`` shash (kept in those versions), the library's own choice of code."""
+    version = selected_kernel()
+    return version is not None and version_key(version) >= (6, 19)
 
 
 def length_block(has_remainder: bool) -> bytes:
@@ -216,15 +226,20 @@ def _create_common(tmpl, tb, tname: str, xctr_name: str, polyval_name: str) -> N
     if b.cra_blocksize != BLOCKCIPHER_BLOCK_SIZE:
         raise CryptoError(EINVAL, f"{tname}: {b.cra_driver_name} has block size {b.cra_blocksize}, "
                                   f"HCTR2 needs a {BLOCKCIPHER_BLOCK_SIZE}-byte block cipher")
-    polyval = capi.crypto_grab_shash(polyval_name)
+    library = polyval_is_library()
+    if library and polyval_name not in ("polyval", "polyval-lib"):
+        raise CryptoError(ENOENT, f"{tname}: {polyval_name}: from 6.19 HCTR2 hashes with the POLYVAL "
+                                  "library, named polyval or polyval-lib")
+    polyval = capi.crypto_grab_shash("polyval" if library else polyval_name)
     p = polyval.alg
     if p.cra_name != "polyval":
         raise CryptoError(EINVAL, f"{tname}: {p.cra_driver_name} is {p.cra_name}, HCTR2 hashes with "
                                   "polyval")
     inst = capi.SkcipherAlg(
         cra_name=capi.crypto_inst_name("hctr2", b.cra_name),
-        cra_driver_name=capi.crypto_inst_name("hctr2_base", x.cra_driver_name, p.cra_driver_name),
-        cra_priority=hctr2_priority(x.cra_priority, p.cra_priority, b.cra_priority),
+        cra_driver_name=capi.crypto_inst_name("hctr2_base", x.cra_driver_name,
+                                              "polyval-lib" if library else p.cra_driver_name),
+        cra_priority=hctr2_priority(x.cra_priority, p.cra_priority, b.cra_priority, since_6_19=library),
         cra_flags=x.cra_flags & capi.CRYPTO_ALG_ASYNC,
         cra_blocksize=BLOCKCIPHER_BLOCK_SIZE, cra_alignmask=x.cra_alignmask | p.cra_alignmask,
         min_keysize=x.min_keysize, max_keysize=x.max_keysize, ivsize=TWEAK_SIZE,

@@ -115,6 +115,8 @@ TESTMGR = (
       for n in ("sha1", *SHA2, *SHA512)),
     *(TestmgrEntry(alg, "5.0", "6.0", False, DERIVED, f"came with HCTR2 in 6.0 ({LIB6X} §1.1, §1.4)")
       for alg in ("hctr2(aes)", "xctr(aes)", "polyval")),
+    TestmgrEntry("hctr2(aes)", "6.19", None, True, "hctr2_base(xctr(aes-generic),polyval-lib)",
+                 f"crypto/testmgr.c @6.19 ({LIB6X} §1.4)"),
     TestmgrEntry("polyval", "6.19", None, False, DERIVED,
                  f"'crypto: testmgr - Remove polyval tests', 6.19 ({LIB6X} §1.1)"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "5.0", "5.4", False, DERIVED,
