@@ -120,6 +120,13 @@ TESTMGR = (
       for alg in ("hctr2(aes)", "xctr(aes)", "polyval")),
     TestmgrEntry("polyval", "6.19", None, False, DERIVED,
                  f"'crypto: testmgr - Remove polyval tests', 6.19 ({LIB6X} §1.1)"),
+    TestmgrEntry("essiv(authenc(hmac(sha256),cbc(aes)),sha256)", "5.0", "5.4", False, DERIVED,
+                 f"crypto/essiv.c and its testmgr entries came with 5.4 ({MODES} §4.5)"),
+    TestmgrEntry("essiv(authenc(hmac(sha256),cbc(aes)),sha256)", "6.17", None, True,
+                 "essiv(authenc(hmac(sha256-lib),cbc(aes-generic)),sha256-lib)",
+                 "this project's decision: the instance its template builds from that version's generic "
+                 "drivers", unknown="the kernel's generic_driver for this entry once sha256-generic became "
+                                    "sha256-lib was not read"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "5.0", "5.4", False, DERIVED,
                  f"crypto/essiv.c and its testmgr entry came with 5.4 ({MODES} §4.5)"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "6.17", None, True, "essiv(cbc(aes-generic),sha256-lib)",

@@ -46,6 +46,8 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("cts(cbc(aes))", "skcipher", "cts(cbc(aes))", fips_allowed=True),
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aria)", "cipher", "ecb(aria)"),
+    AlgTestDesc("essiv(authenc(hmac(sha256),cbc(aes)),sha256)", "aead",
+                "essiv(authenc(hmac(sha256),cbc(aes)),sha256)", fips_allowed=True),
     AlgTestDesc("essiv(cbc(aes),sha256)", "skcipher", "essiv(cbc(aes),sha256)", fips_allowed=True),
     AlgTestDesc("gcm(aes)", "aead", "gcm(aes)", generic_driver="gcm_base(ctr(aes-generic),ghash-generic)",
                 fips_allowed=True),
