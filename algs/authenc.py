@@ -93,7 +93,11 @@ def authenc_setkey(tfm: Any, key) -> None:
     for child, k in ((ctx.auth, authkey), (ctx.enc, enckey)):
         child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
         child.set_flags(req_flags)
-        child.setkey(bytearray(k))
+        part = bytearray(k)
+        try:
+            child.setkey(part)
+        finally:
+            part[:] = bytes(len(part))
 
 
 def authenc_init(tfm: Any) -> None:

@@ -123,7 +123,7 @@ def essiv_aead_setkey(tfm, key) -> None:
     ctx.child.set_flags(req_flags)
     ctx.child.setkey(key)
     authkey, enckey = authenc_extractkeys(tfm.alg.cra_driver_name, key)
-    salt = bytearray(ctx.hash.desc().init().update(bytes(enckey)).finup(bytes(authkey)))
+    salt = bytearray(ctx.hash.desc().init().update(enckey).finup(authkey))
     try:
         ctx.essiv_cipher.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
         ctx.essiv_cipher.set_flags(req_flags)
