@@ -79,6 +79,9 @@ ROWS = tuple(
                       ("cts", "crypto/cts.c @5.0-6.19 (CBC-CS3)"))]
     + [Row("template", GENERIC, "5.0", None, "", t, t, None, "gcm", "crypto/gcm.c @5.0-6.19")
        for t in ("gcm", "gcm_base", "rfc4106", "rfc4543")]
+    + [Row("template", GENERIC, "5.0", None, "", t, t, None, t, f"crypto/{t}.c @6.x",
+           unknown="only a 6.x tree was read; earlier versions are taken to build the same instances")
+       for t in ("authenc", "authencesn")]
     + [Row("template", GENERIC, "6.0", None, "", t, t, None, mod, f"{src} ({LIB6X} §1.1)")
        for t, mod, src in (("xctr", "xctr", "crypto/xctr.c, 6.0+"),
                            ("hctr2", "hctr2", "crypto/hctr2.c, 6.0+"),
@@ -119,6 +122,13 @@ TESTMGR = (
                  f"crypto/testmgr.c @6.19 ({LIB6X} §1.4)"),
     TestmgrEntry("polyval", "6.19", None, False, DERIVED,
                  f"'crypto: testmgr - Remove polyval tests', 6.19 ({LIB6X} §1.1)"),
+    TestmgrEntry("essiv(authenc(hmac(sha256),cbc(aes)),sha256)", "5.0", "5.4", False, DERIVED,
+                 f"crypto/essiv.c and its testmgr entries came with 5.4 ({MODES} §4.5)"),
+    TestmgrEntry("essiv(authenc(hmac(sha256),cbc(aes)),sha256)", "6.17", None, True,
+                 "essiv(authenc(hmac(sha256-lib),cbc(aes-generic)),sha256-lib)",
+                 "this project's decision: the instance its template builds from that version's generic "
+                 "drivers", unknown="the kernel's generic_driver for this entry once sha256-generic became "
+                                    "sha256-lib was not read"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "5.0", "5.4", False, DERIVED,
                  f"crypto/essiv.c and its testmgr entry came with 5.4 ({MODES} §4.5)"),
     TestmgrEntry("essiv(cbc(aes),sha256)", "6.17", None, True, "essiv(cbc(aes-generic),sha256-lib)",
@@ -128,6 +138,11 @@ TESTMGR = (
     *(TestmgrEntry(f"{m}(aria)", "5.0", "6.0", False, DERIVED,
                    f"'testmgr: add ARIA testmgr tests' came with crypto/aria.c in 6.0 ({MODES} §6)")
       for m in ("cbc", "ctr", "ecb")),
+    *(TestmgrEntry(f"authenc(hmac({h}),cbc(aes))", "6.17", None, True, f"authenc(hmac({h}-lib),cbc(aes-generic))",
+                   "this project's decision: the instance its template builds from that version's generic "
+                   "drivers", unknown="the kernel's generic_driver for authenc once the SHA drivers became "
+                                      "-lib was not read")
+      for h in ("sha1", "sha256", "sha512")),
     TestmgrEntry("xts(aes)", "5.2", None, True, "xts(ecb(aes-generic))",
                  "crypto/testmgr.c @5.2+ (this project's alg_test_descs)",
                  unknown="the entry's generic_driver once aes-generic gives way to aes-lib (7.0)"),

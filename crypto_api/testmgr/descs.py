@@ -36,6 +36,8 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
                 generic_driver="adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)"),
     AlgTestDesc("adiantum(xchacha20,aes)", "skcipher", "adiantum(xchacha20,aes)",
                 generic_driver="adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)"),
+    *(AlgTestDesc(f"authenc(hmac({h}),cbc(aes))", "aead", f"authenc(hmac({h}),cbc(aes))", fips_allowed=True)
+      for h in ("sha1", "sha256", "sha512")),
     AlgTestDesc("cbc(aes)", "skcipher", "cbc(aes)", fips_allowed=True),
     AlgTestDesc("cbc(aria)", "skcipher", "cbc(aria)"),
     AlgTestDesc("chacha20", "skcipher", "chacha20"),
@@ -44,6 +46,8 @@ ALG_TEST_DESCS: Tuple[AlgTestDesc, ...] = (
     AlgTestDesc("cts(cbc(aes))", "skcipher", "cts(cbc(aes))", fips_allowed=True),
     AlgTestDesc("ecb(aes)", "cipher", "ecb(aes)", fips_allowed=True),
     AlgTestDesc("ecb(aria)", "cipher", "ecb(aria)"),
+    AlgTestDesc("essiv(authenc(hmac(sha256),cbc(aes)),sha256)", "aead",
+                "essiv(authenc(hmac(sha256),cbc(aes)),sha256)", fips_allowed=True),
     AlgTestDesc("essiv(cbc(aes),sha256)", "skcipher", "essiv(cbc(aes),sha256)", fips_allowed=True),
     AlgTestDesc("gcm(aes)", "aead", "gcm(aes)", generic_driver="gcm_base(ctr(aes-generic),ghash-generic)",
                 fips_allowed=True),

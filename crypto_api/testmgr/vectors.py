@@ -200,6 +200,11 @@ _SUITES = {
     "ghash": _ghash,
     "gcm(aes)": _gcm_aes,
     "rfc4106(gcm(aes))": lambda: _aead("aes-gcm-rfc4106.json", "rfc4106(gcm(aes))"),
+    **{f"authenc(hmac({h}),cbc(aes))": functools.partial(_aead, "authenc-aes-cbc.json",
+                                                          f"authenc(hmac({h}),cbc(aes))")
+       for h in ("sha1", "sha256", "sha512")},
+    "essiv(authenc(hmac(sha256),cbc(aes)),sha256)":
+        lambda: _aead("essiv-authenc-aes-cbc.json", "essiv(authenc(hmac(sha256),cbc(aes)),sha256)"),
     "rfc7539(chacha20,poly1305)":
         lambda: _aead("rfc7539-chacha20poly1305.json", "rfc7539(chacha20,poly1305)"),
     "rfc7539esp(chacha20,poly1305)":
