@@ -24,7 +24,7 @@ PIECES = ["adiantum(", "xchacha12", "xchacha20", "chacha20", "aes", "aria", "nhp
           "-generic", "-simd", "-aesni", "(", ")", ",", "0", "012", "4294967296", "x", "-", "_",
           "\0", " ", "é", "))", ",,", ")junk",
           "hmac(", "cts(", "gcm(", "gcm_base(", "rfc4106(", "rfc4543(", "xctr(", "hctr2(", "hctr2_base(",
-          "ghash", "polyval", "sha512", "sha1"]
+          "ghash", "polyval", "sha512", "sha1", "authenc(", "authencesn(", "polyval-lib"]
 ALLOCATORS = (capi.crypto_alloc_skcipher, capi.crypto_alloc_aead, capi.crypto_alloc_shash,
               capi.crypto_alloc_cipher)
 
