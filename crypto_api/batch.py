@@ -83,7 +83,8 @@ def _check_items(tfm, datas: List[Any], ivs, outs) -> Optional[List[bytes]]:
             try:
                 ivb.append(tfm._check_iv(None if ivs is None else ivs[i]))
             except CryptoError as e:
-                raise CryptoError(e.errno, f"batch item {i}: {e.message}") from None
+                what = e.message[len(who) + 2:] if e.message.startswith(who + ": ") else e.message
+                raise CryptoError(e.errno, f"{who}: batch item {i}: {what}") from None
     for i, d in enumerate(datas):
         src = as_byte_view(d, f"{who}: batch item {i}: data")
         if outs is None:
