@@ -224,16 +224,18 @@ static PyObject *make(PyObject *module, PyObject *args)
 #include "digest_call.h"
 #include "batch_call.h"
 
-/* handoff_stats() -> {"spun": .., "futile": .., "skipped": ..}: spins for the
- * GIL started, run out, and skipped after futile ones (gil_handoff.h). */
+/* handoff_stats() -> {"spun": .., "futile": .., "skipped": .., "crowded": ..}:
+ * spins for the GIL started, run out, skipped after futile ones, and not
+ * started for want of a free CPU (gil_handoff.h). */
 static PyObject *handoff_stats(PyObject *module, PyObject *unused)
 {
 	(void)module;
 	(void)unused;
-	return Py_BuildValue("{s:k,s:k,s:k}",
+	return Py_BuildValue("{s:k,s:k,s:k,s:k}",
 			     "spun", atomic_load(&handoff_spun),
 			     "futile", atomic_load(&handoff_futile),
-			     "skipped", atomic_load(&handoff_skipped));
+			     "skipped", atomic_load(&handoff_skipped),
+			     "crowded", atomic_load(&handoff_crowded));
 }
 
 /* handoff_limits() -> {"spin_ns": .., "recent_ns": .., "polite_ns": .., "penalty_max": ..}:
@@ -251,7 +253,8 @@ static PyObject *handoff_limits(PyObject *module, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
 	{"handoff_stats", handoff_stats, METH_NOARGS,
-	 "handoff_stats() -> dict: spins for the GIL started, run out, skipped (since load)"},
+	 "handoff_stats() -> dict: spins for the GIL started, run out, skipped, not started for want "
+	 "of a CPU (since load)"},
 	{"handoff_limits", handoff_limits, METH_NOARGS,
 	 "handoff_limits() -> dict: the hand-over's spin limit, 'recent' window, polite point, "
 	 "largest back-off (ns, ns, ns, spins)"},
