@@ -1,4 +1,4 @@
-"""``crypto-api speed scaling``: issue 30's goals 3, 4 and 5 as rows of ratios.
+"""``crypto-api speed scaling``: the thread and batch scaling goals as rows of ratios.
 
 Each row is one ratio from one run, its two sides sampled alternately (a
 change of machine load hits both alike): the aggregate MB/s of N Python
@@ -57,7 +57,7 @@ GOALS = (
 
 
 def register(sub) -> None:
-    s = sub.add_parser("scaling", help="issue 30's thread and batch scaling rows (ratios in one run)",
+    s = sub.add_parser("scaling", help="thread and batch scaling rows (ratios in one run)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--repeat", type=int, default=5, metavar="N", help="samples of each side (default 5)")
     s.add_argument("--time-budget", type=float, default=10.0, metavar="MS",
@@ -162,7 +162,7 @@ def _fmt(x: Optional[float], pct: bool = False) -> str:
 
 
 def lines(report: dict) -> List[str]:
-    out = [f"issue 30 scaling rows ({report['machine']}): ratio = best aggregate MB/s of the many "
+    out = [f"scaling rows ({report['machine']}): ratio = best aggregate MB/s of the many "
            "over the one, sampled alternately; spread = (max - min) / median",
            f"{'row':>4} | {'measure':<52} | {'ratio':>6} {'goal':>5} {'met':>4} | "
            f"{'MB/s':>7} {'spread':>7} | {'1: MB/s':>7} {'spread':>7}"]
