@@ -32,11 +32,8 @@ from .errors import EINVAL, CryptoError
 from .fpu import fpu_record_worker, fpu_tracing
 from .scatterlist import as_byte_view, partly_overlapping
 
-try:
-    from ._direct_call import batch as _c_batch, batch_overlap as _c_overlap
-    from ._direct_call import batch_pool_info, batch_pool_stop
-except ImportError:                 # not built: every batch takes the loop
-    _c_batch = _c_overlap = batch_pool_info = batch_pool_stop = None
+from .direct import batch_call as _c_batch, batch_overlap as _c_overlap
+from .direct import batch_pool_info, batch_pool_stop
 
 #: The most workers a batch may ask for (the pool's threads + the caller).
 MAX_WORKERS = 64
