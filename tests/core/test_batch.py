@@ -226,3 +226,27 @@ def test_threads_hammering_batch_and_single_calls():
     for t in threads:
         t.join()
     assert errors == []
+
+
+@needs_c
+def test_pool_threads_are_joined_at_exit():
+    """The pool's threads are stopped and joined at interpreter exit (an
+    atexit handler registered before crypto_api runs after the pool's)."""
+    import subprocess
+    import sys
+    code = (
+        "import atexit, os\n"
+        "seen = []\n"
+        "atexit.register(lambda: print('after exit:', seen[0].batch_pool_info()['threads'], flush=True))\n"
+        "import crypto_api as capi\n"
+        "from crypto_api import batch\n"
+        "seen.append(batch)\n"
+        "t = capi.crypto_alloc_skcipher('xchacha12')\n"
+        "t.setkey(bytes(32))\n"
+        "t.encrypt_batch([bytes(4096)] * 16, [bytes(32)] * 16, workers=4)\n"
+        "print('during:', batch.batch_pool_info()['threads'], flush=True)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    during = int(r.stdout.split("during:")[1].split()[0])
+    assert during >= 1
+    assert "after exit: 0" in r.stdout
