@@ -169,6 +169,10 @@ static void batch_pool_shutdown(void)
 	int i, n;
 
 	pthread_mutex_lock(&batch_pool.mu);
+	if (batch_pool.stopping) {	/* another thread is stopping the pool */
+		pthread_mutex_unlock(&batch_pool.mu);
+		return;
+	}
 	batch_pool.stopping = 1;
 	pthread_cond_broadcast(&batch_pool.work_cv);
 	n = batch_pool.nthreads;
@@ -181,8 +185,9 @@ static void batch_pool_shutdown(void)
 	pthread_mutex_unlock(&batch_pool.mu);
 }
 
-/* fork(): the parent holds the lock across it, so the child's copy of the
- * pool is consistent; the child has none of the threads. */
+/* fork(): the forking thread holds the lock across it, so the child's copy
+ * of the pool is consistent; the child has none of the threads, and no
+ * thread waits on its condition variables. */
 static void batch_pool_prepare(void)
 {
 	pthread_mutex_lock(&batch_pool.mu);
@@ -195,7 +200,8 @@ static void batch_pool_parent(void)
 
 static void batch_pool_child(void)
 {
-	pthread_mutex_init(&batch_pool.mu, NULL);
+	/* this thread took the lock in batch_pool_prepare: it owns it here too */
+	pthread_mutex_unlock(&batch_pool.mu);
 	pthread_cond_init(&batch_pool.work_cv, NULL);
 	pthread_cond_init(&batch_pool.done_cv, NULL);
 	batch_pool.head = batch_pool.tail = NULL;
