@@ -42,15 +42,16 @@ PACKAGES = [
 _LIMITED = sys.version_info >= (3, 11)
 
 
-def _cpython_extension(name, sources, depends=()):
+def _cpython_extension(name, sources, depends=(), threads=False):
     return Extension(
         name, sources, depends=list(depends),
         include_dirs=["algs/include"],      # memzero.h, the C code's one wiping routine
-        extra_compile_args=list(CFLAGS),
+        # threads: it starts pthreads of its own (crypto_api/batch_pool.h)
+        extra_compile_args=list(CFLAGS) + (["-pthread"] if threads else []),
         # it may call nothing in libc but clock_gettime (vDSO), and the linker
         # would drop libc from its DT_NEEDED; auditwheel reads the libc
         # (glibc/musl) from that entry
-        extra_link_args=["-Wl,--no-as-needed", "-lc"],
+        extra_link_args=(["-pthread"] if threads else []) + ["-Wl,--no-as-needed", "-lc"],
         define_macros=[("Py_LIMITED_API", "0x030B0000")] if _LIMITED else [],
         py_limited_api=_LIMITED)
 
@@ -58,7 +59,9 @@ def _cpython_extension(name, sources, depends=()):
 DIRECT_CALL = _cpython_extension("crypto_api._direct_call", ["crypto_api/direct_call.c"],
                                  depends=["crypto_api/gil_handoff.h", "crypto_api/entry_point.h",
                                           "crypto_api/aead_call.h", "crypto_api/digest_call.h",
-                                          "algs/include/memzero.h"])
+                                          "crypto_api/batch_call.h", "crypto_api/batch_pool.h",
+                                          "algs/include/memzero.h"],
+                                 threads=True)
 DIRECT_METHOD = _cpython_extension("crypto_api._direct_method", ["crypto_api/direct_method.c"])
 
 

@@ -53,6 +53,13 @@ try:
 except ImportError:                 # not built: no driver has a direct path
     _skcipher_call = _aead_call = _digest_call = None
 
+try:
+    # the batch entry (crypto_api/batch_call.h) and its thread pool, for crypto_api/batch.py
+    from ._direct_call import batch as batch_call, batch_overlap
+    from ._direct_call import batch_pool_info, batch_pool_stop
+except ImportError:                 # not built: every batch loops over the one-call methods
+    batch_call = batch_overlap = batch_pool_info = batch_pool_stop = None
+
 #: The C entry point releases the GIL for messages of at least this many
 #: bytes (hashlib's threshold too).  Below it, handing the GIL over costs
 #: more than the cipher: two threads encrypting 512 or 1024 bytes with

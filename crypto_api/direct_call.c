@@ -24,7 +24,9 @@
  * The module also holds the AEAD counterpart (aead_call.h, make_aead) and
  * the one for fixed-size results, a digest or a cipher's block
  * (digest_call.h, make_digest), which share the buffer helpers and the GIL
- * hand-over state.
+ * hand-over state, and the batch entry (batch_call.h, batch), which runs
+ * many messages through one skcipher direct path on native worker threads
+ * (batch_pool.h).
  *
  * Built with the limited API of CPython 3.11 (abi3) where the build runs on
  * 3.11 or later (Py_buffer is part of it from 3.11), else the full API.
@@ -220,17 +222,20 @@ static PyObject *make(PyObject *module, PyObject *args)
 
 #include "aead_call.h"
 #include "digest_call.h"
+#include "batch_call.h"
 
-/* handoff_stats() -> {"spun": .., "futile": .., "skipped": ..}: spins for the
- * GIL started, run out, and skipped after futile ones (gil_handoff.h). */
+/* handoff_stats() -> {"spun": .., "futile": .., "skipped": .., "crowded": ..}:
+ * spins for the GIL started, run out, skipped after futile ones, and not
+ * started for want of a free CPU (gil_handoff.h). */
 static PyObject *handoff_stats(PyObject *module, PyObject *unused)
 {
 	(void)module;
 	(void)unused;
-	return Py_BuildValue("{s:k,s:k,s:k}",
+	return Py_BuildValue("{s:k,s:k,s:k,s:k}",
 			     "spun", atomic_load(&handoff_spun),
 			     "futile", atomic_load(&handoff_futile),
-			     "skipped", atomic_load(&handoff_skipped));
+			     "skipped", atomic_load(&handoff_skipped),
+			     "crowded", atomic_load(&handoff_crowded));
 }
 
 /* handoff_limits() -> {"spin_ns": .., "recent_ns": .., "polite_ns": .., "penalty_max": ..}:
@@ -248,10 +253,20 @@ static PyObject *handoff_limits(PyObject *module, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
 	{"handoff_stats", handoff_stats, METH_NOARGS,
-	 "handoff_stats() -> dict: spins for the GIL started, run out, skipped (since load)"},
+	 "handoff_stats() -> dict: spins for the GIL started, run out, skipped, not started for want "
+	 "of a CPU (since load)"},
 	{"handoff_limits", handoff_limits, METH_NOARGS,
 	 "handoff_limits() -> dict: the hand-over's spin limit, 'recent' window, polite point, "
 	 "largest back-off (ns, ns, ns, spins)"},
+	{"batch", batch, METH_VARARGS,
+	 "batch(fn, datas, ivs, outs, workers) -> (results, stats), ('overlap', i, j) or None: "
+	 "many messages through the direct path fn on the pool's threads (batch_call.h)"},
+	{"batch_overlap", batch_overlap, METH_VARARGS,
+	 "batch_overlap(datas, outs) -> None or (i, j): outs[i] shares bytes with item j"},
+	{"batch_pool_stop", batch_pool_stop, METH_NOARGS,
+	 "batch_pool_stop(): stop and join the batch pool's threads (started again when needed)"},
+	{"batch_pool_info", batch_pool_info, METH_NOARGS,
+	 "batch_pool_info() -> dict: the pool's threads now, started since load, most"},
 	{"make", make, METH_VARARGS,
 	 "make(crypt, generic, simd, keep, choice, ivsize, simd_above, min_len, nogil_min, "
 	 "simd_value, decline_value, returns_int[, align[, simd_only]]) -> fn(data, iv, out)"},
@@ -274,6 +289,10 @@ static int module_exec(PyObject *module)
 	PyType_Spec *specs[] = {&skcipher_state_spec, &aead_state_spec, &digest_state_spec};
 
 	handoff_init();
+	if (batch_pool_init() < 0) {
+		PyErr_SetString(PyExc_OSError, "pthread_atfork failed");
+		return -1;
+	}
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		PyObject *tp = PyType_FromSpec(specs[i]);
 

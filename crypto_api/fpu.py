@@ -71,6 +71,7 @@ class FpuSection:
     nbytes: int = 0
     closed: bool = False
     unit: str = "fpu"       # "fpu", or the name of a machine's SIMD unit
+    worker: Optional[int] = None    # a batch's native worker that ran it (None: this thread)
 
 
 @attrs.define
@@ -306,6 +307,18 @@ def fpu_account(nbytes: int) -> None:
     sec = _cpu.section
     if sec is not None:
         sec.nbytes += nbytes
+
+
+def fpu_record_worker(worker: int, nbytes: int, unit: str = "fpu") -> None:
+    """Record in this context's traces that native worker ``worker`` of a
+    batch (crypto_api/batch.py) ran ``nbytes`` with SIMD in a section of its
+    own: the worker plays another CPU, so the section is closed when the
+    batch returns and is not this thread's."""
+    sw = _switches.get()
+    if sw.traces:
+        sec = FpuSection(nbytes=nbytes, closed=True, unit=unit, worker=worker)
+        for t in sw.traces:
+            t.sections.append(sec)
 
 
 def might_sleep(where: str) -> None:

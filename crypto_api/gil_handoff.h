@@ -52,6 +52,14 @@
  * the thread holding the GIL could not run while another spun; and a spin
  * longer than HANDOFF_POLITE_NS offers the CPU between its checks, in case
  * the thread it waits for is waiting for that CPU.
+ *
+ * A spin pays only where a CPU is free for it: the thread that holds the
+ * GIL runs on one, each of our threads in its C work on another.  A thread
+ * that would spin while those and the threads already spinning take every
+ * CPU this process may use does not (it takes the usual wait): with more
+ * threads than CPUs, spinners would take the CPUs from the threads whose
+ * work they wait for, and N threads would get less done than one
+ * ("crowded" in handoff_stats).
  */
 #ifndef CRYPTO_API_GIL_HANDOFF_H
 #define CRYPTO_API_GIL_HANDOFF_H
@@ -87,7 +95,9 @@ static atomic_int handoff_in_c;			/* our threads in their C work */
 static atomic_ulong handoff_last_thread;	/* who released last, and when */
 static atomic_llong handoff_last_ns;
 /* counts since load, for crypto_api._direct_call.handoff_stats() */
-static atomic_ulong handoff_spun, handoff_futile, handoff_skipped;
+static atomic_ulong handoff_spun, handoff_futile, handoff_skipped, handoff_crowded;
+static atomic_int handoff_spinners;		/* our threads spinning now */
+static int handoff_cpus = 1;			/* CPUs this process may use */
 static atomic_int handoff_skip;			/* spins still to skip ... */
 static atomic_int handoff_penalty;		/* ... and after the next futile one */
 static int64_t handoff_spin_ns = HANDOFF_SPIN_NS;
@@ -109,6 +119,7 @@ static inline void handoff_init(void)
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		cpus = CPU_COUNT(&set);
 #endif
+	handoff_cpus = cpus > 0 ? (int)cpus : 1;
 	handoff_spin_ns = cpus >= 2 ? HANDOFF_SPIN_NS : 0;
 }
 
@@ -192,6 +203,16 @@ static inline void handoff_spin_futile(void)
 	atomic_store_explicit(&handoff_skip, p, memory_order_relaxed);
 }
 
+/* Whether a CPU is free for one more spinner: beside this thread, the GIL's
+ * holder, our threads in their C work and those spinning already. */
+static inline int handoff_cpu_free(void)
+{
+	int busy = atomic_load_explicit(&handoff_in_c, memory_order_relaxed) +
+		   atomic_load_explicit(&handoff_spinners, memory_order_relaxed) + 2;
+
+	return busy <= handoff_cpus;
+}
+
 /* Py_END_ALLOW_THREADS: take the GIL back, by claim where it was released
  * by one of our threads, after a bounded spin where one of them holds it or
  * where another thread is waking up to take it. */
@@ -199,6 +220,7 @@ static inline void handoff_acquire(Handoff h)
 {
 	int64_t deadline = 0, polite = 0;
 	unsigned spins = 0;
+	int spinning = 0;
 
 	atomic_fetch_sub_explicit(&handoff_in_c, 1, memory_order_relaxed);
 	for (;;) {
@@ -220,6 +242,13 @@ static inline void handoff_acquire(Handoff h)
 				deadline = -1;	/* as if spent */
 				continue;
 			}
+			if (!handoff_cpu_free()) {
+				atomic_fetch_add_explicit(&handoff_crowded, 1, memory_order_relaxed);
+				deadline = -1;	/* no CPU to spin on: the usual wait */
+				continue;
+			}
+			atomic_fetch_add_explicit(&handoff_spinners, 1, memory_order_relaxed);
+			spinning = 1;
 			atomic_fetch_add_explicit(&handoff_spun, 1, memory_order_relaxed);
 		}
 		if ((++spins & 31) == 0) {
@@ -240,6 +269,8 @@ static inline void handoff_acquire(Handoff h)
 		}
 		handoff_pause();
 	}
+	if (spinning)
+		atomic_fetch_sub_explicit(&handoff_spinners, 1, memory_order_relaxed);
 	if (spins && deadline >= 0)	/* a spin that got what it waited for */
 		atomic_store_explicit(&handoff_penalty, 0, memory_order_relaxed);
 	PyEval_RestoreThread(h.ts);

@@ -9,9 +9,10 @@ one-buffer convenience.  A failed request leaves the destination untouched.
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Sequence
 
 from . import alg as A
+from .batch import skcipher_batch
 from .completion import ASYNC_PENDING, CryptoWait, crypto_req_done, crypto_wait_req
 from .errors import EINVAL, CryptoError
 from .fpu import _cpu as _this_cpu
@@ -138,6 +139,25 @@ class CryptoSkcipher(BoundedKeyTfm):
             if res is not None:
                 return res
         return self._crypt(data, iv, False, out)
+
+    # -- many messages in one call ---------------------------------------------
+    def encrypt_batch(self, datas: Sequence[A.BytesLike], ivs: Optional[Sequence[A.BytesLike]] = None,
+                      outs: Optional[Sequence[A.WritableBuffer]] = None, *,
+                      workers: Optional[int] = None) -> List[Any]:
+        """Encrypt many messages in one call: ``datas[i]`` with ``ivs[i]``
+        (``ivs`` None for a mode without IV), into new bytes or into
+        ``outs[i]`` (the same buffer as ``datas[i]`` for in place); returns
+        the list.  A driver with a direct path runs the batch on
+        ``workers`` native threads (default: the CPUs this process may use)
+        with the GIL released; others loop over :meth:`encrypt`.  Every
+        refusal comes before any byte is written (crypto_api/batch.py)."""
+        return skcipher_batch(self, datas, ivs, outs, workers, True)
+
+    def decrypt_batch(self, datas: Sequence[A.BytesLike], ivs: Optional[Sequence[A.BytesLike]] = None,
+                      outs: Optional[Sequence[A.WritableBuffer]] = None, *,
+                      workers: Optional[int] = None) -> List[Any]:
+        """Decrypt many messages in one call (see :meth:`encrypt_batch`)."""
+        return skcipher_batch(self, datas, ivs, outs, workers, False)
 
 
 direct_methods(CryptoSkcipher, encrypt="_direct_enc", decrypt="_direct_dec")

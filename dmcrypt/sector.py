@@ -29,6 +29,7 @@ from typing import List, Optional
 
 from crypto_api.alg import BytesLike, WritableBuffer
 from crypto_api.errors import EINVAL, CryptoError
+from crypto_api.fpu import fpu_tracing
 from crypto_api.skcipher import CryptoSkcipher, crypto_alloc_skcipher
 
 from .cipher_spec import parse_cipher_spec
@@ -117,8 +118,10 @@ class VolumeCipher:
     ``jobs`` (default 1): :meth:`crypt_sectors` spreads a run of sectors over
     that many threads (the caller's and ``jobs - 1`` workers), each making one
     C call over its share (crypto_api.dmcrypt.sector_batch: the GIL is released
-    there).  Only the batch path is spread; a driver without one runs its
-    sectors one by one in the caller's thread.
+    there).  A driver without a sector batch plan but with a C direct path
+    runs the run's sectors through ``tfm.encrypt_batch`` on ``jobs`` native
+    worker threads (crypto_api/batch.py); any other runs its sectors one by
+    one in the caller's thread.
 
     One object uses one tfm: use it from one thread at a time.  Close it
     (or use ``with``) to free the tfm, wipe its key and stop its workers.
@@ -235,11 +238,20 @@ class VolumeCipher:
 
     def _per_sector(self, first: int, mv: memoryview, count: int, encrypt: bool) -> None:
         ss = self.sector_size
-        fn = self.tfm.encrypt if encrypt else self.tfm.decrypt
         pack, step, base = self._pack, self._step, self._base
-        for k in range(count):
-            sector = mv[k * ss:(k + 1) * ss]
-            fn(sector, pack((first + k) * step + base), sector)     # in place, no allocation
+        if self.tfm._direct_enc is None or fpu_tracing():
+            # no C direct path, or a trace records (it shows each request's own
+            # sections, as the batch plans decline then): one call per sector, in place
+            fn = self.tfm.encrypt if encrypt else self.tfm.decrypt
+            for k in range(count):
+                sector = mv[k * ss:(k + 1) * ss]
+                fn(sector, pack((first + k) * step + base), sector)
+            return
+        # the tfm's batch entry point: every sector in one C call, on ``jobs`` native workers
+        sectors = [mv[k * ss:(k + 1) * ss] for k in range(count)]
+        ivs = [pack((first + k) * step + base) for k in range(count)]
+        fn = self.tfm.encrypt_batch if encrypt else self.tfm.decrypt_batch
+        fn(sectors, ivs, sectors, workers=self.jobs)
 
     def _shares(self, count: int) -> List[tuple]:
         """``(first index, count)`` of each thread's contiguous share of ``count`` sectors."""

@@ -33,7 +33,7 @@ from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
 from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_plot, speed_resolve,
-               speed_run, speed_targets, speed_tcrypt)
+               speed_run, speed_scaling, speed_targets, speed_tcrypt)
 from .cli_common import sigterm_unwinds
 from .speed_machine import cpu_mhz
 
@@ -172,7 +172,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                         + "), and prints the ratios")
     p.set_defaults(func=main, speed_command=None)
 
-    sub = p.add_subparsers(dest="speed_command", metavar="{compare,show,disk}")
+    sub = p.add_subparsers(dest="speed_command", metavar="{compare,show,disk,scaling}")
     c = sub.add_parser("compare", help="compare two --json reports (benchstat style)",
                        description=speed_compare.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -189,6 +189,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     sh.add_argument("--plot", metavar="FILE.png", help="also draw the report into FILE.png ([plot] extra)")
     sh.set_defaults(func=main_show)
     speed_disk.register(sub)
+    speed_scaling.register(sub)
     return p
 
 

@@ -1,8 +1,9 @@
 """The input side of ``enc``/``dec`` and the three ways a message goes through.
 
 A stream cipher with a known continuation (tools/stream_continuation.py) is
-processed in chunks of :data:`CHUNK` bytes, each one request whose IV
-continues the last, so memory stays constant for any input.  An
+processed in chunks of :data:`CHUNK` bytes, each one batch of
+:data:`PIECE`-byte pieces whose IVs continue the last, so memory stays
+constant for any input and the pieces run on the batch's native workers.  An
 ``adiantum(...)`` instance is a wide-block cipher whose one message is the
 whole input: it runs in two passes over a seekable input
 (``adiantum_crypt_stream`` in algs/adiantum.py); a non-seekable input (a
@@ -31,6 +32,10 @@ from .stream_continuation import CounterContinuation
 
 #: Bytes per request when streaming (a multiple of every keystream block size).
 CHUNK = 1 << 20
+#: A stream chunk longer than this goes as pieces of this size (each IV
+#: continuing the last) through ``tfm.encrypt_batch``, whose native workers
+#: run them at once (crypto_api/batch.py); a multiple of every block size.
+PIECE = 1 << 16
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 Writer = Callable[[memoryview], None]
@@ -178,6 +183,7 @@ def crypt_with_continuation(tfm, encrypt: bool, iv: bytes, rule: CounterContinua
     if chunk_size <= 0 or chunk_size % rule.block_size:
         raise ValueError(f"chunk_size must be a positive multiple of {rule.block_size}")
     crypt = tfm.encrypt if encrypt else tfm.decrypt
+    batch = tfm.encrypt_batch if encrypt else tfm.decrypt_batch
     inbuf, outbuf = bytearray(chunk_size), bytearray(chunk_size)
     inview, outview = memoryview(inbuf), memoryview(outbuf)
     blocks = 0
@@ -186,7 +192,13 @@ def crypt_with_continuation(tfm, encrypt: bool, iv: bytes, rule: CounterContinua
             n = src.read_full(inview)
             if not n:
                 break
-            crypt(inview[:n], rule.iv_at(iv, blocks), out=outview[:n])
+            if n > PIECE:                # the chunk's pieces at once, on the batch's native workers
+                at = range(0, n, PIECE)
+                batch([inview[k:min(k + PIECE, n)] for k in at],
+                      [rule.iv_at(iv, blocks + k // rule.block_size) for k in at],
+                      [outview[k:min(k + PIECE, n)] for k in at])
+            else:
+                crypt(inview[:n], rule.iv_at(iv, blocks), out=outview[:n])
             write(outview[:n])
             blocks += n // rule.block_size
             if n < chunk_size:
