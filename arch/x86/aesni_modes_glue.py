@@ -15,7 +15,8 @@ request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
 usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
-bytes or more with ciphertext stealing; it leaves the IV untouched (v5.0's
+bytes or more with ciphertext stealing (5.12+; before it, ``aesni.xts_stealing``
+in the kernel-version table: whole blocks only, 0 bytes a no-op); it leaves the IV untouched (v5.0's
 driver overwrote it; no test reads it).  CBC and CTR leave the next IV in
 the request, as the templates do.  The C loops are arch/x86/aesni_modes.c
 and aesni_vaes.c.
@@ -34,6 +35,7 @@ from crypto_api.cinterface import CbcEntries, Kind, Offer, XctrEntries, XtsEntri
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.direct import skcipher_direct
 from crypto_api.simd_rule import SimdRule
+from crypto_api.version_rules import rule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
@@ -67,6 +69,8 @@ class AesMode:
         return f"__{self.name}-aes-{self.impl}"
 
     def bad_length(self, n: int) -> Optional[str]:
+        if self.name == "xts" and not xts_stealing():
+            return "not a multiple of 16 bytes (no ciphertext stealing before 5.12)" if n % AES_BLOCK_SIZE else None
         if self.name == "xts":
             return None if n >= AES_BLOCK_SIZE else "XTS needs at least 16 bytes"
         if self.blocksize == AES_BLOCK_SIZE and n % AES_BLOCK_SIZE:
@@ -76,12 +80,19 @@ class AesMode:
     @property
     def min_len(self) -> int:
         """The one-call path's shortest length (shorter: bad_length)."""
-        return AES_BLOCK_SIZE if self.name == "xts" else 0
+        return AES_BLOCK_SIZE if self.name == "xts" and xts_stealing() else 0
 
     @property
     def align(self) -> int:
         """The one-call path's length multiple (others: bad_length)."""
-        return AES_BLOCK_SIZE if self.name != "xts" and self.blocksize == AES_BLOCK_SIZE else 1
+        if self.name == "xts":
+            return 1 if xts_stealing() else AES_BLOCK_SIZE
+        return AES_BLOCK_SIZE if self.blocksize == AES_BLOCK_SIZE else 1
+
+
+def xts_stealing() -> bool:
+    """True where the chosen kernel's x86 XTS drivers steal ciphertext (5.12+, the composite's)."""
+    return rule("aesni.xts_stealing", "stealing") == "stealing"
 
 
 def _ecb(ctx, out, inp, n, iv, encrypt):
@@ -173,6 +184,8 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
     why = mode.bad_length(n)
     if why is not None:
         raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: cryptlen {n}: {why}")
+    if not n and mode.name == "xts":
+        return 0                        # no stealing (before 5.12): an empty walk, no section
     views = sg_linear_views(req.src, req.dst, n)
     if views is None:
         src, dst = sg_copy_to_bytes(req.src, n), bytearray(n)
