@@ -9,7 +9,9 @@ XCTR: block i from 1 is E(IV ⊕ le32(i)), the IV left unchanged).
 aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
-request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
+request (the wrapper only calls them where SIMD is usable); from 5.11
+(``aesni.modes_sections`` = "step" in the kernel-version table) ECB, CBC and
+CTR open one section per walk step instead (XTS keeps one: not modelled).  ``tfm.encrypt``
 / ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
 (aesni_mode_direct through crypto_api.direct.skcipher_direct) while SIMD is
 usable and no FPU trace records; everything else takes the request path.  XTS as later
@@ -178,7 +180,8 @@ def _setkey(mode: AesMode, tfm: Any, key: bytearray) -> None:
 
 
 def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
-    """The request path: one FPU section for the whole request (v5.0)."""
+    """The request path: one FPU section for the whole request (v5.0), or
+    per walk step (5.11+, ECB/CBC/CTR)."""
     tfm = req.tfm
     n = req.cryptlen
     why = mode.bad_length(n)
@@ -186,6 +189,8 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
         raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: cryptlen {n}: {why}")
     if not n and mode.name == "xts":
         return 0                        # no stealing (before 5.12): an empty walk, no section
+    if mode.name != "xts" and rule("aesni.modes_sections", "request") == "step":
+        return _step_crypt(mode, req, encrypt)
     views = sg_linear_views(req.src, req.dst, n)
     if views is None:
         src, dst = sg_copy_to_bytes(req.src, n), bytearray(n)
@@ -208,6 +213,34 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
         raise CryptoError(-err, f"{tfm.alg.cra_driver_name}: request of {n} bytes refused")
     if views is None:
         sg_copy_from_bytes(req.dst, dst)
+    if mode.writes_iv:
+        as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE] = ffi.buffer(iv)[:]
+    return 0
+
+
+def _step_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
+    """5.11+'s ECB/CBC/CTR: a non-atomic walk, one FPU section per step (non-final
+    steps whole blocks), the IV carried from step to step."""
+    tfm = req.tfm
+    iv = ffi.NULL
+    if mode.ivsize:
+        iv = ffi.new("uint8_t[16]", bytes(as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE]))
+    walk = capi.skcipher_walk_virt(req, atomic=False)
+    while walk.nbytes:
+        n = walk.nbytes
+        if n < walk.total:
+            n -= n % AES_BLOCK_SIZE
+        pd = _from_buffer("uint8_t[]", walk.dst, require_writable=True)
+        ps = _from_buffer("uint8_t[]", walk.src)
+        capi.kernel_fpu_begin()
+        try:
+            capi.fpu_account(n)
+            err = mode.run(tfm.ctx, pd, ps, n, iv, encrypt)
+        finally:
+            capi.kernel_fpu_end()
+        if err:
+            raise CryptoError(-err, f"{tfm.alg.cra_driver_name}: step of {n} bytes refused")
+        capi.skcipher_walk_done(walk, walk.nbytes - n)
     if mode.writes_iv:
         as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE] = ffi.buffer(iv)[:]
     return 0

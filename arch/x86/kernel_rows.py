@@ -163,6 +163,13 @@ RULES = (
     Rule("aesni.xts_stealing", X86, "5.12", None, "stealing",
          "xts-aes-aesni and the VAES XTS drivers: 16 bytes or more, ciphertext stealing",
          f"arch/x86/crypto/aesni-intel_glue.c 5.12 rewrite, present 5.17 ({MODES} §5.2, §5.6)"),
+    Rule("aesni.modes_sections", X86, "5.0", "5.11", "request",
+         "ecb-, cbc-, ctr-aes-aesni: one kernel_fpu_begin/end over the whole request (atomic walk)",
+         f"arch/x86/crypto/aesni-intel_glue.c @5.0-5.10 ({MODES} §5.2)"),
+    Rule("aesni.modes_sections", X86, "5.11", None, "step",
+         "ecb-, cbc-, ctr-aes-aesni: one kernel_fpu_begin/end per walk step (non-atomic walk)",
+         f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
+         unknown="xts-aes-aesni's per-step sections (5.12) are not modelled: one section per request"),
     Rule("chacha.sections", X86, "5.0", "5.5", "walk",
          "chacha_x86_64: 64 bytes or less, or no SIMD, run the generic code for the whole request; "
          "else one kernel_fpu_begin/end over the atomic walk, ended and begun again (a preemption "

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from modes_ref import xts as ref_xts
 
 from crypto_api.errors import EEXIST, EINVAL
@@ -36,6 +36,7 @@ XTS_AESNI_STEALS_FROM = "5.12"
 SETAUTHSIZE_ZERO_REFUSED_FROM = "5.4"
 DUPLICATE_DRIVER_REFUSED_FROM = "6.10"
 CHACHA_PER_STEP_FROM = "5.5"
+AESNI_MODES_PER_STEP_FROM = "5.11"
 
 
 def since(version, boundary):
@@ -169,12 +170,35 @@ def test_versions_agree_on_the_bytes():
         assert outs["5.0"][case]["out"] == outs["5.10"][case]["out"]
 
 
+@pytest.mark.parametrize("version", ["5.10", "5.15"])
+def test_aesni_modes_sections_per_step_from_5_11(version):
+    got = boot(version)["aes_modes"]
+    if got is None:
+        pytest.skip("CPU lacks AES-NI")
+    per_step = since(version, AESNI_MODES_PER_STEP_FROM)
+    for name, mode in (("ecb(aes)", modes.ECB()), ("cbc(aes)", modes.CBC(TWEAK)), ("ctr(aes)", modes.CTR(TWEAK))):
+        g = got[name]
+        total = 5096 if name == "ctr(aes)" else 5120
+        data = bytes(i % 251 for i in range(total))
+        ref = Cipher(algorithms.AES(KEY[:16]), mode).encryptor().update(data)
+        assert g["driver"] == name[:3] + "-aes-aesni"
+        assert g["out"] == ref.hex()
+        if name == "cbc(aes)":
+            assert g["iv"] == ref[-16:].hex()               # the last ciphertext block
+        if name == "ctr(aes)":                              # the counter after ceil(total/16) blocks
+            want = (int.from_bytes(TWEAK, "big") + -(-total // 16)) % 2 ** 128
+            assert g["iv"] == want.to_bytes(16, "big").hex()
+        # per step: the walk's steps are the five scatterlist entries
+        assert g["nbytes"] == ([1024] * 4 + [total - 4096] if per_step else [total])
+
+
 @pytest.mark.parametrize("name, machine, boundary, before, after", [
     ("xts.stealing", "x86_64", XTS_TEMPLATE_STEALS_FROM, "refused", "stealing"),
     ("aesni.xts_stealing", "x86_64", XTS_AESNI_STEALS_FROM, "refused", "stealing"),
     ("aead.setauthsize_zero", "arm64", SETAUTHSIZE_ZERO_REFUSED_FROM, "accepted", "refused"),
     ("register.duplicate_driver", "ppc64le", DUPLICATE_DRIVER_REFUSED_FROM, "allowed", "refused"),
     ("chacha.sections", "x86_64", CHACHA_PER_STEP_FROM, "walk", "step"),
+    ("aesni.modes_sections", "x86_64", AESNI_MODES_PER_STEP_FROM, "request", "step"),
 ])
 def test_the_table_holds_these_facts(name, machine, boundary, before, after):
     for v in KNOWN:
