@@ -129,8 +129,8 @@ def _rules_section() -> List[str]:
            "kernels.  The code that applies each asks for it by name (`crypto_api.version_rules`) and "
            "gets the chosen version's row (a machine's own row before the `*` one); with no version "
            "chosen it keeps this project's composite behaviour: XTS stealing in the template and the "
-           "x86 drivers, `setauthsize(0)` passing the frontend, duplicate driver names refused, and "
-           "the x86 and arm64/arm ChaCha glue's v5.0 sections.", "",
+           "drivers, `setauthsize(0)` passing the frontend, duplicate driver names refused, and the SIMD "
+           "glue's v5.0 sections.", "",
            "| rule | machine | versions | what is observed | source |", "|---|---|---|---|---|"]
     for r in rules():
         note = f" (not known: {r.unknown})" if r.unknown else ""
