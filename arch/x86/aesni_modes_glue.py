@@ -11,7 +11,7 @@ aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
 request (the wrapper only calls them where SIMD is usable); from 5.11
 (``aesni.modes_sections`` = "step" in the kernel-version table) ECB, CBC and
-CTR open one section per walk step instead (XTS keeps one: not modelled).  ``tfm.encrypt``
+CTR open one section per walk step instead (XTS and XCTR keep one: not modelled).  ``tfm.encrypt``
 / ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
 (aesni_mode_direct through crypto_api.direct.skcipher_direct) while SIMD is
 usable and no FPU trace records; everything else takes the request path.  XTS as later
@@ -189,7 +189,7 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
         raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: cryptlen {n}: {why}")
     if not n and mode.name == "xts":
         return 0                        # no stealing (before 5.12): an empty walk, no section
-    if mode.name != "xts" and rule("aesni.modes_sections", "request") == "step":
+    if mode.name in _STEP_MODES and rule("aesni.modes_sections", "request") == "step":
         return _step_crypt(mode, req, encrypt)
     views = sg_linear_views(req.src, req.dst, n)
     if views is None:
@@ -216,6 +216,11 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
     if mode.writes_iv:
         as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE] = ffi.buffer(iv)[:]
     return 0
+
+
+#: The modes whose sections follow the walk's steps from 5.11 (XTS and XCTR keep one per request:
+#: their C routines start from the request's IV, not from where a step ended).
+_STEP_MODES = ("ecb", "cbc", "ctr")
 
 
 def _step_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:

@@ -171,7 +171,8 @@ RULES = (
     Rule("aesni.modes_sections", X86, "5.11", None, "step",
          "ecb-, cbc-, ctr-aes-aesni: one kernel_fpu_begin/end per walk step (non-atomic walk)",
          f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
-         unknown="xts-aes-aesni's per-step sections (5.12) are not modelled: one section per request"),
+         unknown="xts-aes-aesni's (5.12) and xctr-aes-aesni's per-step sections are not modelled: one "
+                 "section per request"),
     Rule("chacha.sections", X86, "5.0", "5.5", "walk",
          "chacha_x86_64: 64 bytes or less, or no SIMD, run the generic code for the whole request; "
          "else one kernel_fpu_begin/end over the atomic walk, ended and begun again (a preemption "
