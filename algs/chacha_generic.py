@@ -31,6 +31,11 @@ CHACHA_SIMD_RULE = SimdRule(above=CHACHA_BLOCK_SIZE)
 
 _from_buffer = ffi.from_buffer
 _crypt = lib.chacha_crypt_generic
+#: The generic C code by itself, for glue that falls back one step at a time:
+#: ``generic_crypt(state, dst, src, nbytes, nrounds)`` (advances the counter),
+#: ``generic_hchacha(state, subkey, nrounds)``.
+generic_crypt = lib.chacha_crypt_generic
+generic_hchacha = lib.hchacha_block_generic
 
 
 def chacha_setkey(tfm, key: bytearray, nrounds: int) -> None:

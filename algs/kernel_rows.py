@@ -162,7 +162,7 @@ NOT_MODELLED = (
     "testmgr's configurations per version (5.0's np/tap framework, 5.1's testvec_configs, 6.16's "
     "renames): every version runs this project's (5.2+) configurations; the poly1305 entry after "
     "6.16 (the kernel has no poly1305 algorithm left; this project keeps its entry)",
-    "the glue's SIMD section rules and the core's registration and lookup rules per version; "
+    "the lookup rules per version (the rules that are modelled are listed under Rules by version); "
     "in particular 6.13+'s asynchronous self-tests (a registration here always waits for its test: "
     "see the first answer in a fresh process)",
     "5.0-5.4's module dependencies that load the generic ChaCha and NHPoly1305 modules with the "

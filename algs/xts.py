@@ -8,7 +8,10 @@ C_i = E_K1(P_i ⊕ T_i) ⊕ T_i.  Keys are K1 ‖ K2 (twice the cipher's sizes:
 FIPS mode (:data:`fips_enabled`) only 32 or 64 bytes (6.3+), and equal halves
 are EINVAL in FIPS mode or with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS.  Lengths
 of at least 16 bytes; a length that is not whole blocks uses IEEE P1619
-ciphertext stealing.  ``req.iv`` is not modified.
+ciphertext stealing.  ``req.iv`` is not modified.  That is 5.4+'s rule;
+under a kernel before 5.4 (``xts.stealing`` = "refused" in the
+kernel-version table, crypto_api.version_rules) a length that is not whole
+blocks is EINVAL and 0 bytes is a no-op, as v5.0's template had it.
 
 The tweak cipher is allocated per tfm by the cipher's cra_name (the best
 ``aes`` at that moment), as v5.0–6.3 do.  When the ecb child is this
@@ -25,6 +28,7 @@ import crypto_api as capi
 from crypto_api.algs.modes_common import BLOCK, c_cipher, dst_ptr, src_ptr
 from crypto_api.algs._modes import ffi, lib
 from crypto_api.errors import EINVAL, ENOENT, CryptoError
+from crypto_api.version_rules import rule
 from crypto_api.fpu import DECLINE, SIMD
 from crypto_api.scatterlist import scatterwalk_map_and_copy
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
@@ -100,6 +104,16 @@ def _first_tweak(ctx, iv) -> bytearray:
 
 def _too_short(tfm, n: int) -> CryptoError:
     return CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: request of {n} bytes; XTS needs at least {BLOCK}")
+
+
+def stealing() -> bool:
+    """True where the chosen kernel's xts steals ciphertext (5.4+, the composite's)."""
+    return rule("xts.stealing", "stealing") == "stealing"
+
+
+def _not_whole_blocks(tfm, n: int) -> CryptoError:
+    return CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: request of {n} bytes is not a multiple of "
+                               f"{BLOCK}; this kernel's xts has no ciphertext stealing (5.4+)")
 
 
 # --------------------------------------------------------------------------
@@ -182,6 +196,11 @@ def _crypt_composed(req, encrypt: bool, t0: bytes) -> None:
 def _crypt(req, encrypt: bool) -> None:
     tfm = req.tfm
     ctx = tfm.ctx
+    if not stealing():
+        if req.cryptlen % BLOCK:
+            raise _not_whole_blocks(tfm, req.cryptlen)
+        if not req.cryptlen:
+            return
     if req.cryptlen < BLOCK:
         raise _too_short(tfm, req.cryptlen)
     t = _first_tweak(ctx, req.iv)
@@ -204,8 +223,8 @@ def _contiguous(tfm, src, dst, n: int, iv, encrypt: bool) -> bool:
     blocks and the stolen pair in one C call and one FPU section."""
     ctx = tfm.ctx
     run, trun = ctx.data_run, ctx.tweak_run
-    if run is None or trun is None or n < BLOCK:
-        return False
+    if run is None or trun is None or n < BLOCK or (n % BLOCK and not stealing()):
+        return False                    # the request path says why
     choice = capi.simd_choice()
     if choice == DECLINE:
         return False

@@ -38,6 +38,7 @@ from .scatterlist import Scatterlist, as_byte_view, check_sgl
 from .template import (CryptoSpawn, Template, crypto_grab_spawn, crypto_register_instance,
                        crypto_spawn_tfm)
 from .tfm import Frontend, DirectTfm, call_setkey, crypto_alloc_tfm, direct_methods
+from .version_rules import rule
 
 MAX_CRYPTLEN = 1 << 40
 
@@ -109,8 +110,10 @@ class CryptoAead(DirectTfm):
     def setauthsize(self, authsize: int) -> None:
         """Set the tag length: EINVAL above maxauthsize, then the algorithm's own rule.
 
-        v5.0 rule: 0 passes the frontend (kernels from 5.4 refuse it there);
-        an algorithm that refuses leaves the tag length as it was.
+        v5.0 rule: 0 passes the frontend; kernels from 5.4 refuse it there
+        (``aead.setauthsize_zero`` in the kernel-version table, asked through
+        crypto_api.version_rules; the composite follows v5.0).  An algorithm
+        that refuses leaves the tag length as it was.
         """
         alg = self.alg
         name = alg.cra_driver_name
@@ -119,6 +122,9 @@ class CryptoAead(DirectTfm):
         if authsize < 0 or authsize > alg.maxauthsize:
             raise CryptoError(EINVAL, f"{name}: authsize {authsize} outside 0..{alg.maxauthsize} "
                                       f"(maxauthsize)")
+        if authsize == 0 and alg.maxauthsize and rule("aead.setauthsize_zero", "accepted") == "refused":
+            raise CryptoError(EINVAL, f"{name}: authsize 0 refused (kernels from 5.4 refuse a zero tag "
+                                      f"length when maxauthsize is {alg.maxauthsize})")
         if alg.setauthsize is not None:
             alg.setauthsize(self, authsize)
         self._direct_enc = self._direct_dec = None

@@ -32,6 +32,7 @@ from .errors import (EAGAIN, EBUSY, EEXIST, EINVAL, ELIBBAD, ENAMETOOLONG,
                      ENOENT, CryptoError)
 from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MSG_ALG_REQUEST,
                        NOTIFY_DONE, crypto_notify, crypto_probing_notify)
+from .version_rules import rule
 
 log = logging.getLogger("crypto_api")
 
@@ -315,6 +316,13 @@ def _prepare(desc):
     return attrs.evolve(desc, **changes)
 
 
+def _duplicates_refused() -> bool:
+    """6.10+ refuses a second algorithm with a registered driver name; earlier
+    kernels let both stand (``register.duplicate_driver`` in the kernel-version
+    table, asked through crypto_api.version_rules; the composite refuses)."""
+    return rule("register.duplicate_driver", "refused") == "refused"
+
+
 def _conflict(new: CryptoAlg):
     """(reason, conflicting entry) for an EEXIST, or (None, None)."""
     for q in alg_list:
@@ -330,7 +338,7 @@ def _conflict(new: CryptoAlg):
             return f"its cra_name {new.cra_name!r} is the driver name of a registered algorithm", q
         if q.cra_name == new.cra_driver_name:
             return f"its driver name {new.cra_driver_name!r} is the cra_name of a registered algorithm", q
-        if q.cra_driver_name == new.cra_driver_name:
+        if q.cra_driver_name == new.cra_driver_name and _duplicates_refused():
             return f"driver name {new.cra_driver_name!r} is already registered", q
     return None, None
 

@@ -115,3 +115,50 @@ for alg in ("chacha20", "xchacha20", "xchacha12"):
             assert t.decrypt(v.ctext, v.iv) == v.ptext, v.id
             n += 1
 """
+
+
+#: A child's code: the NEON sections (unit, bytes) and the bytes (against the
+#: generic driver) of the ChaCha NEON drivers on page-aligned buffers, printed
+#: as JSON: 8192 bytes (the references' worked trace), 100 and 64 bytes, and
+#: 8192 bytes with SIMD disabled for test or inside the caller's own section.
+CHACHA_NEON_TRACE = r"""
+import json, mmap
+import crypto_api as capi
+
+def trace(driver, n, nosimd=False, nested=False, ivsize=32):
+    t = capi.crypto_alloc_skcipher(driver)
+    g = capi.crypto_alloc_skcipher(driver.replace("-neon", "-generic"))
+    key = bytes(range(32)); t.setkey(key); g.setkey(key)
+    buf = mmap.mmap(-1, 3 * 4096)                       # page-aligned
+    data = bytes((i * 13) & 0xFF for i in range(n))
+    buf[:n] = data
+    iv = bytearray(range(ivsize))
+    req = capi.skcipher_request_alloc(t)
+    sg = capi.sg_init_one(memoryview(buf)[:n])
+    capi.skcipher_request_set_crypt(req, sg, sg, n, iv)
+    with capi.fpu_trace() as tr:
+        if nosimd:
+            with capi.simd_disabled():
+                capi.crypto_skcipher_encrypt(req)
+        elif nested:
+            capi.kernel_neon_begin()
+            try:
+                capi.crypto_skcipher_encrypt(req)
+            finally:
+                capi.kernel_neon_end()
+        else:
+            capi.crypto_skcipher_encrypt(req)
+    ok = bytes(buf[:n]) == g.encrypt(data, bytes(range(ivsize)))
+    sections = [[s.unit, s.nbytes] for s in tr.sections]
+    t.free(); g.free()
+    return {"sections": sections, "ok": ok}
+
+print(json.dumps({
+    "x12_8192": trace("xchacha12-neon", 8192),
+    "c20_8192": trace("chacha20-neon", 8192, ivsize=16),
+    "x20_100": trace("xchacha20-neon", 100),
+    "x12_64": trace("xchacha12-neon", 64),
+    "x12_nosimd": trace("xchacha12-neon", 8192, nosimd=True),
+    "x12_nested": trace("xchacha12-neon", 8192, nested=True),
+}))
+"""

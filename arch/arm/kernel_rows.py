@@ -8,6 +8,7 @@ these with the generic rows and the other machines'.
 from __future__ import annotations
 
 from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, Row, chacha_arch, drivers
+from crypto_api.kernels.row import Rule
 
 ARM = ("arm",)
 
@@ -28,4 +29,17 @@ NOT_MODELLED = (
     "5.5-6.15), poly1305-arm and poly1305-neon (5.5-6.15), aes-arm-bs and the arm32 aes-ce "
     "modes",
     "5.5+: the NEON ChaCha priority 0 on Cortex-A5/A7",
+)
+
+#: The glue's rules on this machine that changed by version (crypto_api.version_rules).
+RULES = (
+    Rule("chacha.sections", ARM, "5.0", "5.5", "request",
+         "chacha_neon: 64 bytes or less, or no SIMD when the request starts, run the generic code for the "
+         "whole request; else one kernel_neon_begin/end per walk step, XChaCha's HChaCha in one of its own",
+         f"arch/arm/crypto/chacha-neon-glue.c @5.0-5.4 ({ARCHES} §2.3)"),
+    Rule("chacha.sections", ARM, "5.5", "6.16", "request_any",
+         "chacha_neon: SIMD decided once per request, any length (no 64-byte shortcut); one "
+         "kernel_neon_begin/end per walk step (stride 256); without SIMD the whole request runs the "
+         "generic code",
+         f"arch/arm/crypto/chacha-glue.c @5.5-6.15 ({ARCHES} §2.4)"),
 )

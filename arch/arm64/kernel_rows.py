@@ -8,6 +8,7 @@ these with the generic rows and the other machines'.
 from __future__ import annotations
 
 from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, chacha_arch, drivers
+from crypto_api.kernels.row import Rule
 
 ARM64 = ("arm64",)
 
@@ -62,4 +63,17 @@ NOT_MODELLED = (
     "GHASH",
     "xctr-aes-neon (aes-glue.c's NEON build, 200; registered only in kernels built without "
     "aes-neonbs): this machine has no NEON table AES core; xctr-aes-ce is the one aes-glue mode modelled",
+)
+
+#: The glue's rules on this machine that changed by version (crypto_api.version_rules).
+RULES = (
+    Rule("chacha.sections", ARM64, "5.0", "5.5", "request",
+         "chacha_neon: 64 bytes or less, or no SIMD when the request starts, run the generic code for the "
+         "whole request; else one kernel_neon_begin/end per walk step, XChaCha's HChaCha in one of its own",
+         f"arch/arm64/crypto/chacha-neon-glue.c @5.0-5.4 ({ARCHES} §1.5)"),
+    Rule("chacha.sections", ARM64, "5.5", "6.16", "step",
+         "chacha_neon: every request through the walk (no 64-byte shortcut), one "
+         "kernel_neon_begin/end per walk step (stride 320) with SIMD decided per step; HChaCha "
+         "likewise (no SIMD: the generic code there)",
+         f"arch/arm64/crypto/chacha-neon-glue.c @5.5-6.15 ({ARCHES} §1.6)"),
 )

@@ -10,6 +10,13 @@ the walk stride (the driver's walksize: five blocks on arm64, four on arm).
 XChaCha derives its subkey with the NEON HChaCha in a section of its own,
 before the walk.  The core is each machine's own (``chacha_doneon``,
 ``hchacha_block_neon``); the modules pass it in.
+
+Those are 5.0-5.4's rules (``chacha.sections`` = "request" in the
+kernel-version table, crypto_api.version_rules; the composite's).  From 5.5
+arm64's glue ("step") has no 64-byte shortcut and decides SIMD at each step
+(a step made while SIMD is unusable, and an HChaCha, run the generic code
+there), and arm's ("request_any") decides once per request with no 64-byte
+shortcut.
 """
 
 from __future__ import annotations
@@ -17,16 +24,25 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.fpu import GENERIC
+from crypto_api.version_rules import rule
 
 
+SECTIONS_RULE = "chacha.sections"
+_from_buffer = generic.ffi.from_buffer
 
-def neon_stream(core, req, xchacha: bool) -> None:
-    """The v5.0 NEON walk: XChaCha's HChaCha in a NEON section of its own,
+
+def neon_stream(core, req, xchacha: bool, per_step: bool = False) -> None:
+    """The NEON walk: XChaCha's HChaCha in a NEON section of its own,
     then one section per walk step running ``core.chacha_doneon`` (non-final
-    steps rounded down to the walk stride, the driver's walksize)."""
+    steps rounded down to the walk stride, the driver's walksize).
+    ``per_step`` (arm64 5.5+): SIMD asked again for the HChaCha and each
+    step; where it is unusable, that piece runs the generic code."""
     ctx = req.tfm.ctx
 
     def hchacha(state, subkey, nrounds: int) -> None:
+        if per_step and capi.simd_choice() == GENERIC:
+            generic.generic_hchacha(state, subkey, nrounds)
+            return
         capi.kernel_neon_begin()
         try:
             core.hchacha_block_neon(state, subkey, nrounds)
@@ -42,6 +58,11 @@ def neon_stream(core, req, xchacha: bool) -> None:
             n = walk.nbytes
             if n < walk.total:
                 n -= n % walk.stride
+            if per_step and capi.simd_choice() == GENERIC:
+                generic.generic_crypt(state, _from_buffer("uint8_t[]", walk.dst),
+                                      _from_buffer("uint8_t[]", walk.src), n, nrounds)
+                capi.skcipher_walk_done(walk, walk.nbytes - n)
+                continue
             capi.kernel_neon_begin()
             try:
                 doneon(state, walk.dst[:n], walk.src[:n], n, nrounds)
@@ -54,24 +75,26 @@ def neon_stream(core, req, xchacha: bool) -> None:
 
 
 def v5_requests(get_core):
-    """The v5.0 encrypt callbacks (chacha, xchacha) over the core ``get_core()``
-    gives: a request of 64 bytes or less, or one made while SIMD is not
-    usable, runs the generic code on the whole request (same tfm); the rest
-    :func:`neon_stream`."""
+    """The encrypt callbacks (chacha, xchacha) over the core ``get_core()``
+    gives, by the chosen kernel's ``chacha.sections``: "request" (v5.0-5.4):
+    a request of 64 bytes or less, or one made while SIMD is not usable, runs
+    the generic code on the whole request (same tfm), the rest
+    :func:`neon_stream`; "request_any" (arm 5.5+): SIMD decided once, any
+    length; "step" (arm64 5.5+): every request through the walk, SIMD decided
+    per step."""
 
-    def chacha(req) -> None:
-        if req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:   # 64 bytes or less, or no SIMD
-            generic.crypto_chacha_crypt(req)
+    def run(req, xchacha: bool) -> None:
+        policy = rule(SECTIONS_RULE, "request")
+        if policy == "request":
+            use_generic = req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC   # 64 bytes or less, or no SIMD
+        else:
+            use_generic = policy == "request_any" and capi.simd_choice() == GENERIC
+        if use_generic:
+            (generic.crypto_xchacha_crypt if xchacha else generic.crypto_chacha_crypt)(req)
             return
-        neon_stream(get_core(), req, False)
+        neon_stream(get_core(), req, xchacha, per_step=policy == "step")
 
-    def xchacha(req) -> None:
-        if req.tfm.alg.simd_rule.choice(req.cryptlen) == GENERIC:
-            generic.crypto_xchacha_crypt(req)
-            return
-        neon_stream(get_core(), req, True)
-
-    return chacha, xchacha
+    return (lambda req: run(req, False)), (lambda req: run(req, True))
 
 
 def neon_algs(walksize: int, encrypts) -> tuple:

@@ -9,13 +9,16 @@ XCTR: block i from 1 is E(IV ⊕ le32(i)), the IV left unchanged).
 aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
 
 FPU behaviour as v5.0: one kernel_fpu_begin/end section for the whole
-request (the wrapper only calls them where SIMD is usable).  ``tfm.encrypt``
+request (the wrapper only calls them where SIMD is usable); from 5.11
+(``aesni.modes_sections`` = "step" in the kernel-version table) ECB, CBC and
+CTR open one section per walk step instead (XTS and XCTR keep one: not modelled).  ``tfm.encrypt``
 / ``decrypt`` (new bytes, ``out=`` or in place) take one C call instead
 (aesni_mode_direct through crypto_api.direct.skcipher_direct) while SIMD is
 usable and no FPU trace records; everything else takes the request path.  XTS as later
 kernels: 32-, 48- or 64-byte keys (data key first, tweak key second; equal
 halves refused only with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS), lengths of 16
-bytes or more with ciphertext stealing; it leaves the IV untouched (v5.0's
+bytes or more with ciphertext stealing (5.12+; before it, ``aesni.xts_stealing``
+in the kernel-version table: whole blocks only, 0 bytes a no-op); it leaves the IV untouched (v5.0's
 driver overwrote it; no test reads it).  CBC and CTR leave the next IV in
 the request, as the templates do.  The C loops are arch/x86/aesni_modes.c
 and aesni_vaes.c.
@@ -34,6 +37,7 @@ from crypto_api.cinterface import CbcEntries, Kind, Offer, XctrEntries, XtsEntri
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.direct import skcipher_direct
 from crypto_api.simd_rule import SimdRule
+from crypto_api.version_rules import rule
 from crypto_api.scatterlist import (as_byte_view, sg_copy_from_bytes, sg_copy_to_bytes,
                                     sg_linear_views)
 
@@ -67,6 +71,8 @@ class AesMode:
         return f"__{self.name}-aes-{self.impl}"
 
     def bad_length(self, n: int) -> Optional[str]:
+        if self.name == "xts" and not xts_stealing():
+            return "not a multiple of 16 bytes (no ciphertext stealing before 5.12)" if n % AES_BLOCK_SIZE else None
         if self.name == "xts":
             return None if n >= AES_BLOCK_SIZE else "XTS needs at least 16 bytes"
         if self.blocksize == AES_BLOCK_SIZE and n % AES_BLOCK_SIZE:
@@ -76,12 +82,19 @@ class AesMode:
     @property
     def min_len(self) -> int:
         """The one-call path's shortest length (shorter: bad_length)."""
-        return AES_BLOCK_SIZE if self.name == "xts" else 0
+        return AES_BLOCK_SIZE if self.name == "xts" and xts_stealing() else 0
 
     @property
     def align(self) -> int:
         """The one-call path's length multiple (others: bad_length)."""
-        return AES_BLOCK_SIZE if self.name != "xts" and self.blocksize == AES_BLOCK_SIZE else 1
+        if self.name == "xts":
+            return 1 if xts_stealing() else AES_BLOCK_SIZE
+        return AES_BLOCK_SIZE if self.blocksize == AES_BLOCK_SIZE else 1
+
+
+def xts_stealing() -> bool:
+    """True where the chosen kernel's x86 XTS drivers steal ciphertext (5.12+, the composite's)."""
+    return rule("aesni.xts_stealing", "stealing") == "stealing"
 
 
 def _ecb(ctx, out, inp, n, iv, encrypt):
@@ -167,12 +180,17 @@ def _setkey(mode: AesMode, tfm: Any, key: bytearray) -> None:
 
 
 def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
-    """The request path: one FPU section for the whole request (v5.0)."""
+    """The request path: one FPU section for the whole request (v5.0), or
+    per walk step (5.11+, ECB/CBC/CTR)."""
     tfm = req.tfm
     n = req.cryptlen
     why = mode.bad_length(n)
     if why is not None:
         raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: cryptlen {n}: {why}")
+    if not n and mode.name == "xts":
+        return 0                        # no stealing (before 5.12): an empty walk, no section
+    if mode.name in _STEP_MODES and rule("aesni.modes_sections", "request") == "step":
+        return _step_crypt(mode, req, encrypt)
     views = sg_linear_views(req.src, req.dst, n)
     if views is None:
         src, dst = sg_copy_to_bytes(req.src, n), bytearray(n)
@@ -195,6 +213,39 @@ def _req_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
         raise CryptoError(-err, f"{tfm.alg.cra_driver_name}: request of {n} bytes refused")
     if views is None:
         sg_copy_from_bytes(req.dst, dst)
+    if mode.writes_iv:
+        as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE] = ffi.buffer(iv)[:]
+    return 0
+
+
+#: The modes whose sections follow the walk's steps from 5.11 (XTS and XCTR keep one per request:
+#: their C routines start from the request's IV, not from where a step ended).
+_STEP_MODES = ("ecb", "cbc", "ctr")
+
+
+def _step_crypt(mode: AesMode, req: Any, encrypt: bool) -> int:
+    """5.11+'s ECB/CBC/CTR: a non-atomic walk, one FPU section per step (non-final
+    steps whole blocks), the IV carried from step to step."""
+    tfm = req.tfm
+    iv = ffi.NULL
+    if mode.ivsize:
+        iv = ffi.new("uint8_t[16]", bytes(as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE]))
+    walk = capi.skcipher_walk_virt(req, atomic=False)
+    while walk.nbytes:
+        n = walk.nbytes
+        if n < walk.total:
+            n -= n % AES_BLOCK_SIZE
+        pd = _from_buffer("uint8_t[]", walk.dst, require_writable=True)
+        ps = _from_buffer("uint8_t[]", walk.src)
+        capi.kernel_fpu_begin()
+        try:
+            capi.fpu_account(n)
+            err = mode.run(tfm.ctx, pd, ps, n, iv, encrypt)
+        finally:
+            capi.kernel_fpu_end()
+        if err:
+            raise CryptoError(-err, f"{tfm.alg.cra_driver_name}: step of {n} bytes refused")
+        capi.skcipher_walk_done(walk, walk.nbytes - n)
     if mode.writes_iv:
         as_byte_view(req.iv, "iv")[:AES_BLOCK_SIZE] = ffi.buffer(iv)[:]
     return 0

@@ -17,6 +17,12 @@ the budget is used up the FPU is released and taken again (a preemption
 point), so a page-aligned request of k pages shows k FPU sections of 4096
 bytes in fpu_trace().  HChaCha for XChaCha runs with the SSSE3 code inside the
 section.
+
+That is the rule of 5.0-5.4 (``chacha.sections`` = "walk" in the kernel-version
+table, crypto_api.version_rules).  From 5.5 ("step") the walk is not atomic
+and each step has a kernel_fpu_begin/end of its own, SIMD decided per step
+(a step made while SIMD is unusable runs the generic code), and XChaCha's
+HChaCha has a section of its own before the walk; no yields.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from crypto_api.arch.x86._chacha_glue import lib as _wlib
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.fpu import DECLINE, GENERIC
 from crypto_api.scatterlist import sg_linear_views
+from crypto_api.version_rules import rule
 
 log = logging.getLogger("crypto_api")
 
@@ -46,6 +53,13 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "chacha20", "chacha20-simd", "xchacha20", "xchacha20-simd", "xchacha12", "xchacha12-simd")
 
 FPU_YIELD_BYTES = 4096
+#: crypto_api.version_rules: "walk" (5.0-5.4, the composite's), "step" (5.5+)
+SECTIONS_RULE = "chacha.sections"
+
+
+def per_step() -> bool:
+    """True where the chosen kernel's glue opens one section per walk step (5.5+)."""
+    return rule(SECTIONS_RULE, "walk") == "step"
 _from_buffer = gffi.from_buffer
 
 
@@ -136,7 +150,48 @@ def _glue_loop(ctx, iv, xchacha: bool, src, dst, n: int, src_off: int, dst_off: 
             capi.kernel_fpu_end()
 
 
+def _hchacha_own_section(state, subkey, nrounds: int) -> None:
+    """5.5+'s hchacha_block_arch: the SSSE3 HChaCha in a section of its own
+    where SIMD is usable, else the generic one."""
+    if capi.simd_choice() == GENERIC:
+        generic.generic_hchacha(state, subkey, nrounds)
+        return
+    _fpu_begin()
+    try:
+        impl.hchacha(state, subkey, nrounds)
+    finally:
+        _fpu_end()
+
+
+def _step_walk(req, ctx, xchacha: bool) -> None:
+    """5.5+: one section per walk step, SIMD decided per step."""
+    state = generic.arch_state(ctx, req.iv, xchacha, _hchacha_own_section)
+    nrounds = ctx.nrounds
+    try:
+        walk = capi.skcipher_walk_virt(req, atomic=False)
+        while walk.nbytes:
+            nbytes = walk.nbytes
+            if nbytes < walk.total:
+                nbytes -= nbytes % walk.stride
+            d, s = _from_buffer("uint8_t[]", walk.dst), _from_buffer("uint8_t[]", walk.src)
+            if capi.simd_choice() == GENERIC:
+                generic.generic_crypt(state, d, s, nbytes, nrounds)
+            else:
+                _fpu_begin()
+                try:
+                    impl.dosimd(state, d, s, nbytes, nrounds)
+                    capi.fpu_account(nbytes)
+                finally:
+                    _fpu_end()
+            capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
+    finally:
+        generic.wipe_state(state)
+
+
 def _simd_walk(req, ctx, xchacha: bool) -> None:
+    if per_step():
+        _step_walk(req, ctx, xchacha)
+        return
     views = sg_linear_views(req.src, req.dst, req.cryptlen)
     if views is not None:
         _glue_loop(ctx, req.iv, xchacha, views[0], views[1], req.cryptlen,
@@ -194,6 +249,8 @@ def simd_contiguous(tfm, src, dst, n, iv) -> bool:
         return generic.chacha_contiguous(tfm, src, dst, n, iv)
     xchacha = len(iv) == generic.XCHACHA_IV_SIZE
     if choice == DECLINE:
+        if per_step():
+            return False                # the request path makes the steps' sections
         _glue_loop(tfm.ctx, iv, xchacha, src, dst, n, 0, 0)
         return True
     ctx = tfm.ctx

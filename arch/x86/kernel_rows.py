@@ -7,7 +7,8 @@ these with the generic rows and the other machines'.
 
 from __future__ import annotations
 
-from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, chacha_arch, drivers
+from crypto_api.kernels.row import (ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, Rule, chacha_arch,
+                                    drivers)
 
 X86 = ("x86_64",)
 SHA2 = ("sha224", "sha256")
@@ -143,7 +144,44 @@ NOT_MODELLED = (
     "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
     "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
     " wrapped",
+    "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "
+    "section): the *-lib drivers here are the generic code and open none",
     "whether the x86 ChaCha, Poly1305 and NHPoly1305 modules carry a CPU device table in some "
     "version (a 2022 patch series proposed it): their lookups load them by alias, so no first "
     "answer depends on it",
+)
+
+CORE = "core reference"
+
+#: The glue's rules on this machine that changed by version (crypto_api.version_rules).
+RULES = (
+    Rule("aesni.xts_stealing", X86, "5.0", "5.4", "refused",
+         "xts-aes-aesni (glue_xts_req_128bit): a length that is not a multiple of 16 is EINVAL",
+         f"arch/x86/crypto/aesni-intel_glue.c, glue_helper.c @5.0 ({MODES} §5.2)"),
+    Rule("aesni.xts_stealing", X86, "5.4", None, "stealing",
+         "xts-aes-aesni and the VAES XTS drivers: 16 bytes or more, ciphertext stealing",
+         f"arch/x86/crypto/aesni-intel_glue.c 5.12 rewrite, present 5.17 ({MODES} §5.2, §5.6)",
+         unknown="the reference reads v5.0's glue (no stealing) and the 5.12 rewrite (stealing), not "
+                 "5.4-5.10's glue_helper; the table takes stealing from 5.4, as the template's, because "
+                 "5.4+'s testmgr fuzzes xts(aes) drivers against the stealing xts(ecb(aes-generic)), "
+                 "which a driver refusing those lengths would fail"),
+    Rule("aesni.modes_sections", X86, "5.0", "5.11", "request",
+         "ecb-, cbc-, ctr-aes-aesni: one kernel_fpu_begin/end over the whole request (atomic walk)",
+         f"arch/x86/crypto/aesni-intel_glue.c @5.0-5.10 ({MODES} §5.2)"),
+    Rule("aesni.modes_sections", X86, "5.11", None, "step",
+         "ecb-, cbc-, ctr-aes-aesni: one kernel_fpu_begin/end per walk step (non-atomic walk)",
+         f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
+         unknown="xts-aes-aesni's (5.12) and xctr-aes-aesni's per-step sections are not modelled: one "
+                 "section per request"),
+    Rule("chacha.sections", X86, "5.0", "5.5", "walk",
+         "chacha_x86_64: 64 bytes or less, or no SIMD, run the generic code for the whole request; "
+         "else one kernel_fpu_begin/end over the atomic walk, ended and begun again (a preemption "
+         "point) each time the non-final steps have used up 4096 bytes",
+         f"arch/x86/crypto/chacha_glue.c @5.0-5.4 ({CORE} §6.1)"),
+    Rule("chacha.sections", X86, "5.5", "6.16", "step",
+         "chacha_x86_64: one kernel_fpu_begin/end per walk step (non-atomic walk), SIMD decided per "
+         "step (no SIMD: that step runs the generic code); no yields",
+         f"arch/x86/crypto/chacha_glue.c @5.5, 5.7 ({CORE} §6.3)",
+         unknown="the reference names the 64-byte shortcut only for the 5.5+ library entry; the "
+                 "skcipher path keeps it here (64 bytes or less: generic, no section)"),
 )

@@ -12,7 +12,11 @@ system has loaded by their CPU device table (the table's ``DEVICE_TABLES``)
 load at the emulated boot, before the first lookup; the alias rule: a
 driver that version renames is found by its new name (its module declares
 it); and testmgr's entries
-(present or not, the generic driver compared with) as that version had them.  :func:`boot` chooses the version, machine and CPU in one call.
+(present or not, the generic driver compared with) as that version had them;
+and the answer to crypto_api.version_rules: the core's and the glue's rules
+(XTS stealing, ``setauthsize(0)``, duplicate driver names, SIMD sections)
+as that version had them.  :func:`boot` chooses the version, machine and CPU
+in one call.
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ from typing import Any, Optional
 
 import attrs
 
-from .. import modules, registry
+from .. import modules, registry, version_rules
 from ..testmgr import descs as testmgr
-from .query import coldplugged, decide, rows_for, testmgr_entry
+from .query import coldplugged, decide, rows_for, rule_row, testmgr_entry
 from .versions import KNOWN, check, describe, select, selected
 
 __all__ = ["KNOWN", "boot", "check", "describe", "select", "selected"]
@@ -85,7 +89,18 @@ def _testmgr(alg: str):
     return None if entry is None else (entry.present, entry.generic_driver)
 
 
+def _rule(name: str) -> Optional[str]:
+    """The chosen version's value of the rule ``name`` on this machine (None: no
+    version chosen, or the table has no row for it there)."""
+    version = selected()
+    if version is None:
+        return None
+    row = rule_row(name, _machine(), version)
+    return None if row is None else row.value
+
+
 registry.set_version_rule(registry.VersionRule(driver=_driver, template=_template))
+version_rules.set_rule_source(_rule)
 modules.set_coldplug_rule(_coldplug)
 modules.set_alias_rule(_aliases)
 testmgr.set_version_entries(_testmgr)

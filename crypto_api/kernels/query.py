@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .row import DeviceTable, Row, TestmgrEntry
-from .table import device_tables, testmgr_entries
+from .row import DeviceTable, Row, Rule, TestmgrEntry
+from .table import device_tables, rules, testmgr_entries
 from .table import rows as table_rows
 from .versions import KNOWN, check, key
 
@@ -78,6 +78,14 @@ def testmgr_entry(alg: str, version: str) -> Optional[TestmgrEntry]:
     project's testmgr has it)."""
     rows = [e for e in testmgr_entries() if covers(e, version)]
     return next((e for e in rows if e.alg == alg), None) or next((e for e in rows if e.alg == "*"), None)
+
+
+def rule_row(name: str, machine: str, version: str) -> Optional[Rule]:
+    """The row of rule ``name`` that applies in ``version`` on ``machine`` (the
+    machine's own rows first, then ``*``), or None where the table has none."""
+    found = [r for r in rules() if r.name == name and covers(r, version)]
+    return (next((r for r in found if machine in r.machines), None)
+            or next((r for r in found if "*" in r.machines), None))
 
 
 def versions() -> Tuple[str, ...]:

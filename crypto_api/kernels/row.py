@@ -102,3 +102,20 @@ def chacha_arch(machines, ours_sfx, module, first, first_source, arch_name, arch
                     priority=prio, module=module, source=first_source)
             + drivers(CHACHA, ours_sfx, "-" + arch_name, machines=machines, since="6.16", until="6.18",
                       priority=300, module=module, source=arch_source))
+
+
+@attrs.frozen
+class Rule:
+    """A rule of the core or of a driver's glue over the versions ``[since, until)``:
+    ``name`` (what crypto_api.version_rules.rule asks), ``value`` (the code's
+    word for it) and ``says`` (what a driver author observes).  ``machines``
+    as for :class:`Row` (a machine's own row wins over ``*``)."""
+
+    name: str
+    machines: Tuple[str, ...]
+    since: str
+    until: Optional[str]
+    value: str
+    says: str
+    source: str
+    unknown: str = ""

@@ -27,7 +27,10 @@ A machine's ``kernel_rows`` module may also list ``DEVICE_TABLES``
 that version has already loaded, by udev's coldplug of their CPU device
 table, before any process looks a name up; and ``TESTMGR``
 (crypto_api.kernels.row.TestmgrEntry): testmgr's entries by version and the
-generic driver each one's full tests compare against.
+generic driver each one's full tests compare against; and ``RULES``
+(crypto_api.kernels.row.Rule): the glue's rules that changed by version
+(its SIMD sections).  The core's own rules (XTS stealing, ``setauthsize(0)``,
+duplicate driver names) are crypto_api.kernels.core_rules' ``RULES``.
 
 ``unknown`` names what the sources did not settle; nothing there is guessed
 silently: where a priority is unknown the project's own is kept and said so.
@@ -43,11 +46,12 @@ from __future__ import annotations
 import importlib
 from typing import Dict, List, Optional, Tuple
 
-from .row import DeviceTable, Row, TestmgrEntry
+from .row import DeviceTable, Row, Rule, TestmgrEntry
 
 GENERIC_ROWS = "crypto_api.algs.kernel_rows"
+CORE_RULES = "crypto_api.kernels.core_rules"
 _Collected = Tuple[Tuple[Row, ...], Dict[str, Tuple[str, ...]], Tuple[DeviceTable, ...],
-                   Tuple[TestmgrEntry, ...]]
+                   Tuple[TestmgrEntry, ...], Tuple[Rule, ...]]
 _collected: Optional[_Collected] = None
 
 
@@ -58,8 +62,9 @@ def _collect() -> _Collected:
         found: List[Row] = []
         tables: List[DeviceTable] = []
         entries: List[TestmgrEntry] = []
+        rules: List[Rule] = []
         notes: Dict[str, Tuple[str, ...]] = {}
-        sources = [("*", GENERIC_ROWS)] + [(name, spec.package + ".kernel_rows")
+        sources = [("*", CORE_RULES), ("*", GENERIC_ROWS)] + [(name, spec.package + ".kernel_rows")
                                            for name, spec in machines().items()]
         for owner, path in sources:
             try:
@@ -68,11 +73,12 @@ def _collect() -> _Collected:
                 if e.name != path:
                     raise
                 continue                # a machine with no rows: its drivers are ungoverned
-            found += mod.ROWS
+            found += getattr(mod, "ROWS", ())
+            rules += getattr(mod, "RULES", ())
             tables += getattr(mod, "DEVICE_TABLES", ())
             entries += getattr(mod, "TESTMGR", ())
-            notes[owner] = tuple(getattr(mod, "NOT_MODELLED", ()))
-        _collected = (tuple(found), notes, tuple(tables), tuple(entries))
+            notes[owner] = notes.get(owner, ()) + tuple(getattr(mod, "NOT_MODELLED", ()))
+        _collected = (tuple(found), notes, tuple(tables), tuple(entries), tuple(rules))
     return _collected
 
 
@@ -94,3 +100,8 @@ def device_tables() -> Tuple[DeviceTable, ...]:
 def testmgr_entries() -> Tuple[TestmgrEntry, ...]:
     """testmgr's entries and generic drivers per version (the sibling table)."""
     return _collect()[3]
+
+
+def rules() -> Tuple[Rule, ...]:
+    """The core's and the glue's rules per version (crypto_api.version_rules asks them)."""
+    return _collect()[4]

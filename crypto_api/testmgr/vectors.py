@@ -15,6 +15,8 @@ from typing import Optional, Tuple
 
 import attrs
 
+from ..version_rules import rule
+
 
 @attrs.frozen
 class CipherTestvec:
@@ -87,11 +89,16 @@ def _aes() -> Tuple[CipherTestvec, ...]:
 def _xts_aes() -> Tuple[CipherTestvec, ...]:
     """IEEE 1619 vectors (the kernel's five among them) and one NIST record per
     data-unit length (the ciphertext-stealing ones included); the test suite
-    runs every vector of the file."""
+    runs every vector of the file.  Under a kernel whose xts has no ciphertext
+    stealing (before 5.4: crypto_api.version_rules ``xts.stealing``) only the
+    whole-block ones (v5.0's testmgr had no stealing vectors)."""
+    whole_only = rule("xts.stealing", "stealing") != "stealing"
     seen = set()
     out = []
     for v in load_json("aes-xts.json")["vectors"]:
         n = (len(v["key"]), len(v["plaintext"]))
+        if whole_only and len(v["plaintext"]) % 32:     # hex digits: 16 bytes a block
+            continue
         if v["source"].startswith("ieee1619") or n not in seen:
             seen.add(n)
             out.append(CipherTestvec(v["id"], _hex(v["key"]), _hex(v["kernel_iv"]),

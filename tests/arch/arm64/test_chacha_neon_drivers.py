@@ -8,8 +8,8 @@ import os
 import sys
 
 import pytest
-from arm64_emulation import (CHACHA_NEON_VECTORS, arm64_env, disk_image_via, list_records,
-                             planted_selftest, run_cli, run_python)
+from arm64_emulation import (CHACHA_NEON_TRACE, CHACHA_NEON_VECTORS, arm64_env, disk_image_via,
+                             list_records, planted_selftest, run_cli, run_python)
 
 pytestmark = pytest.mark.emulation
 DRIVERS = ("chacha20-neon", "xchacha20-neon", "xchacha12-neon")
@@ -54,51 +54,10 @@ def test_full_self_tests(cpu):
     assert "3 drivers: 3 passed, 0 failed" in r.stdout
 
 
-_TRACE = r"""
-import json, mmap
-import crypto_api as capi
-
-def trace(driver, n, nosimd=False, nested=False, ivsize=32):
-    t = capi.crypto_alloc_skcipher(driver)
-    g = capi.crypto_alloc_skcipher(driver.replace("-neon", "-generic"))
-    key = bytes(range(32)); t.setkey(key); g.setkey(key)
-    buf = mmap.mmap(-1, 3 * 4096)                       # page-aligned
-    data = bytes((i * 13) & 0xFF for i in range(n))
-    buf[:n] = data
-    iv = bytearray(range(ivsize))
-    req = capi.skcipher_request_alloc(t)
-    sg = capi.sg_init_one(memoryview(buf)[:n])
-    capi.skcipher_request_set_crypt(req, sg, sg, n, iv)
-    with capi.fpu_trace() as tr:
-        if nosimd:
-            with capi.simd_disabled():
-                capi.crypto_skcipher_encrypt(req)
-        elif nested:
-            capi.kernel_neon_begin()
-            try:
-                capi.crypto_skcipher_encrypt(req)
-            finally:
-                capi.kernel_neon_end()
-        else:
-            capi.crypto_skcipher_encrypt(req)
-    ok = bytes(buf[:n]) == g.encrypt(data, bytes(range(ivsize)))
-    sections = [[s.unit, s.nbytes] for s in tr.sections]
-    t.free(); g.free()
-    return {"sections": sections, "ok": ok}
-
-print(json.dumps({
-    "x12_8192": trace("xchacha12-neon", 8192),
-    "c20_8192": trace("chacha20-neon", 8192, ivsize=16),
-    "x20_100": trace("xchacha20-neon", 100),
-    "x12_64": trace("xchacha12-neon", 64),
-    "x12_nosimd": trace("xchacha12-neon", 8192, nosimd=True),
-    "x12_nested": trace("xchacha12-neon", 8192, nested=True),
-}))
-"""
 
 
 def test_trace_matches_the_worked_example_and_the_fallback_rules():
-    out = json.loads(run_python(_TRACE).stdout)
+    out = json.loads(run_python(CHACHA_NEON_TRACE).stdout)
     assert all(v["ok"] for v in out.values()), out
     # v5.0's worked example: HChaCha's own section, then one NEON section per walk step:
     # 3840 of the first page, a 320-byte bounce step over the boundary, the final 4032

@@ -1,0 +1,53 @@
+"""The kernel-version table's rules of the core: what changed in crypto/ itself.
+
+No kernel counterpart: facts of crypto/xts.c, crypto/aead.c and
+crypto/algapi.c per kernel version, with the source of each (the project's
+references, which name the kernel trees they read).  crypto_api.kernels.table
+collects these ``RULES`` with the glue's (each machine's ``kernel_rows``);
+the code applying each asks crypto_api.version_rules.rule by name.
+"""
+
+from __future__ import annotations
+
+from .row import GENERIC, MODES, Rule
+
+CORE = "core reference"
+
+#: This file's rules (crypto_api.kernels.row.Rule).
+RULES = (
+    Rule("xts.stealing", GENERIC, "5.0", "5.4", "refused",
+         "xts template: a length that is not a multiple of 16 is EINVAL; 0 bytes is a no-op",
+         f"crypto/xts.c @5.0 ({MODES} §4.4, §4.6)"),
+    Rule("xts.stealing", GENERIC, "5.4", None, "stealing",
+         "xts template: 16 bytes or more, a partial last block by ciphertext stealing (IEEE P1619); "
+         "under 16 bytes (0 included) EINVAL",
+         f"crypto/xts.c @5.4-6.19 ({MODES} §4.4, §4.6)",
+         unknown="stealing is absent in 5.2 and present in 5.4; 5.3 was not read"),
+    Rule("aead.setauthsize_zero", GENERIC, "5.0", "5.4", "accepted",
+         "crypto_aead_setauthsize(tfm, 0) passes the frontend (the algorithm's own hook may refuse it)",
+         f"crypto/aead.c @5.0 ({MODES} §1.4)"),
+    Rule("aead.setauthsize_zero", GENERIC, "5.4", None, "refused",
+         "crypto_aead_setauthsize(tfm, 0) is EINVAL at the frontend when maxauthsize is not 0",
+         f"crypto/aead.c @5.4-6.19 ({MODES} §1.4)",
+         unknown="absent in 5.2, present in 5.4; 5.3 was not read"),
+    Rule("register.duplicate_driver", GENERIC, "5.0", "6.10", "allowed",
+         "two registered algorithms may share a driver name; a lookup by that name finds the most "
+         "recently registered",
+         f"crypto/algapi.c __crypto_register_alg @5.0 ({CORE} §2.3, §11)"),
+    Rule("register.duplicate_driver", GENERIC, "6.10", None, "refused",
+         "registering a driver name that a registered algorithm already has is EEXIST",
+         f"crypto/algapi.c __crypto_register_alg @6.10 mainline ({CORE} §2.3, §11)",
+         unknown="the reference says the check was reverted in older stable trees without naming "
+                 "them: the LTS lines before 6.10 (up to 6.6) are taken without it"),
+)
+
+NOT_MODELLED = (
+    "lskcipher (6.7+): no linear-buffer skcipher type in any version (a new type with its own "
+    "frontend, /proc/crypto type and type number 4; not cheap)",
+    "empty driver names: v5.0 fills in NAME-generic, later kernels refuse them; every version fills "
+    "it in (the reference does not say from which version, and this project's descriptors rely on it)",
+    "v5.0's xts template on a length of 17 bytes or more that is not whole blocks XORs the full "
+    "blocks into dst before its EINVAL; here the request is refused before anything is written",
+    "5.2's NEED_KEY after a failed re-key and 6.12's lookups inside a self-test: every version "
+    "follows this project's (5.2+, before 6.12) rules",
+)

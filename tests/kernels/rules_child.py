@@ -1,0 +1,135 @@
+"""Child process of test_version_rules_core.py: boot one kernel version and
+report, as JSON, what the rules of the core and the glue let a caller see.
+
+Run as ``python rules_child.py VERSION``.  Every answer is the behaviour
+itself (bytes out, an errno, a trace's sections); the parent judges it
+against an independent model.  The plug-ins registered here (a made-up
+AEAD and skcipher) are not in the version table, so the rules, not the
+table's rows, decide what happens to them.
+"""
+
+import json
+import sys
+
+import crypto_api as capi
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from toy_skciphers import xor_skcipher
+
+KEY = bytes(range(32))
+TWEAK = bytes(range(16, 32))
+
+
+def outcome(fn):
+    try:
+        out = fn()
+    except capi.CryptoError as e:
+        return ["err", e.errno]
+    return ["ok", None if out is None or isinstance(out, int) else bytes(out).hex()]
+
+
+def xts(name):
+    t = capi.crypto_alloc_skcipher(name)
+    t.setkey(KEY)
+    data = bytes(range(40))
+    got = {"driver": t.alg.cra_driver_name}
+    for n in (0, 15, 16, 31, 32):
+        got[f"enc{n}"] = outcome(lambda: t.encrypt(data[:n], TWEAK))
+        got[f"dec{n}"] = outcome(lambda: t.decrypt(data[:n], TWEAK))
+    t.free()
+    return got
+
+
+def setauthsize_zero():
+    alg = capi.AeadAlg(cra_name="toy-aead", cra_driver_name="toy-aead-rules", cra_priority=100,
+                       cra_blocksize=1, ivsize=0, maxauthsize=8, setkey=lambda tfm, key: None,
+                       encrypt=lambda req: None, decrypt=lambda req: None)
+    capi.crypto_register_aead(alg)
+    with capi.crypto_alloc_aead("toy-aead-rules") as tfm:
+        r = outcome(lambda: tfm.setauthsize(0))
+        return {"setauthsize0": r, "authsize": tfm.authsize}
+
+
+def duplicate_driver():
+    first = xor_skcipher("toy-dup", "toy-dup-driver", priority=100)
+    second = xor_skcipher("toy-dup", "toy-dup-driver", priority=50)
+    capi.crypto_register_skcipher(first)
+    got = {"second": outcome(lambda: capi.crypto_register_skcipher(second))}
+    with capi.crypto_alloc_skcipher("toy-dup-driver") as t:
+        got["by_driver_priority"] = t.alg.cra_priority
+    got["listed"] = sum(1 for a in capi.registry.snapshot()
+                        if a.cra_driver_name == "toy-dup-driver" and not a.is_larval)
+    return got
+
+
+def pieces(tfm, ivsize, lengths):
+    """``sum(lengths)`` bytes (0, 1, 2, ... mod 251) in one scatterlist entry per length."""
+    total = sum(lengths)
+    buf = bytearray(i % 251 for i in range(total))
+    sgl = capi.sg_init_table(len(lengths))
+    off = 0
+    for sg, n in zip(sgl, lengths):
+        capi.sg_set_buf(sg, buf, off, n)
+        off += n
+    req = capi.skcipher_request_alloc(tfm)
+    capi.skcipher_request_set_crypt(req, sgl, sgl, total, bytearray(ivsize))
+    with capi.fpu_trace() as tr:
+        capi.crypto_skcipher_encrypt(req)
+    return {"nbytes": tr.nbytes, "out": bytes(buf).hex()}
+
+
+def chacha_sections():
+    if not boot_cpu_has("ssse3"):
+        return None
+    got = {}
+    for name, ivsize in (("xchacha12", 32), ("chacha20", 16)):
+        t = capi.crypto_alloc_skcipher(name)
+        t.setkey(KEY)
+        got[name + "_driver"] = t.alg.cra_driver_name
+        for n in (64, 65, 8192, 12288):
+            with capi.fpu_trace() as tr:
+                out = t.encrypt(bytes(n), bytes(ivsize))
+            got[f"{name}_{n}"] = {"nbytes": tr.nbytes, "yields": tr.yields, "out": bytes(out).hex()}
+        got[f"{name}_sg"] = pieces(t, ivsize, [1024] * 4)
+        got[f"{name}_sg_long"] = pieces(t, ivsize, [1024] * 6)
+        with capi.simd_disabled(), capi.fpu_trace() as tr:
+            out = t.encrypt(bytes(8192), bytes(ivsize))
+        got[f"{name}_nosimd"] = {"nbytes": tr.nbytes, "yields": tr.yields, "out": bytes(out).hex()}
+        t.free()
+    return got
+
+
+def aes_modes():
+    """ECB, CBC and CTR over five scatterlist entries (1024 bytes each, the last
+    shorter for CTR): the driver, its FPU sections, the bytes and the output IV."""
+    if not boot_cpu_has("aes"):
+        return None
+    got = {}
+    for name, total in (("ecb(aes)", 5120), ("cbc(aes)", 5120), ("ctr(aes)", 5096)):
+        t = capi.crypto_alloc_skcipher(name)
+        t.setkey(KEY[:16])
+        buf = bytearray(i % 251 for i in range(total))
+        lengths = [1024] * 4 + [total - 4096]
+        sgl = capi.sg_init_table(len(lengths))
+        for i, (sg, n) in enumerate(zip(sgl, lengths)):
+            capi.sg_set_buf(sg, buf, 1024 * i, n)
+        iv = bytearray(TWEAK)
+        req = capi.skcipher_request_alloc(t)
+        capi.skcipher_request_set_crypt(req, sgl, sgl, total, iv)
+        with capi.fpu_trace() as tr:
+            capi.crypto_skcipher_encrypt(req)
+        got[name] = {"driver": t.alg.cra_driver_name, "nbytes": tr.nbytes, "out": bytes(buf).hex(),
+                     "iv": bytes(iv).hex()}
+        t.free()
+    return got
+
+
+def main(version):
+    capi.boot(kernel=version)
+    json.dump({"xts_template": xts("xts(ecb(aes-generic))"), "xts": xts("xts(aes)"),
+               "aead": setauthsize_zero(), "dup": duplicate_driver(), "chacha": chacha_sections(),
+               "aes_modes": aes_modes()},
+              sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
