@@ -109,7 +109,9 @@ def test_one_changed_bit_changes_the_whole_ciphertext_block_structure(tfms, key,
     flipped[pos % len(msg)] ^= 1
     a, b = t.encrypt(msg, tweak), t.encrypt(bytes(flipped), tweak)
     assert a[:16] != b[:16]
-    assert len(msg) == 16 or a[16:] != b[16:]
+    # the rest is XCTR's keystream under a new IV: a tail of n bytes repeats by
+    # chance with probability 2^-8n, so only tails of a block or more are asserted
+    assert len(msg) < 32 or a[16:] != b[16:]
 
 
 @pytest.mark.parametrize("n", [0, 1, 15])
