@@ -32,6 +32,13 @@ ROWS = tuple(
            "no kernel counterpart (arch/arm64/chacha20poly1305_glue.py)", status="project",
            note="one-pass AEAD above the template instance, on purpose")
        for pre in ("rfc7539", "rfc7539esp")]
+    + [Row("driver", ARM64, "5.0", "5.9", "ghash", "ghash-ce", "ghash-ce", 200, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c @5.0 (a shash beside ghash-neon 150); dropped by "
+           "'crypto: arm64/ghash - drop PMULL based shash' (posted 2020-06-29)",
+           unknown="the release that dropped ghash-ce (5.9 inferred from the patch date)"),
+       Row("driver", ARM64, "5.0", "7.0", "gcm(aes)", "gcm-aes-ce", "gcm-aes-ce", 300, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c @5.0, still there (gcm_aes_algs[0]) in a 6.16 tree",
+           unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)")]
 )
 
 #: The modules a booted system has loaded before any lookup (udev's coldplug
@@ -40,10 +47,15 @@ ROWS = tuple(
 DEVICE_TABLES = (
     DeviceTable("aes_ce_cipher", ARM64, "5.0", None, ("aes",),
                 f"arch/arm64/crypto/aes-ce-glue.c: module_cpu_feature_match(AES) ({ARCHES} §0.5, §1.2)"),
+    DeviceTable("ghash_ce", ARM64, "5.0", "7.0", ("pmull",),
+                "arch/arm64/crypto/ghash-ce-glue.c: MODULE_DEVICE_TABLE(cpu, ghash_cpu_feature) "
+                "with PMULL (read in a 5.4-based and a 6.16 tree)",
+                unknown="the device table in v5.0 itself and 6.17-6.19 (assumed the same)"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
     "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes, "
-    "GHASH",
+    "ghash-neon (the 8-bit PMULL GHASH shash; with it gone, a CPU without pmull has no "
+    "ghash_ce module here) and rfc4106-gcm-aes-ce (5.10+)",
 )
