@@ -39,6 +39,12 @@ ROWS = tuple(
        Row("driver", ARM64, "5.0", "7.0", "gcm(aes)", "gcm-aes-ce", "gcm-aes-ce", 300, "ghash_ce",
            "arch/arm64/crypto/ghash-ce-glue.c @5.0, still there (gcm_aes_algs[0]) in a 6.16 tree",
            unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)")]
+    + drivers(("sha384", "sha512"), "-ce", "-ce", machines=ARM64, since="5.0", until="6.17", priority=200,
+              module="sha512_ce",
+              source=f"arch/arm64/crypto/sha512-ce-glue.c @5.x; SHA-512 became a library in 6.17, whose "
+                     f"shashes are sha384-lib/sha512-lib ({LIB6X} §2.1)",
+              unknown="the release that removed sha512-ce/sha384-ce (6.17 inferred, as the generic "
+                      "SHA-512 rows)")
 )
 
 #: The modules a booted system has loaded before any lookup (udev's coldplug
@@ -51,6 +57,9 @@ DEVICE_TABLES = (
                 "arch/arm64/crypto/ghash-ce-glue.c: MODULE_DEVICE_TABLE(cpu, ghash_cpu_feature) "
                 "with PMULL (read in a 5.4-based and a 6.16 tree)",
                 unknown="the device table in v5.0 itself and 6.17-6.19 (assumed the same)"),
+    DeviceTable("sha512_ce", ARM64, "5.0", "6.17", ("sha512",),
+                "arch/arm64/crypto/sha512-ce-glue.c: module_cpu_feature_match(SHA512)",
+                unknown="the last release with the module (6.16 inferred)"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).
