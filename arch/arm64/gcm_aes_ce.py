@@ -6,21 +6,23 @@ cra_name ``gcm(aes)``, priority 300, block size 1, IV 12 bytes, chunk size
 16, tags 4, 8 or 12..16 bytes (algs/gcm.py's rule, EINVAL otherwise).
 setkey: AES keys of 16/24/32 bytes (EINVAL otherwise); the key schedule and
 H = AES(K, 0) come from the core's AES-CE code in one NEON section, without
-asking whether SIMD is usable (v5.0 runs its scalar AES there: a section
-the kernel does not open).
+asking whether SIMD is usable (the kernel runs its AES library there: a
+section the kernel does not open).
 
 A request runs in one NEON section and one core call (``gcm_aes_ce``:
-AES-CE CTR and PMULL GHASH over the AD and text), where v5.0 opens one
-section for the AD's hash and one per walk step for the text; the section
-records the AD and text bytes.  Scatterlists of one entry each side are
-used in place, others gathered into private buffers and wiped
-(arch/aead_buffers.py).  Decryption is the kernel's: decrypt, then compare
-the tag (constant time); a wrong tag is EBADMSG with the unauthenticated
-plaintext left in dst, as in the kernel.  When crypto_simd_usable() is false
-v5.0 runs scalar AES and generic GHASH; here the request goes to
-``gcm_base(ctr(aes-arm64),ghash-generic)``, which computes the same bytes
-with that code.  As every emulated core, reachable only through requests
-(no in-process direct path).
+AES-CE CTR and PMULL GHASH over the AD and text), where the kernel (read in
+a 5.4-based and a 6.16 tree) hashes the AD in sections of its own and opens
+one section per walk step for the text; the section records the AD and text
+bytes.  Scatterlists of one entry each side are used in place, others
+gathered into private buffers and wiped (arch/aead_buffers.py).  Decryption
+is the kernel's: decrypt, then compare the tag (constant time); a wrong tag
+is EBADMSG with the unauthenticated plaintext left in dst, as in the kernel.
+The trees read have no path for an unusable NEON unit (an AEAD never runs
+where kernel-mode NEON is refused there); when crypto_simd_usable() is false
+here (the self-test manager's nosimd configurations, the interrupt model)
+the request goes to ``gcm_base(ctr(aes-arm64),ghash-generic)``, the same
+bytes from scalar code.  As every emulated core, reachable only through
+requests (no in-process direct path).
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ DRIVER = "gcm-aes-ce"
 PRIORITY = 300
 TAG_SIZE = 16
 CORE = "gcm_aes_ce"
-#: What runs a request while SIMD is not usable (v5.0: scalar AES and generic GHASH).
+#: What runs a request while SIMD is not usable (scalar AES, generic GHASH).
 FALLBACK = "gcm_base(ctr(aes-arm64),ghash-generic)"
-#: The module that registers aes-arm64 (v5.0's ghash_ce uses its exported routine).
+#: The module that registers aes-arm64, which the fallback names.
 SCALAR_MODULE = "aes_arm64"
 
 
