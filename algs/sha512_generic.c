@@ -11,7 +11,7 @@
 
 /* The first 64 bits of the fractional parts of the cube roots of the first
  * 80 primes (FIPS 180-4 section 4.2.3). */
-static const uint64_t SHA512_K[80] = {
+const uint64_t SHA512_K[80] = {
 	0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
 	0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
 	0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
@@ -104,20 +104,32 @@ static void blocks_cb(void *state, const uint8_t *data, size_t nblocks)
 
 void sha512_update(struct sha512_state *s, const uint8_t *data, size_t len)
 {
+	sha512_update_blocks(s, data, len, blocks_cb);
+}
+
+void sha512_final(struct sha512_state *s, uint8_t *out, size_t digest_size)
+{
+	sha512_final_blocks(s, out, digest_size, blocks_cb);
+}
+
+void sha512_update_blocks(struct sha512_state *s, const uint8_t *data, size_t len,
+			  md_blocks_fn blocks)
+{
 	size_t partial = (size_t)(s->count[0] % SHA512_BLOCK_SIZE);
 
 	s->count[0] += len;
 	if (s->count[0] < len)
 		s->count[1]++;
-	md_update(s->state, s->buf, SHA512_BLOCK_SIZE, partial, data, len, blocks_cb);
+	md_update(s->state, s->buf, SHA512_BLOCK_SIZE, partial, data, len, blocks);
 }
 
-void sha512_final(struct sha512_state *s, uint8_t *out, size_t digest_size)
+void sha512_final_blocks(struct sha512_state *s, uint8_t *out, size_t digest_size,
+			 md_blocks_fn blocks)
 {
 	size_t partial = (size_t)(s->count[0] % SHA512_BLOCK_SIZE);
 	uint64_t bits_hi = (s->count[1] << 3) | (s->count[0] >> 61);
 
-	md_pad(s->state, s->buf, SHA512_BLOCK_SIZE, partial, bits_hi, s->count[0] << 3, blocks_cb);
+	md_pad(s->state, s->buf, SHA512_BLOCK_SIZE, partial, bits_hi, s->count[0] << 3, blocks);
 	for (size_t i = 0; i < digest_size / 8; i++) {
 		put_be32(out + 8 * i, (uint32_t)(s->state[i] >> 32));
 		put_be32(out + 8 * i + 4, (uint32_t)s->state[i]);

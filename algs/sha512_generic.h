@@ -28,4 +28,15 @@ void sha512_update(struct sha512_state *s, const uint8_t *data, size_t len);
 void sha512_final(struct sha512_state *s, uint8_t *out, size_t digest_size);
 /* cdef: end */
 
+/* The 80 round constants K (FIPS 180-4 section 4.2.3). */
+extern const uint64_t SHA512_K[80];
+
+/* sha512_update / sha512_final with another compression function (an
+ * md_blocks_fn of include/md_buffer.h over the state words): the arm64
+ * SHA-512 CE core's descriptor code. */
+void sha512_update_blocks(struct sha512_state *s, const uint8_t *data, size_t len,
+			  void (*blocks)(void *state, const uint8_t *data, size_t nblocks));
+void sha512_final_blocks(struct sha512_state *s, uint8_t *out, size_t digest_size,
+			 void (*blocks)(void *state, const uint8_t *data, size_t nblocks));
+
 #endif

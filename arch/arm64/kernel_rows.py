@@ -41,6 +41,19 @@ ROWS = tuple(
        Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-ce", "xctr-aes-ce", 300, "aes_ce_blk",
            f"arch/arm64/crypto/aes-glue.c (MODE ce, PRIO 300), 6.0+ ({LIB6X} §1.2)",
            note="the module's other modes (ecb, cbc, ctr, xts, cts, essiv) are not modelled")]
+    + [Row("driver", ARM64, "5.0", "5.9", "ghash", "ghash-ce", "ghash-ce", 200, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c @5.0 (a shash beside ghash-neon 150); dropped by "
+           "'crypto: arm64/ghash - drop PMULL based shash' (posted 2020-06-29)",
+           unknown="the release that dropped ghash-ce (5.9 inferred from the patch date)"),
+       Row("driver", ARM64, "5.0", "7.0", "gcm(aes)", "gcm-aes-ce", "gcm-aes-ce", 300, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c @5.0, still there (gcm_aes_algs[0]) in a 6.16 tree",
+           unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)")]
+    + drivers(("sha384", "sha512"), "-ce", "-ce", machines=ARM64, since="5.0", until="6.17", priority=200,
+              module="sha512_ce",
+              source=f"arch/arm64/crypto/sha512-ce-glue.c @5.x; SHA-512 became a library in 6.17, whose "
+                     f"shashes are sha384-lib/sha512-lib ({LIB6X} §2.1)",
+              unknown="the release that removed sha512-ce/sha384-ce (6.17 inferred, as the generic "
+                      "SHA-512 rows)")
 )
 
 #: The modules a booted system has loaded before any lookup (udev's coldplug
@@ -55,12 +68,20 @@ DEVICE_TABLES = (
     DeviceTable("polyval_ce", ARM64, "6.0", None, ("pmull",),
                 f"arch/arm64/crypto/polyval-ce-glue.c @6.0-6.18: module_cpu_feature_match(PMULL) "
                 f"({LIB6X} §1.2); 6.19+: the driver this project keeps"),
+    DeviceTable("ghash_ce", ARM64, "5.0", "7.0", ("pmull",),
+                "arch/arm64/crypto/ghash-ce-glue.c: MODULE_DEVICE_TABLE(cpu, ghash_cpu_feature) "
+                "with PMULL (read in a 5.4-based and a 6.16 tree)",
+                unknown="the device table in v5.0 itself and 6.17-6.19 (assumed the same)"),
+    DeviceTable("sha512_ce", ARM64, "5.0", "6.17", ("sha512",),
+                "arch/arm64/crypto/sha512-ce-glue.c: module_cpu_feature_match(SHA512)",
+                unknown="the last release with the module (6.16 inferred)"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
     "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes, "
-    "GHASH",
+    "ghash-neon (the 8-bit PMULL GHASH shash; with it gone, a CPU without pmull has no "
+    "ghash_ce module here) and rfc4106-gcm-aes-ce (5.10+)",
     "xctr-aes-neon (aes-glue.c's NEON build, 200; registered only in kernels built without "
     "aes-neonbs): this machine has no NEON table AES core; xctr-aes-ce is the one aes-glue mode modelled",
 )
