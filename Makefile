@@ -114,7 +114,7 @@ FUZZ_RUN = LD_PRELOAD="$(abspath $(FUZZ_VENV))/asan_with_fuzzer.so" $(SAN_RUN)
 ASAN_TESTS := tests/algs tests/arch tests/core tests/dmcrypt tests/fuzz
 
 test-asan: $(ASAN_VENV)/.installed
-	$(ASAN_RUN) $(ASAN_VENV)/bin/python -m pytest -n $(PYTEST_JOBS) -q -p no:cacheprovider --capture=sys $(PYTEST_ARGS) $(ASAN_TESTS)
+	$(ASAN_RUN) $(ASAN_VENV)/bin/python -m pytest -q -p no:cacheprovider --capture=sys $(PYTEST_ARGS) $(ASAN_TESTS)
 
 # make fuzz: every target for FUZZ_SECONDS in all; make fuzz-long: FUZZ_TARGET (a target or all)
 # for FUZZ_SECONDS, new inputs and findings kept in .fuzz-out/<target>/.
