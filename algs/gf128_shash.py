@@ -1,6 +1,6 @@
 """What the GF(2^128) hash shashes share (ghash, polyval): the key struct
-kept in the tfm's context and wiped on exit, and the choice between the SIMD
-block function in an FPU section and the generic one.
+kept in the tfm's context and wiped on exit.  (The choice between the SIMD
+block function in an FPU section and the generic one is algs/simd_blocks.py's.)
 
 No kernel counterpart: the kernel's ghash-generic.c, polyval-generic.c and
 their x86 glue each hold this; here algs/ghash_generic.py and
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Tuple
 
-import crypto_api as capi
 from crypto_api.errors import EINVAL, CryptoError
 
 KEY_SIZE = 16
@@ -37,21 +36,3 @@ def key_struct(ffi: Any, lib: Any, struct: str, c_setkey: Any, driver: str,
             lib.crypto_memzero(k, ffi.sizeof(k[0]))
 
     return setkey, exit_tfm
-
-
-def block_runner(simd: bool, blocks: Any, generic: Any) -> Callable[[Callable, int], None]:
-    """``run(work, nbytes)``: ``work(blocks)`` inside an FPU section of
-    ``nbytes`` where a SIMD driver may use the FPU, else ``work(generic)``."""
-
-    def run(work: Callable, nbytes: int) -> None:
-        if simd and capi.simd_choice() != capi.GENERIC:
-            capi.kernel_fpu_begin()
-            try:
-                work(blocks)
-                capi.fpu_account(nbytes)
-            finally:
-                capi.kernel_fpu_end()
-        else:
-            work(generic)
-
-    return run

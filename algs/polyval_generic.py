@@ -13,7 +13,8 @@ from __future__ import annotations
 import crypto_api as capi
 from crypto_api.algs._polyval_generic import ffi, lib
 from crypto_api.cinterface import Kind, Offer, PolyvalEntries
-from crypto_api.algs.gf128_shash import block_runner, key_struct
+from crypto_api.algs.gf128_shash import key_struct
+from crypto_api.algs.simd_blocks import block_runner
 
 MODULE_NAME = "polyval_generic"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("polyval", "polyval-generic")

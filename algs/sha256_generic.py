@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.algs._sha256 import ffi, lib
+from crypto_api.algs.simd_blocks import block_runner
 from crypto_api.direct import digest_direct
 
 MODULE_NAME = "sha256_generic"
@@ -34,16 +35,7 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
     def state(desc):
         return _from_buffer("struct sha256_state *", desc.state)
 
-    def _section(work, nbytes):
-        if simd and capi.simd_choice() != capi.GENERIC:
-            capi.kernel_fpu_begin()
-            try:
-                work(blocks)
-                capi.fpu_account(nbytes)
-            finally:
-                capi.kernel_fpu_end()
-        else:
-            work(GENERIC_BLOCKS)
+    _section = block_runner(simd, blocks, GENERIC_BLOCKS)
 
     def init(desc):
         init_fn(state(desc))
