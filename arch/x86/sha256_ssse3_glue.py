@@ -15,7 +15,9 @@ so that ``sha256`` (and essiv's hash) is the best one.  The -ssse3/-avx/-avx2
 block functions are one body built three ways (arch/x86/sha256_simd.c), -ni is
 arch/x86/sha256_ni.c.  Each update runs inside an FPU section when the FPU is
 usable, else through the generic block function (as the kernel's glue falls
-back).  A CPU with none of them: ENODEV, nothing registered.
+back).  A CPU with none of them: ENODEV, nothing registered.  The CPU
+checks of -ssse3/-avx/-avx2 are arch/x86/sha_variants.py's, shared with the
+SHA-512 glue.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Callable, List, Tuple
 
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from crypto_api.arch.x86.sha_variants import SSSE3_AVX_AVX2
 
 MODULE_ARCH = "x86_64"
 MODULE_NAME = "sha256_ssse3"
@@ -34,19 +37,10 @@ SHA256_NI_PRIORITY = 250
 ALGS = []
 
 
-def _avx_usable() -> bool:
-    return boot_cpu_has("avx") and boot_cpu_has("xsave_ymm")
-
-
 # (suffix, priority, CPU check, block function name in _sha256_ni)
 VARIANTS: List[Tuple[str, int, Callable[[], bool], str]] = [
-    ("ssse3", 150, lambda: boot_cpu_has("ssse3"), "sha256_ssse3_blocks"),
-    ("avx", 160, _avx_usable, "sha256_avx_blocks"),
-    ("avx2", 170, lambda: _avx_usable() and boot_cpu_has("avx2") and boot_cpu_has("bmi2"),
-     "sha256_avx2_blocks"),
-    ("ni", SHA256_NI_PRIORITY, lambda: boot_cpu_has("sha") and boot_cpu_has("ssse3"),
-     "sha256_blocks_ni"),
-]
+    (suffix, prio, check, f"sha256_{suffix}_blocks") for suffix, prio, check in SSSE3_AVX_AVX2
+] + [("ni", SHA256_NI_PRIORITY, lambda: boot_cpu_has("sha") and boot_cpu_has("ssse3"), "sha256_blocks_ni")]
 
 
 def usable_variants() -> List[Tuple[str, int, str]]:
