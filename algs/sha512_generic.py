@@ -1,6 +1,7 @@
 """SHA-384 and SHA-512 (crypto/sha512_generic.c): the shashes
 ``sha384-generic`` and ``sha512-generic`` (priority 100, block size 128)
-over the portable C core (algs/sha512_generic.c).
+over the portable C core (algs/sha512_generic.c).  :func:`final_nbytes`
+serves the SIMD drivers' FPU accounting (x86 sha512_ssse3, arm64 sha512_ce).
 """
 
 from __future__ import annotations
@@ -15,6 +16,14 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("sha384", "sha384-generic", "sha512", 
 SHA512_BLOCK_SIZE = 128
 SHA512_DIGEST_SIZE = 64
 SHA384_DIGEST_SIZE = 48
+
+
+def final_nbytes(state, more: int = 0) -> int:
+    """The bytes the final padding compresses once ``more`` bytes are added
+    to the ``struct sha512_state`` ``state``: one block, or two when fewer
+    than 17 bytes are left in the last one (the 0x80 and the 16-byte length)."""
+    partial = (state.count[0] + more) % SHA512_BLOCK_SIZE
+    return SHA512_BLOCK_SIZE * (2 if partial >= SHA512_BLOCK_SIZE - 16 else 1)
 
 
 def _alg(name: str, init, digestsize: int) -> capi.ShashAlg:

@@ -33,13 +33,6 @@ BLOCK = generic.SHA512_BLOCK_SIZE
 ALGS = []
 
 
-def _pad_bytes(desc, more: int = 0) -> int:
-    """The bytes the final padding compresses once ``more`` bytes are
-    absorbed: one block, or two when fewer than 17 are left in the last one."""
-    partial = (ffi.from_buffer("struct sha512_state *", desc.state).count[0] + more) % BLOCK
-    return BLOCK * (2 if partial >= BLOCK - 16 else 1)
-
-
 def make_alg(core, name: str, init, digestsize: int) -> capi.ShashAlg:
     """``<name>-ce`` over the core's update and final."""
     base = md_shash_alg(name=name, driver=f"{name}-ce", priority=PRIORITY, ffi=ffi,
@@ -63,7 +56,8 @@ def make_alg(core, name: str, init, digestsize: int) -> capi.ShashAlg:
             if n:
                 core.sha512_ce_update(desc.state, data, n)
             core.sha512_ce_final(desc.state, out, digestsize)
-        neon_glue.neon_call(both, nbytes=n + _pad_bytes(desc, n))
+        neon_glue.neon_call(both, nbytes=n + generic.final_nbytes(
+            ffi.from_buffer("struct sha512_state *", desc.state), n))
         return bytes(out)
 
     def final(desc):
