@@ -31,12 +31,15 @@ void sha512_final(struct sha512_state *s, uint8_t *out, size_t digest_size);
 /* The 80 round constants K (FIPS 180-4 section 4.2.3). */
 extern const uint64_t SHA512_K[80];
 
+/* cdef: begin */
 /* sha512_update / sha512_final with another compression function (an
- * md_blocks_fn of include/md_buffer.h over the state words): the arm64
- * SHA-512 CE core's descriptor code. */
+ * md_blocks_fn of include/md_buffer.h over the state words): the descriptor
+ * code of the arm64 SHA-512 CE core and of the x86 SIMD drivers. */
+typedef void (*sha512_blocks_fn)(void *state, const uint8_t *data, size_t nblocks);
 void sha512_update_blocks(struct sha512_state *s, const uint8_t *data, size_t len,
-			  void (*blocks)(void *state, const uint8_t *data, size_t nblocks));
+			  sha512_blocks_fn blocks);
 void sha512_final_blocks(struct sha512_state *s, uint8_t *out, size_t digest_size,
-			 void (*blocks)(void *state, const uint8_t *data, size_t nblocks));
+			 sha512_blocks_fn blocks);
+/* cdef: end */
 
 #endif

@@ -1,0 +1,52 @@
+/*
+ * The 80 scalar rounds of SHA-512 (FIPS 180-4 section 6.4.2, steps 2-4) from
+ * a finished schedule: wk[t] = W[t] + K[t].  Shared by the x86 SHA-512 block
+ * functions, which differ in how they build the schedule (sha512_simd_body.h:
+ * 128-bit vectors; sha512_avx2.c: two blocks in 256-bit vectors).  Always
+ * inlined, so that each caller's target (BMI2's RORX in the AVX2 build)
+ * applies to the rounds too.
+ */
+#ifndef CRYPTO_API_SHA512_ROUNDS_H
+#define CRYPTO_API_SHA512_ROUNDS_H
+
+#include <stdint.h>
+
+#define SHA512_RR(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
+
+/*
+ * One round with the working variables renamed rather than moved: h takes
+ * the new a, d the new e; the caller rotates the names by one each round.
+ */
+#define SHA512_ROUND(a, b, c, d, e, f, g, h, wkt)						\
+	do {											\
+		uint64_t t1_ = (h) + (SHA512_RR(e, 14) ^ SHA512_RR(e, 18) ^ SHA512_RR(e, 41)) +	\
+			       ((g) ^ ((e) & ((f) ^ (g)))) + (wkt);				\
+		(d) += t1_;									\
+		(h) = t1_ + (SHA512_RR(a, 28) ^ SHA512_RR(a, 34) ^ SHA512_RR(a, 39)) +		\
+		      (((a) & (b)) | ((c) & ((a) | (b))));					\
+	} while (0)
+
+static inline __attribute__((always_inline))
+void sha512_rounds_wk(uint64_t *st, const uint64_t *wk)
+{
+	uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
+	uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+
+	for (int t = 0; t < 80; t += 8) {
+		SHA512_ROUND(a, b, c, d, e, f, g, h, wk[t]);
+		SHA512_ROUND(h, a, b, c, d, e, f, g, wk[t + 1]);
+		SHA512_ROUND(g, h, a, b, c, d, e, f, wk[t + 2]);
+		SHA512_ROUND(f, g, h, a, b, c, d, e, wk[t + 3]);
+		SHA512_ROUND(e, f, g, h, a, b, c, d, wk[t + 4]);
+		SHA512_ROUND(d, e, f, g, h, a, b, c, wk[t + 5]);
+		SHA512_ROUND(c, d, e, f, g, h, a, b, wk[t + 6]);
+		SHA512_ROUND(b, c, d, e, f, g, h, a, wk[t + 7]);
+	}
+	st[0] += a; st[1] += b; st[2] += c; st[3] += d;
+	st[4] += e; st[5] += f; st[6] += g; st[7] += h;
+}
+
+#undef SHA512_RR
+#undef SHA512_ROUND
+
+#endif
