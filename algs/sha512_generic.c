@@ -97,19 +97,19 @@ void sha512_blocks_generic(uint64_t *state, const uint8_t *data, size_t nblocks)
 	memzero_explicit(w, sizeof(w));
 }
 
-static void blocks_cb(void *state, const uint8_t *data, size_t nblocks)
+void sha512_blocks_generic_fn(void *state, const uint8_t *data, size_t nblocks)
 {
 	sha512_blocks_generic(state, data, nblocks);
 }
 
 void sha512_update(struct sha512_state *s, const uint8_t *data, size_t len)
 {
-	sha512_update_blocks(s, data, len, blocks_cb);
+	sha512_update_blocks(s, data, len, sha512_blocks_generic_fn);
 }
 
 void sha512_final(struct sha512_state *s, uint8_t *out, size_t digest_size)
 {
-	sha512_final_blocks(s, out, digest_size, blocks_cb);
+	sha512_final_blocks(s, out, digest_size, sha512_blocks_generic_fn);
 }
 
 void sha512_update_blocks(struct sha512_state *s, const uint8_t *data, size_t len,

@@ -40,6 +40,8 @@ void sha512_update_blocks(struct sha512_state *s, const uint8_t *data, size_t le
 			  sha512_blocks_fn blocks);
 void sha512_final_blocks(struct sha512_state *s, uint8_t *out, size_t digest_size,
 			 sha512_blocks_fn blocks);
+/* sha512_blocks_generic as a sha512_blocks_fn (the SIMD drivers' fallback). */
+void sha512_blocks_generic_fn(void *state, const uint8_t *data, size_t nblocks);
 /* cdef: end */
 
 #endif

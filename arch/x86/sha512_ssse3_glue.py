@@ -42,7 +42,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "sha512", "sha512-ssse3", "sha512-avx", "sha512-avx2",
     "sha384", "sha384-ssse3", "sha384-avx", "sha384-avx2")
 BLOCK = generic.SHA512_BLOCK_SIZE
-GENERIC_BLOCKS = ffi.addressof(lib, "sha512_blocks_generic")
+GENERIC_BLOCKS = ffi.addressof(lib, "sha512_blocks_generic_fn")
 ALGS = []
 
 
