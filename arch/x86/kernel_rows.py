@@ -12,6 +12,7 @@ from crypto_api.kernels.row import (ARCHES, CHACHA, LIB6X, MODES, DeviceTable, R
 
 X86 = ("x86_64",)
 SHA2 = ("sha224", "sha256")
+SHA512 = ("sha384", "sha512")
 
 #: This file's rows of the table.
 ROWS = tuple(
@@ -113,6 +114,13 @@ ROWS = tuple(
            f"arch/x86/crypto/sha256_ssse3_glue.c @5.0-6.16 ({LIB6X} §2.1)",
            unknown="6.16-6.17: when the x86 shash drivers gave way to the library is inferred (6.17)")
        for n in SHA2 for v, prio in (("ssse3", 150), ("avx", 160), ("avx2", 170), ("ni", 250))]
+    + [Row("driver", X86, "5.0", "6.17", n, f"{n}-{v}", f"{n}-{v}", prio, "sha512_ssse3",
+           "arch/x86/crypto/sha512_ssse3_glue.c @5.x (torvalds/linux, read); removed by 'lib/crypto: "
+           "x86/sha512: Migrate optimized SHA-512 code to library' (libcrypto-next, June 2025, in the "
+           f"6.17 merge window), after which crypto/sha512.c registers sha384-lib/sha512-lib ({LIB6X} §2.1)",
+           unknown="6.17 from the series' merge window, not checked in a v6.16/v6.17 tree; 6.16's glue "
+                   "(the block-only shash API) not read: names and priorities assumed unchanged")
+       for n in SHA512 for v, prio in (("ssse3", 150), ("avx", 160), ("avx2", 170))]
     + [Row("driver", X86, "5.0", None, f"{pre}(chacha20,poly1305)", f"{pre}-chacha20poly1305-avx2",
            f"{pre}-chacha20poly1305-avx2", 400, "chacha20poly1305_avx2",
            "no kernel counterpart (arch/x86/chacha20poly1305_glue.py)", status="project",
@@ -133,6 +141,11 @@ DEVICE_TABLES = (
                 "on CPU features' patch (Nov 2022)",
                 unknown="6.2 from the patch series' date, not checked in a tree; the lookup of sha256 "
                         "loads it by its alias anyway, so no first answer depends on it"),
+    DeviceTable("sha512_ssse3", X86, "6.2", "6.17", ("ssse3", "avx", "avx2"),
+                "arch/x86/crypto/sha512_ssse3_glue.c: module_cpu_ids, from the same 'x86/sha - load based "
+                "on CPU features' series (Nov 2022)",
+                unknown="6.2 from the patch series' date, not checked in a tree; the lookup of sha512 "
+                        "loads it by its alias anyway, so no first answer depends on it"),
 )
 
 #: What the table does not cover on this machine (the fidelity page lists it).
@@ -146,6 +159,8 @@ NOT_MODELLED = (
     " wrapped",
     "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "
     "section): the *-lib drivers here are the generic code and open none",
+    "6.17+'s sha384-lib/sha512-lib run the SHA-512 library, whose x86 code uses SSSE3/AVX/AVX2 "
+    "inside its own FPU sections: the -lib drivers here are the generic C and open none",
     "whether the x86 ChaCha, Poly1305 and NHPoly1305 modules carry a CPU device table in some "
     "version (a 2022 patch series proposed it): their lookups load them by alias, so no first "
     "answer depends on it",
