@@ -45,7 +45,8 @@ HASHES = ([("poly1305-generic", d) for d in ("poly1305-simd", "poly1305-x86_64")
           + [("nhpoly1305-generic", d) for d in ("nhpoly1305-sse2", "nhpoly1305-avx2")]
           + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha256", "sha224")
              for isa in ("ssse3", "avx", "avx2", "ni")]
-          + [("ghash-generic", "ghash-clmulni"), ("polyval-generic", "polyval-clmulni")])
+          + [("ghash-generic", "ghash-clmulni"), ("polyval-generic", "polyval-clmulni")]
+          + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha512", "sha384") for isa in ("ssse3", "avx", "avx2")])
 CIPHERS = [("aes-generic", "aes-aesni")]
 
 _tfms: dict = {}

@@ -1,11 +1,12 @@
 """Fuzz target: every x86 SIMD hash (shash) against its generic twin.
 
 No kernel counterpart (crypto/testmgr.c's test_hash_vs_generic_impl).  One
-input picks a pair (Poly1305, NHPoly1305, SHA-224/256 on each ISA), a key
-where the hash takes one, and a message; the one-call digest of a bytes
-object or of a view at an odd offset, and the same message fed to a desc in
-random pieces (with an export and import at a random point), must give the
-reference's digest; a desc's update after final must be refused alike.
+input picks a pair (Poly1305, NHPoly1305, SHA-224/256 and SHA-384/512 on
+each ISA, GHASH, POLYVAL), a key where the hash takes one, and a message;
+the one-call digest of a bytes object or of a view at an odd offset, and the
+same message fed to a desc in random pieces (with an export and import at a
+random point), must give the reference's digest; a desc's update after
+final must be refused alike.
 """
 
 from __future__ import annotations
