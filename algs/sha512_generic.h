@@ -42,6 +42,15 @@ void sha512_final_blocks(struct sha512_state *s, uint8_t *out, size_t digest_siz
 			 sha512_blocks_fn blocks);
 /* sha512_blocks_generic as a sha512_blocks_fn (the SIMD drivers' fallback). */
 void sha512_blocks_generic_fn(void *state, const uint8_t *data, size_t nblocks);
+/* init (SHA-384 where digest_size is 48), update and final in one call over
+ * ``blocks``, the state on the stack and wiped: the routine of the C entry
+ * point (crypto_api/digest_call.h); ``handle`` is a struct sha512_call;
+ * returns 0. */
+struct sha512_call {
+	sha512_blocks_fn blocks;
+	size_t digest_size;
+};
+int sha512_digest_call(const void *handle, char *out, const char *data, size_t len);
 /* cdef: end */
 
 #endif

@@ -14,7 +14,8 @@ so that ``sha512``, ``sha384`` and ``hmac(sha512)`` get the best one.  The
 block functions: arch/x86/sha512_simd.c (-ssse3 and -avx, a 128-bit message
 schedule built twice) and arch/x86/sha512_avx2.c (two blocks per 256-bit
 schedule).  The descriptor is the generic one (struct sha512_state), so
-either path may continue the other's state.
+either path may continue the other's state.  ``tfm.digest`` of a
+contiguous buffer is one C call (sha512_digest_call, the same rule).
 
 The glue's FPU rule: an update that does not complete a block, or any call
 where SIMD is not usable, is the generic code with no FPU section; any
@@ -35,6 +36,7 @@ from crypto_api.algs._sha512 import ffi, lib
 from crypto_api.algs.md_shash import md_shash_alg
 from crypto_api.algs.simd_blocks import block_runner
 from crypto_api.arch.x86.sha_variants import SSSE3_AVX_AVX2
+from crypto_api.direct import digest_direct
 
 MODULE_ARCH = "x86_64"
 MODULE_NAME = "sha512_ssse3"
@@ -43,6 +45,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "sha384", "sha384-ssse3", "sha384-avx", "sha384-avx2")
 BLOCK = generic.SHA512_BLOCK_SIZE
 GENERIC_BLOCKS = ffi.addressof(lib, "sha512_blocks_generic_fn")
+DIGEST_CALL = ffi.addressof(lib, "sha512_digest_call")
 ALGS = []
 
 
@@ -91,7 +94,17 @@ def sha512_x86_alg(name: str, suffix: str, priority: int, blocks) -> capi.ShashA
     def final(desc):
         return finup(desc, b"")
 
-    return attrs.evolve(base, update=update, final=final, finup=finup)
+    handles = [ffi.new("struct sha512_call *", {"blocks": fn, "digest_size": digestsize})
+               for fn in (GENERIC_BLOCKS, blocks)]
+
+    def direct(tfm):
+        """tfm.digest in one C call (crypto_api.direct.digest_direct): the
+        x86 block function where the FPU model allows (any length, as the
+        glue's finup), else the generic one; it declines while an
+        fpu_trace() records, so that the full path makes the real section."""
+        return digest_direct(DIGEST_CALL, handles[0], handles[1], digestsize, keep=(blocks,))
+
+    return attrs.evolve(base, update=update, final=final, finup=finup, direct=direct)
 
 
 def module_init() -> None:

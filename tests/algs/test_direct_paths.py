@@ -337,9 +337,12 @@ def _streamed(tfm, data):
 
 SHA256_DRIVERS = [f"{name}-{impl}" for impl in ("generic", "ssse3", "avx", "avx2", "ni")
                   for name in ("sha256", "sha224")]
+# the x86 SHA-512 drivers have the C entry too (sha512-generic has no direct path)
+SHA2_DRIVERS = SHA256_DRIVERS + [f"{name}-{impl}" for impl in ("ssse3", "avx", "avx2")
+                                 for name in ("sha512", "sha384")]
 
 
-@pytest.mark.parametrize("name", SHA256_DRIVERS)
+@pytest.mark.parametrize("name", SHA2_DRIVERS)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.integers(0, 200), st.integers(0, 9000)).flatmap(exactly),
        shape=st.sampled_from(sorted(SHAPES)),
@@ -354,7 +357,7 @@ def test_sha256_digest_fast_path_matches_descriptor_and_hashlib(name, entry, dat
     assert direct == hashlib.new(name.split("-")[0], data).digest()
 
 
-@pytest.mark.parametrize("name", SHA256_DRIVERS)
+@pytest.mark.parametrize("name", SHA2_DRIVERS)
 def test_sha256_fast_path_declines_simd_while_tracing(name, entry):
     import hashlib
     tfm = _shash(name)

@@ -1,5 +1,5 @@
 """The C entry point of the fixed-size direct paths (crypto_api/digest_call.h):
-``tfm.digest`` of the sha256, poly1305 and nhpoly1305 shashes and
+``tfm.digest`` of the sha256, x86 sha512, poly1305 and nhpoly1305 shashes and
 ``encrypt_one``/``decrypt_one`` of the AES ciphers.
 
 tests/algs/test_direct_paths.py runs the direct-path tests (results, FPU choices,
@@ -24,8 +24,8 @@ from alloc_or_skip import alloc_or_skip
 
 pytestmark = pytest.mark.skipif(direct_path._digest_call is None, reason="crypto_api._direct_call is not built")
 
-SHASHES = ["sha256-generic", "sha224-ni", "sha256-avx2", "poly1305-generic", "poly1305-simd",
-           "nhpoly1305-generic", "nhpoly1305-avx2"]
+SHASHES = ["sha256-generic", "sha224-ni", "sha256-avx2", "sha512-avx2", "sha384-ssse3", "poly1305-generic",
+           "poly1305-simd", "nhpoly1305-generic", "nhpoly1305-avx2"]
 CIPHERS = ["aes-generic", "aes-aesni"]
 
 
