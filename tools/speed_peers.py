@@ -243,7 +243,7 @@ def _pycryptodome_peers(into: bool = False) -> List[Peer]:
 
 
 def _hashlib_peers() -> List[Peer]:
-    """hashlib's SHA-256 and SHA-224 (OpenSSL's, in CPython's usual builds)."""
+    """hashlib's SHA-256, SHA-224, SHA-512 and SHA-384 (OpenSSL's, in CPython's usual builds)."""
     import hashlib
     import ssl
     lib = f"hashlib ({ssl.OPENSSL_VERSION})"
@@ -258,7 +258,7 @@ def _hashlib_peers() -> List[Peer]:
     return [Peer(f"hashlib-{name}", f"hashlib {name.upper()[:3]}-{name[3:]}", lib,
                  f"hashlib.{name}(data).digest() per message", ("digest",), {name: "same"},
                  digest(name))
-            for name in ("sha256", "sha224")]
+            for name in ("sha256", "sha224", "sha512", "sha384")]
 
 
 class ApiPeer(Peer):
