@@ -177,7 +177,7 @@ def test_same_algorithm_peers_compute_the_same_cipher():
     with capi.crypto_alloc_cipher("aes") as c:
         c.setkey(pattern(32, seed=1))
         assert peers["pycryptodome-aes-block"].op("encrypt", 16)() == c.encrypt_one(pattern(16, seed=16))
-    for name in ("sha256", "sha224"):
+    for name in ("sha256", "sha224", "sha512", "sha384"):
         with capi.crypto_alloc_shash(name) as h:
             assert peers[f"hashlib-{name}"].op("digest", 200)() == h.digest(data)
             assert peers[f"hashlib-{name}"].relates == {name: "same"}
