@@ -4,9 +4,10 @@
  * time.  Each 256-bit register holds a pair of schedule words of the first
  * block in its low 128-bit lane and the same pair of the second block in its
  * high lane; VPSHUFB and VPALIGNR work within lanes, so one pass of the
- * schedule serves both blocks.  Then the scalar rounds (sha512_rounds.h,
- * with BMI2's RORX) run over the first block's words and the second's.  An
- * odd last block is scheduled in both lanes and hashed once.  Call only on
+ * schedule serves both blocks.  The scalar rounds (sha512_rounds.h, with
+ * BMI2's RORX) of the first block run interleaved with that schedule, those
+ * of the second from the finished words.  An odd last block is scheduled in
+ * both lanes and hashed once.  Call only on
  * a CPU with AVX (ymm state saved), AVX2 and BMI2, as the glue checks.
  */
 #include "x86_common.h"
@@ -46,36 +47,55 @@ static inline __m256i load_pair(const uint8_t *a, const uint8_t *b, int j, __m25
 	return _mm256_shuffle_epi8(v, bswap);
 }
 
+/* W[t] + K[t] of pair j of both blocks, into wk[0] (low lane) and wk[1] (high lane). */
+AVX2_TARGET
+static inline void store_wk(uint64_t wk[2][80], __m256i pair, int j)
+{
+	__m256i v = _mm256_add_epi64(pair, _mm256_broadcastsi128_si256(
+					     _mm_loadu_si128((const __m128i *)&SHA512_K[2 * j])));
+
+	_mm_store_si128((__m128i *)&wk[0][2 * j], _mm256_castsi256_si128(v));
+	_mm_store_si128((__m128i *)&wk[1][2 * j], _mm256_extracti128_si256(v, 1));
+}
+
 AVX2_TARGET
 void sha512_avx2_blocks(void *state, const uint8_t *data, size_t nblocks)
 {
 	const __m256i bswap = _mm256_broadcastsi128_si256(
 		_mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+	uint64_t *st = state;
 	uint64_t wk[2][80] __attribute__((aligned(32)));
 	__m256i p[8];
 	int j;
 
 	while (nblocks) {
 		const uint8_t *second = nblocks > 1 ? data + SHA512_BLOCK_SIZE : data;
+		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
+		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
 
+		for (j = 0; j < 8; j++) {
+			p[j] = load_pair(data, second, j, bswap);
+			store_wk(wk, p[j], j);
+		}
+		/*
+		 * The first block's rounds, two at a time, each pair followed by
+		 * the schedule pair (of both blocks) eight pairs ahead; unrolled
+		 * whole, so that p[] stays in registers.
+		 */
 #pragma GCC unroll 40
 		for (j = 0; j < 40; j++) {
-			__m256i v;
-
-			if (j < 8)
-				p[j] = load_pair(data, second, j, bswap);
-			else
+			SHA512_TWO_ROUNDS(wk[0][2 * j], wk[0][2 * j + 1]);
+			if (j < 32) {
 				p[j & 7] = next2_x2(p[j & 7], p[(j + 1) & 7], p[(j + 4) & 7], p[(j + 5) & 7],
 						    p[(j + 7) & 7]);
-			v = _mm256_add_epi64(p[j & 7], _mm256_broadcastsi128_si256(
-						     _mm_loadu_si128((const __m128i *)&SHA512_K[2 * j])));
-			_mm_store_si128((__m128i *)&wk[0][2 * j], _mm256_castsi256_si128(v));
-			_mm_store_si128((__m128i *)&wk[1][2 * j], _mm256_extracti128_si256(v, 1));
+				store_wk(wk, p[j & 7], j + 8);
+			}
 		}
-		sha512_rounds_wk(state, wk[0]);
+		st[0] += a; st[1] += b; st[2] += c; st[3] += d;
+		st[4] += e; st[5] += f; st[6] += g; st[7] += h;
 		if (nblocks == 1)
 			break;
-		sha512_rounds_wk(state, wk[1]);
+		sha512_rounds_wk(st, wk[1]);		/* the second block: its schedule is done */
 		data += 2 * SHA512_BLOCK_SIZE;
 		nblocks -= 2;
 	}

@@ -46,7 +46,19 @@ void sha512_rounds_wk(uint64_t *st, const uint64_t *wk)
 	st[4] += e; st[5] += f; st[6] += g; st[7] += h;
 }
 
-#undef SHA512_RR
-#undef SHA512_ROUND
+/*
+ * Two rounds on the working variables a..h of the caller's scope, then the
+ * names moved on by two: for the loops that interleave the schedule with
+ * the rounds and are unrolled whole, where the moves cost nothing.
+ */
+#define SHA512_TWO_ROUNDS(wk0, wk1)							\
+	do {										\
+		uint64_t n0_, n1_;							\
+											\
+		SHA512_ROUND(a, b, c, d, e, f, g, h, wk0);				\
+		SHA512_ROUND(h, a, b, c, d, e, f, g, wk1);				\
+		n0_ = g; n1_ = h;							\
+		h = f; g = e; f = d; e = c; d = b; c = a; b = n1_; a = n0_;		\
+	} while (0)
 
 #endif

@@ -39,23 +39,38 @@ SHA512_TARGET
 void SHA512_NAME(blocks)(void *state, const uint8_t *data, size_t nblocks)
 {
 	const __m128i bswap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+	uint64_t *st = state;
 	uint64_t wk[80] __attribute__((aligned(16)));
 	__m128i p[8];
 	int j;
 
 	while (nblocks--) {
-		/* unrolled whole, so that p[] stays in registers */
+		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
+		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+
+		for (j = 0; j < 8; j++) {
+			p[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * j)), bswap);
+			_mm_store_si128((__m128i *)&wk[2 * j],
+					_mm_add_epi64(p[j], _mm_loadu_si128((const __m128i *)&SHA512_K[2 * j])));
+		}
+		/*
+		 * Two rounds, then the schedule pair eight pairs ahead, so that the
+		 * vector unit works beside the scalar rounds; unrolled whole, so
+		 * that p[] stays in registers and the renames cost nothing.
+		 */
 #pragma GCC unroll 40
 		for (j = 0; j < 40; j++) {
-			if (j < 8)
-				p[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * j)), bswap);
-			else
+			SHA512_TWO_ROUNDS(wk[2 * j], wk[2 * j + 1]);
+			if (j < 32) {
 				p[j & 7] = SHA512_NAME(next2)(p[j & 7], p[(j + 1) & 7], p[(j + 4) & 7],
 							      p[(j + 5) & 7], p[(j + 7) & 7]);
-			_mm_store_si128((__m128i *)&wk[2 * j],
-					_mm_add_epi64(p[j & 7], _mm_loadu_si128((const __m128i *)&SHA512_K[2 * j])));
+				_mm_store_si128((__m128i *)&wk[2 * j + 16],
+						_mm_add_epi64(p[j & 7],
+							      _mm_loadu_si128((const __m128i *)&SHA512_K[2 * j + 16])));
+			}
 		}
-		sha512_rounds_wk(state, wk);
+		st[0] += a; st[1] += b; st[2] += c; st[3] += d;
+		st[4] += e; st[5] += f; st[6] += g; st[7] += h;
 		data += SHA512_BLOCK_SIZE;
 	}
 	crypto_memzero(wk, sizeof(wk));
