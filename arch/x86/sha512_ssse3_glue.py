@@ -113,15 +113,10 @@ def module_init() -> None:
     from crypto_api.arch.x86._sha512_x86 import ffi as x86_ffi, lib as x86_lib
     algs = [sha512_x86_alg(name, suffix, prio, x86_ffi.addressof(x86_lib, f"sha512_{suffix}_blocks"))
             for suffix, prio in usable for name in ("sha512", "sha384")]
-    try:
-        for a in algs:
-            capi.crypto_register_shash(a)
-            ALGS.append(a)
-    except BaseException:
-        module_exit()
-        raise
+    capi.crypto_register_shashes(algs)          # all or none, as the glue's crypto_register_shashes
+    ALGS[:] = algs
 
 
 def module_exit() -> None:
-    while ALGS:
-        capi.crypto_unregister_shash(ALGS.pop())
+    capi.crypto_unregister_shashes(ALGS)
+    ALGS.clear()

@@ -1,6 +1,6 @@
 """sha256/sha224-ssse3, -avx and -avx2 (arch/x86/sha256_ssse3_glue.py over
-arch/x86/sha256_simd.c): the kernel's names, priorities and module, FIPS
-180-2 vectors, any message in any pieces against hashlib, the self-test
+arch/x86/sha256_simd.c; their /proc/crypto records are
+test_sha2_x86_records.py's): FIPS 180-2 vectors, any message in any pieces against hashlib, the self-test
 manager's full tests (random configurations and fuzzing against
 sha256-generic), and which driver ``sha256`` and essiv's hash get when the
 CPU lacks the better ones."""
@@ -25,17 +25,6 @@ AVX = boot_cpu_has("avx") and boot_cpu_has("xsave_ymm")
 VARIANTS = [("ssse3", 150, True), ("avx", 160, AVX),
             ("avx2", 170, AVX and boot_cpu_has("avx2") and boot_cpu_has("bmi2"))]
 PRESENT = [(s, p) for s, p, ok in VARIANTS if ok]
-
-
-@pytest.mark.parametrize("suffix,prio", PRESENT)
-def test_names_priorities_module(proc_records, suffix, prio):
-    with capi.crypto_alloc_shash(f"sha256-{suffix}"):        # loads sha256_ssse3 by its alias
-        recs = {r["driver"]: r for r in proc_records()}
-    for name, digest in (("sha256", 32), ("sha224", 28)):
-        rec = recs[f"{name}-{suffix}"]
-        assert (rec["name"], rec["priority"], rec["module"], rec["type"]) == \
-            (name, str(prio), "sha256_ssse3", "shash")
-        assert (rec["blocksize"], rec["digestsize"]) == ("64", str(digest))
 
 
 @pytest.mark.parametrize("suffix,prio", PRESENT)

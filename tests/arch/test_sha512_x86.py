@@ -1,6 +1,6 @@
 """sha512/sha384-ssse3, -avx and -avx2 (arch/x86/sha512_ssse3_glue.py over
-arch/x86/sha512_simd.c and sha512_avx2.c): the kernel's names, priorities and
-module, the FIPS 180-2 vectors of the self-test table, every length from 0
+arch/x86/sha512_simd.c and sha512_avx2.c; their /proc/crypto records are
+test_sha2_x86_records.py's): the FIPS 180-2 vectors of the self-test table, every length from 0
 to 3 blocks and then some in one piece and in two, any message in any
 pieces against hashlib, the block functions against the generic one for
 every block count up to 7 (odd counts: AVX2's lone last block), the glue's
@@ -32,17 +32,6 @@ VARIANTS = [("ssse3", 150, True), ("avx", 160, AVX),
 PRESENT = [(s, p) for s, p, ok in VARIANTS if ok]
 SUFFIXES = [s for s, _ in PRESENT]
 NAMES = ("sha512", "sha384")
-
-
-@pytest.mark.parametrize("suffix,prio", PRESENT)
-def test_names_priorities_module(proc_records, suffix, prio):
-    with capi.crypto_alloc_shash(f"sha512-{suffix}"):        # loads sha512_ssse3 by its alias
-        recs = {r["driver"]: r for r in proc_records()}
-    for name, digest in (("sha512", 64), ("sha384", 48)):
-        rec = recs[f"{name}-{suffix}"]
-        assert (rec["name"], rec["priority"], rec["module"], rec["type"]) == \
-            (name, str(prio), "sha512_ssse3", "shash")
-        assert (rec["blocksize"], rec["digestsize"]) == ("128", str(digest))
 
 
 @pytest.mark.parametrize("suffix", SUFFIXES)
