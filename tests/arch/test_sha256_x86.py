@@ -1,9 +1,9 @@
 """sha256/sha224-ssse3, -avx and -avx2 (arch/x86/sha256_ssse3_glue.py over
 arch/x86/sha256_simd.c; their /proc/crypto records are
-test_sha2_x86_records.py's): FIPS 180-2 vectors, any message in any pieces against hashlib, the self-test
-manager's full tests (random configurations and fuzzing against
-sha256-generic), and which driver ``sha256`` and essiv's hash get when the
-CPU lacks the better ones."""
+test_sha2_x86_records.py's): FIPS 180-2 vectors, any message in any pieces
+against hashlib, the self-test manager's full tests (random configurations
+and fuzzing against sha256-generic), and which driver ``sha256`` and
+essiv's hash get when the CPU lacks the better ones."""
 
 import hashlib
 import json

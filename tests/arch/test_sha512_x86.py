@@ -1,12 +1,13 @@
 """sha512/sha384-ssse3, -avx and -avx2 (arch/x86/sha512_ssse3_glue.py over
 arch/x86/sha512_simd.c and sha512_avx2.c; their /proc/crypto records are
-test_sha2_x86_records.py's): the FIPS 180-2 vectors of the self-test table, every length from 0
-to 3 blocks and then some in one piece and in two, any message in any
-pieces against hashlib, the block functions against the generic one for
-every block count up to 7 (odd counts: AVX2's lone last block), the glue's
-FPU sections, the self-test manager's full tests (random configurations and
-fuzzing against sha512-generic), and which driver ``sha512``, ``sha384`` and
-``hmac(sha512)`` get on a CPU without the better ones."""
+test_sha2_x86_records.py's): the FIPS 180-2 vectors of the self-test table,
+every length from 0 to 3 blocks and then some in one piece and in two, any
+message in any pieces against hashlib, the block functions against the
+generic one for every block count up to 7 (odd counts: AVX2's lone last
+block), the glue's FPU sections, the self-test manager's full tests (random
+configurations and fuzzing against sha512-generic), and which driver
+``sha512``, ``sha384`` and ``hmac(sha512)`` get on a CPU without the better
+ones."""
 
 import hashlib
 import hmac
