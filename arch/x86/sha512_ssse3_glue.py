@@ -21,7 +21,8 @@ The glue's FPU rule: an update that does not complete a block, or any call
 where SIMD is not usable, is the generic code with no FPU section; any
 other update, and each final/finup, is one kernel_fpu_begin/end section
 (algs/simd_blocks.py).  A CPU with none of the three: ENODEV, nothing
-registered (the 6.2+ glue's x86_match_cpu refusal).
+registered (the x86_match_cpu refusal of the 6.2+ glue; before it, the
+module loaded with nothing registered, which no lookup tells apart).
 """
 
 from __future__ import annotations
