@@ -72,6 +72,7 @@ void sha512_avx2_blocks(void *state, const uint8_t *data, size_t nblocks)
 		const uint8_t *second = nblocks > 1 ? data + SHA512_BLOCK_SIZE : data;
 		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+		uint64_t bc = b ^ c, tmp;
 
 		for (j = 0; j < 8; j++) {
 			p[j] = load_pair(data, second, j, bswap);
@@ -84,7 +85,7 @@ void sha512_avx2_blocks(void *state, const uint8_t *data, size_t nblocks)
 		 */
 #pragma GCC unroll 40
 		for (j = 0; j < 40; j++) {
-			SHA512_TWO_ROUNDS(wk[0][2 * j], wk[0][2 * j + 1]);
+			SHA512_TWO_ROUNDS(wk[0][2 * j], wk[0][2 * j + 1], bc, tmp);
 			if (j < 32) {
 				p[j & 7] = next2_x2(p[j & 7], p[(j + 1) & 7], p[(j + 4) & 7], p[(j + 5) & 7],
 						    p[(j + 7) & 7]);

@@ -47,6 +47,7 @@ void SHA512_NAME(blocks)(void *state, const uint8_t *data, size_t nblocks)
 	while (nblocks--) {
 		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+		uint64_t bc = b ^ c, tmp;
 
 		for (j = 0; j < 8; j++) {
 			p[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * j)), bswap);
@@ -60,7 +61,7 @@ void SHA512_NAME(blocks)(void *state, const uint8_t *data, size_t nblocks)
 		 */
 #pragma GCC unroll 40
 		for (j = 0; j < 40; j++) {
-			SHA512_TWO_ROUNDS(wk[2 * j], wk[2 * j + 1]);
+			SHA512_TWO_ROUNDS(wk[2 * j], wk[2 * j + 1], bc, tmp);
 			if (j < 32) {
 				p[j & 7] = SHA512_NAME(next2)(p[j & 7], p[(j + 1) & 7], p[(j + 4) & 7],
 							      p[(j + 5) & 7], p[(j + 7) & 7]);
