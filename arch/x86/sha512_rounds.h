@@ -1,10 +1,11 @@
 /*
- * The 80 scalar rounds of SHA-512 (FIPS 180-4 section 6.4.2, steps 2-4) from
- * a finished schedule: wk[t] = W[t] + K[t].  Shared by the x86 SHA-512 block
- * functions, which differ in how they build the schedule (sha512_simd_body.h:
- * 128-bit vectors; sha512_avx2.c: two blocks in 256-bit vectors).  Always
- * inlined, so that each caller's target (BMI2's RORX in the AVX2 build)
- * applies to the rounds too.
+ * The scalar rounds of SHA-512 (FIPS 180-4 section 6.4.2, steps 2-4) over
+ * wk[t] = W[t] + K[t]: one round, two rounds between schedule steps, or all
+ * 80 from a finished schedule.  Shared by the x86 SHA-512 block functions,
+ * which differ in how they build the schedule (sha512_simd_body.h: 128-bit
+ * vectors; sha512_avx2.c: two blocks in 256-bit vectors).  Macros and an
+ * always-inlined function, so that each caller's target (BMI2's RORX in the
+ * AVX2 build) applies to the rounds too.
  */
 #ifndef CRYPTO_API_SHA512_ROUNDS_H
 #define CRYPTO_API_SHA512_ROUNDS_H

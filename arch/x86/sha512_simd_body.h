@@ -11,7 +11,8 @@
  * sixteen words of the block in eight registers (PSHUFB swaps each word to
  * big-endian), then each pair W[t], W[t+1] from the pairs 16, 15, 7 and 2
  * back (PALIGNR joins the halves of neighbouring pairs), K added in the same
- * registers; the rounds are sha512_rounds.h's.  The AVX build gets the
+ * registers, each pair computed eight pairs ahead of the scalar rounds
+ * (sha512_rounds.h's) that run between.  The AVX build gets the
  * three-operand VEX forms of the same instructions.
  */
 
