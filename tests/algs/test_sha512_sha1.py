@@ -27,8 +27,8 @@ def test_vectors(v):
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_names_sizes_priority_and_aliases(name):
     block, digest, state = SIZES[name]
-    with capi.crypto_alloc_shash(name) as h:
-        assert h.driver_name == name + "-generic"
+    with capi.crypto_alloc_shash(name + "-generic") as h:     # by name: an x86 driver may answer
+        assert h.alg.cra_name == name
         assert (h.alg.cra_blocksize, h.digestsize, h.statesize) == (block, digest, state)
         assert h.alg.cra_priority == 100
     index = capi.modules.alias_index()
