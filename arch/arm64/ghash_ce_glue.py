@@ -1,8 +1,10 @@
-"""Module ghash_ce: ``ghash-ce`` (shash ``ghash``, priority 200) and
-``gcm-aes-ce`` (aead ``gcm(aes)``, priority 300), GHASH and AES-GCM with the
-ARMv8 Crypto Extensions (arch/arm64/crypto/ghash-ce-glue.c, v5.0).
+"""Module ghash_ce: ``ghash-ce`` (shash ``ghash``, priority 200),
+``gcm-aes-ce`` (aead ``gcm(aes)``, priority 300) and its ESP form
+``rfc4106-gcm-aes-ce`` (aead ``rfc4106(gcm(aes))``, 300, Linux 6.3+), GHASH
+and AES-GCM with the ARMv8 Crypto Extensions (arch/arm64/crypto/ghash-ce-glue.c,
+v5.0; the ESP form as 6.3 added it).
 
-module_init: ENODEV without HWCAP asimd; with pmull it registers both
+module_init: ENODEV without HWCAP asimd; with pmull it registers all three
 drivers.  v5.0 registers ``ghash-neon`` (150, the 8-bit PMULL shash) as
 well, and only that one on a CPU without pmull; this project does not model
 ``ghash-neon``, so a CPU without pmull gets ENODEV here (nothing
@@ -16,7 +18,7 @@ may continue a descriptor.  An update that completes a block runs the
 PMULL code (core ``ghash_ce``) in one NEON section when SIMD is usable,
 else the generic block function (v5.0's ghash_do_update fallback); an
 update that completes no block only buffers, with no section, as does a
-final with no partial block.  The AEAD is :mod:`gcm_aes_ce`.
+final with no partial block.  The AEADs are :mod:`gcm_aes_ce`'s.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def module_init() -> None:
     neon_glue.ensure_module(gcm_aes_ce.SCALAR_MODULE)
     SHASHES[:] = [make_shash(core)]
     capi.crypto_register_shash(SHASHES[0])
-    AEADS[:] = [gcm_aes_ce.make_aead(gcm_core)]
+    AEADS[:] = gcm_aes_ce.make_aeads(gcm_core)
     try:
         capi.crypto_register_aeads(AEADS)
     except CryptoError:

@@ -47,7 +47,13 @@ ROWS = tuple(
            unknown="the release that dropped ghash-ce (5.9 inferred from the patch date)"),
        Row("driver", ARM64, "5.0", "7.0", "gcm(aes)", "gcm-aes-ce", "gcm-aes-ce", 300, "ghash_ce",
            "arch/arm64/crypto/ghash-ce-glue.c @5.0, still there (gcm_aes_algs[0]) in a 6.16 tree",
-           unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)")]
+           unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)"),
+       Row("driver", ARM64, "6.3", "7.0", "rfc4106(gcm(aes))", "rfc4106-gcm-aes-ce", "rfc4106-gcm-aes-ce", 300,
+           "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c gcm_aes_algs[1]: 'crypto: arm64/gcm - add RFC4106 support' "
+           "(posted 2022-12-14, listed in '[GIT PULL] Crypto Update for 6.3'); priority 300 there and in "
+           "a 6.1x tree",
+           unknown="rfc4106-gcm-aes-ce in 6.17-6.19 (assumed unchanged, as gcm-aes-ce; not read)")]
     + drivers(("sha384", "sha512"), "-ce", "-ce", machines=ARM64, since="5.0", until="6.17", priority=200,
               module="sha512_ce",
               source=f"arch/arm64/crypto/sha512-ce-glue.c @5.x; SHA-512 became a library in 6.17, whose "
@@ -81,7 +87,7 @@ DEVICE_TABLES = (
 NOT_MODELLED = (
     "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes, "
     "ghash-neon (the 8-bit PMULL GHASH shash; with it gone, a CPU without pmull has no "
-    "ghash_ce module here) and rfc4106-gcm-aes-ce (5.10+)",
+    "ghash_ce module here)",
     "xctr-aes-neon (aes-glue.c's NEON build, 200; registered only in kernels built without "
     "aes-neonbs): this machine has no NEON table AES core; xctr-aes-ce is the one aes-glue mode modelled",
 )
