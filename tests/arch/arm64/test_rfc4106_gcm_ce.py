@@ -15,26 +15,19 @@ generic rfc4106 instance; the self-test manager at level full, which fuzzes
 against rfc4106(gcm_base(ctr(aes-generic),ghash-generic)).
 """
 
-import json
-import os
-import pathlib
-import subprocess
-import sys
-
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import crypto_api as capi
 from crypto_api.testmgr.vectors import load_json
-from arm64_emulation import arm64_env, run_cli, run_python
+from arm64_emulation import list_records, run_cases, run_cli, run_json
 from drawn_bytes import exactly
 from sglayout import layouts
 
 pytestmark = pytest.mark.emulation
 
 NO_PMULL_CPU = "cortex-a53,neon=off,vfp=off"      # HWCAP: fp asimd crc32 cpuid, no aes/pmull
-TESTS_DIR = str(pathlib.Path(__file__).resolve().parents[2])
 KEY, SALT, IV, SPI = bytes(range(16, 48)), b"\x01\x02\x03\x04", bytes(range(8)), bytes(range(8))
 PT = bytes(range(256)) + bytes(44)
 ESP = "rfc4106-gcm-aes-ce"
@@ -42,20 +35,10 @@ ESP = "rfc4106-gcm-aes-ce"
 PROBE = r'''
 import json
 import crypto_api as capi
+from emulated_cases import trace
 
-out = {"load": getattr(capi.load_all().get("ghash_ce"), "errno", 0)}
-recs = {}
-for block in capi.proc_crypto().strip().split("\n\n"):
-    rec = dict((k.strip(), v.strip()) for k, v in (l.split(":", 1) for l in block.splitlines()))
-    recs[rec["driver"]] = rec
-out["proc"] = recs.get("rfc4106-gcm-aes-ce")
+out = {"load": getattr(capi.load_all().get("ghash_ce"), "errno", 0), "proc": capi.proc_crypto()}
 out["resolves"] = capi.crypto_alloc_aead("rfc4106(gcm(aes))").driver_name
-
-
-def trace(fn):
-    with capi.fpu_trace() as tr:
-        res = fn()
-    return res, [[s.unit, s.nbytes] for s in tr.sections]
 
 
 def errno_of(fn):
@@ -66,7 +49,7 @@ def errno_of(fn):
         return [err.errno, "rfc4106-gcm-aes-ce" in err.message]
 
 
-if out["load"] == 0:
+if "rfc4106-gcm-aes-ce" in out["proc"]:      # a CPU with PMULL
     KEY, SALT, IV, SPI = bytes(range(16, 48)), b"\x01\x02\x03\x04", bytes(range(8)), bytes(range(8))
     PT = bytes(range(256)) + bytes(44)
     t = capi.crypto_alloc_aead("rfc4106-gcm-aes-ce")
@@ -106,8 +89,7 @@ print(json.dumps(out))
 def _probe(cpu):
     from arm64_emulation import require_emulation
     require_emulation()
-    r = run_python(PROBE, cpu=cpu)
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_json(PROBE, cpu)
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +100,7 @@ def probe():
 def test_registration_and_resolution(probe):
     out = probe
     assert out["load"] == 0
-    rec = out["proc"]
+    rec = list_records(out["proc"])[ESP]
     assert (rec["name"], rec["module"], rec["priority"], rec["type"], rec["async"], rec["blocksize"],
             rec["ivsize"], rec["maxauthsize"], rec["selftest"]) == \
         ("rfc4106(gcm(aes))", "ghash_ce", "300", "aead", "no", "1", "8", "16", "passed")
@@ -127,7 +109,7 @@ def test_registration_and_resolution(probe):
 
 def test_without_pmull_the_template_answers():
     out = _probe(NO_PMULL_CPU)
-    assert out["proc"] is None
+    assert ESP not in list_records(out["proc"])
     assert out["resolves"].startswith("rfc4106(gcm_base(")
 
 
@@ -173,32 +155,16 @@ def test_the_esp_vector():
     from arm64_emulation import require_emulation
     require_emulation()
     (v,) = load_json("aes-gcm-rfc4106.json")["vectors"]
-    r = run_python(VECTOR)
-    assert json.loads(r.stdout.strip().splitlines()[-1]) == [v["kernel_ctext"], v["plaintext"]]
+    assert run_json(VECTOR) == [v["kernel_ctext"], v["plaintext"]]
 
 
 CASES = r'''
 import json, sys
 import crypto_api as capi
-from sglayout import gather, outside, scatter
+from emulated_cases import aead_case
 
 t = capi.crypto_alloc_aead("rfc4106-gcm-aes-ce")
-res = []
-for c in json.loads(sys.stdin.read()):
-    key, iv, ad, inp = (bytes.fromhex(c[k]) for k in ("key", "iv", "ad", "inp"))
-    t.setkey(key)
-    t.setauthsize(c["authsize"])
-    outlen = len(inp) + (c["authsize"] if c["encrypt"] else -c["authsize"])
-    src, sbufs = scatter(ad + inp, c["src"], b"\x5a")
-    dst, dbufs = scatter(bytes(len(ad) + outlen), c["dst"], b"\xa5")
-    around = outside(dbufs, c["dst"])
-    req = capi.aead_request_alloc(t)
-    capi.aead_request_set_crypt(req, src, dst, len(inp), bytearray(iv))
-    capi.aead_request_set_ad(req, len(ad))
-    rc = (capi.crypto_aead_encrypt if c["encrypt"] else capi.crypto_aead_decrypt)(req)
-    res.append([rc, gather(dbufs, c["dst"])[len(ad):].hex(), outside(dbufs, c["dst"]) == around,
-                gather(sbufs, c["src"]) == ad + inp])
-print(json.dumps(res))
+print(json.dumps([aead_case(t, c) for c in json.loads(sys.stdin.read())]))
 '''
 
 TEXT_LENGTHS = st.one_of(st.integers(0, 64), st.integers(250, 600))
@@ -227,19 +193,10 @@ def esp_cases(draw):
     out = []
     for encrypt, inp, res in ((True, pt, ct), (False, ct, pt)):
         ad = spi + iv
-        out.append({"key": (key + salt).hex(), "iv": iv.hex(), "ad": ad.hex(), "inp": inp.hex(),
+        out.append({"key": (key + salt).hex(), "nonce": iv.hex(), "ad": ad.hex(), "inp": inp.hex(),
                     "encrypt": encrypt, "authsize": authsize, "want": res.hex(),
                     "src": draw(layouts(len(ad) + len(inp))), "dst": draw(layouts(len(ad) + len(res)))})
     return out
-
-
-def _run_cases(flat):
-    env = arm64_env("max", {"PYTHONPATH": os.pathsep.join(
-        [TESTS_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]), "CRYPTO_API_SELFTESTS": "off"})
-    r = subprocess.run([sys.executable, "-c", CASES], input=json.dumps(flat), env=env, capture_output=True,
-                       text=True)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -250,7 +207,7 @@ def test_matches_cryptography_and_the_generic_rfc4106(batch):
     from arm64_emulation import require_emulation
     require_emulation()
     flat = [c for group in batch for c in group]
-    for c, got in zip(flat, _run_cases(flat)):
+    for c, got in zip(flat, run_cases(CASES, flat)):
         assert got == [0, c["want"], True, True]
 
 
