@@ -298,19 +298,32 @@ def ipsec_exit(tfm: Any) -> None:
         nonce[:] = bytes(SALT_SIZE)
 
 
-def ipsec_setkey(tfm: Any, key: bytearray) -> None:
-    """The inner GCM's key, then the 4-byte salt (the last 4 bytes)."""
+def esp_split_key(name: str, key: Any) -> tuple:
+    """An ESP key (RFC 4106/4543) as (the GCM key, the 4-byte salt it ends
+    with): memoryviews of ``key``; EINVAL naming ``name`` when it is shorter
+    than the salt.  The ESP forms of the arch GCM drivers split theirs here too."""
     if len(key) < SALT_SIZE:
-        raise CryptoError(EINVAL, f"{tfm.alg.cra_driver_name}: key is {len(key)} bytes, shorter "
+        raise CryptoError(EINVAL, f"{name}: key is {len(key)} bytes, shorter "
                                   f"than the {SALT_SIZE}-byte salt it must end with")
-    ctx = tfm.ctx
     kv = memoryview(key)
     n = len(key) - SALT_SIZE
+    return kv[:n], kv[n:]
+
+
+def esp_nonce(salt: Any, iv: Any) -> bytearray:
+    """The GCM nonce of an ESP request: the key's salt, then the request's 8-byte IV."""
+    return bytearray(bytes(salt) + bytes(iv[:GCM_RFC4106_IV_SIZE]))
+
+
+def ipsec_setkey(tfm: Any, key: bytearray) -> None:
+    """The inner GCM's key, then the 4-byte salt (the last 4 bytes)."""
+    gcm_key, salt = esp_split_key(tfm.alg.cra_driver_name, key)
+    ctx = tfm.ctx
     child = ctx.child
     child.clear_flags(capi.CRYPTO_TFM_REQ_MASK)
     child.set_flags(tfm.crt_flags & capi.CRYPTO_TFM_REQ_MASK)
-    child.setkey(kv[:n])
-    ctx.nonce[:] = kv[n:]
+    child.setkey(gcm_key)
+    ctx.nonce[:] = salt
 
 
 def rfc4106_check_authsize(name: str, authsize: int) -> None:
@@ -349,7 +362,7 @@ def _sub_done(subreq: Any, err: int) -> None:
 
 def _inner(req: Any, src: List, dst: List, cryptlen: int, assoclen: int, encrypt: bool) -> Any:
     ctx = req.tfm.ctx
-    iv = bytearray(bytes(ctx.nonce) + bytes(req.iv[:GCM_RFC4106_IV_SIZE]))
+    iv = esp_nonce(ctx.nonce, req.iv)
     sub = capi.aead_request_alloc(ctx.child)
     capi.aead_request_set_callback(sub, req.flags, _sub_done, req)
     capi.aead_request_set_crypt(sub, src, dst, cryptlen, iv)

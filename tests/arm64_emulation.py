@@ -4,6 +4,7 @@ package, or — with CRYPTO_API_REQUIRE_EMULATION=1 (CI) — a failure.  The
 check and the variable are the library's (crypto_api.machine.emulation), the
 ones the command line applies to an emulated machine."""
 
+import json
 import os
 import subprocess
 import sys
@@ -40,6 +41,27 @@ def run_python(code: str, cpu: str = "max", env: Optional[Dict[str, str]] = None
     if check:
         assert r.returncode == 0, f"rc {r.returncode}\nstdout:\n{r.stdout}\nstderr:\n{r.stderr}"
     return r
+
+
+def run_json(code: str, cpu: str = "max", extra: Optional[Dict[str, str]] = None,
+             stdin: Optional[object] = None):
+    """Run ``code`` in a fresh arm64 interpreter with ``cpu`` (``extra``
+    added to its environment, this tests folder importable: what such code
+    imports is in tests/emulated_cases.py), the JSON of ``stdin`` (if any) on
+    its standard input; the JSON of its last output line."""
+    tests_dir = os.path.dirname(os.path.abspath(__file__))
+    # no empty PYTHONPATH entry (it would put the child's working directory first)
+    path = os.pathsep.join([tests_dir] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    env = arm64_env(cpu, {"PYTHONPATH": path, **(extra or {})})
+    r = subprocess.run([sys.executable, "-c", code], input=None if stdin is None else json.dumps(stdin),
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0, f"rc {r.returncode}\nstdout:\n{r.stdout}\nstderr:\n{r.stderr}"
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def run_cases(code: str, cases: list, cpu: str = "max") -> list:
+    """:func:`run_json` with the self-tests off and ``cases`` on stdin."""
+    return run_json(code, cpu, {"CRYPTO_API_SELFTESTS": "off"}, cases)
 
 
 def run_cli(*args: str, env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:

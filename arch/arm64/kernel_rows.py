@@ -41,13 +41,28 @@ ROWS = tuple(
        Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-ce", "xctr-aes-ce", 300, "aes_ce_blk",
            f"arch/arm64/crypto/aes-glue.c (MODE ce, PRIO 300), 6.0+ ({LIB6X} §1.2)",
            note="the module's other modes (ecb, cbc, ctr, xts, cts, essiv) are not modelled")]
-    + [Row("driver", ARM64, "5.0", "5.9", "ghash", "ghash-ce", "ghash-ce", 200, "ghash_ce",
-           "arch/arm64/crypto/ghash-ce-glue.c @5.0 (a shash beside ghash-neon 150); dropped by "
+    + [Row("driver", ARM64, "5.0", "5.6", "ghash", "ghash-neon", "ghash-neon", 100, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c @5.0 (ghash_alg[0], registered with or without PMULL); "
+           "'crypto: arm64/ghash-neon - bump priority to 150' (posted 2019-11-28) raised it",
+           unknown="the release of the bump (5.6 inferred from the patch date; 5.5 possible)"),
+       Row("driver", ARM64, "5.6", None, "ghash", "ghash-neon", "ghash-neon", 150, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c: 150 after the bump, in a 5.4-era tree with the bump and "
+           "in a 6.1x tree (registered only without PMULL from 5.9: rule ghash.neon_shash)",
+           unknown="'lib/crypto: arm64/ghash: Migrate optimized code into library' (posted 2026-03-19) "
+                   "removes the shash; its release (7.1 or later) is not in the table"),
+       Row("driver", ARM64, "5.0", "5.9", "ghash", "ghash-ce", "ghash-ce", 200, "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c @5.0 (a shash beside ghash-neon); dropped by "
            "'crypto: arm64/ghash - drop PMULL based shash' (posted 2020-06-29)",
            unknown="the release that dropped ghash-ce (5.9 inferred from the patch date)"),
        Row("driver", ARM64, "5.0", "7.0", "gcm(aes)", "gcm-aes-ce", "gcm-aes-ce", 300, "ghash_ce",
            "arch/arm64/crypto/ghash-ce-glue.c @5.0, still there (gcm_aes_algs[0]) in a 6.16 tree",
-           unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)")]
+           unknown="gcm-aes-ce in 6.17-6.19 (assumed unchanged; not read)"),
+       Row("driver", ARM64, "6.3", "7.0", "rfc4106(gcm(aes))", "rfc4106-gcm-aes-ce", "rfc4106-gcm-aes-ce", 300,
+           "ghash_ce",
+           "arch/arm64/crypto/ghash-ce-glue.c gcm_aes_algs[1]: 'crypto: arm64/gcm - add RFC4106 support' "
+           "(posted 2022-12-14, listed in '[GIT PULL] Crypto Update for 6.3'); priority 300 there and in "
+           "a 6.1x tree",
+           unknown="rfc4106-gcm-aes-ce in 6.17-6.19 (assumed unchanged, as gcm-aes-ce; not read)")]
     + drivers(("sha384", "sha512"), "-ce", "-ce", machines=ARM64, since="5.0", until="6.17", priority=200,
               module="sha512_ce",
               source=f"arch/arm64/crypto/sha512-ce-glue.c @5.x; SHA-512 became a library in 6.17, whose "
@@ -79,15 +94,22 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes, "
-    "ghash-neon (the 8-bit PMULL GHASH shash; with it gone, a CPU without pmull has no "
-    "ghash_ce module here) and rfc4106-gcm-aes-ce (5.10+)",
+    "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes",
     "xctr-aes-neon (aes-glue.c's NEON build, 200; registered only in kernels built without "
     "aes-neonbs): this machine has no NEON table AES core; xctr-aes-ce is the one aes-glue mode modelled",
 )
 
 #: The glue's rules on this machine that changed by version (crypto_api.version_rules).
 RULES = (
+    Rule("ghash.neon_shash", ARM64, "5.0", "5.9", "beside-pmull",
+         "ghash_ce registers ghash-neon on every CPU with ASIMD: beside ghash-ce (and gcm-aes-ce) "
+         "with PMULL, alone without",
+         "arch/arm64/crypto/ghash-ce-glue.c @5.0 and a 5.4-era tree (crypto_register_shashes of both "
+         "with PMULL, the first element only without)"),
+    Rule("ghash.neon_shash", ARM64, "5.9", None, "without-pmull",
+         "ghash_ce registers the AEADs with PMULL and ghash-neon only without it",
+         "'crypto: arm64/ghash - drop PMULL based shash' (posted 2020-06-29); a 6.1x tree",
+         unknown="the release that dropped ghash-ce (5.9 inferred from the patch date)"),
     Rule("chacha.sections", ARM64, "5.0", "5.5", "request",
          "chacha_neon: 64 bytes or less, or no SIMD when the request starts, run the generic code for the "
          "whole request; else one kernel_neon_begin/end per walk step, XChaCha's HChaCha in one of its own",

@@ -207,6 +207,7 @@ _SUITES = {
     "ghash": _ghash,
     "gcm(aes)": _gcm_aes,
     "rfc4106(gcm(aes))": lambda: _aead("aes-gcm-rfc4106.json", "rfc4106(gcm(aes))"),
+    "rfc4543(gcm(aes))": lambda: _aead("aes-gcm-rfc4543.json", "rfc4543(gcm(aes))"),
     **{f"authenc(hmac({h}),cbc(aes))": functools.partial(_aead, "authenc-aes-cbc.json",
                                                           f"authenc(hmac({h}),cbc(aes))")
        for h in ("sha1", "sha256", "sha512")},

@@ -6,9 +6,11 @@ AD region ‖ text with nothing encrypted; the IV copy in the AD is not what
 rfc4106 uses (req->iv is) but is authenticated by rfc4543; out-of-place
 rfc4543 copies src to dst; the kernel's refusals (key shorter than the
 salt, tag lengths, assoclen 16/20 only, inner AEADs of the wrong shape);
-names and priorities; the ESP vector of aes-gcm-rfc4106.json and the
-self-test manager's full tests of rfc4106 (fuzzing against the generic
-instance, inauthentic inputs).
+names and priorities; the ESP vector of aes-gcm-rfc4106.json, the kernel's
+two rfc4543 vectors (aes-gcm-rfc4543.json, one of them inauthentic) and the
+self-test manager's full tests of both (fuzzing against the generic
+instance, inauthentic inputs); a generic GCM that stops verifying tags fails
+rfc4543's self-test on the inauthentic vector.
 """
 
 import logging
@@ -20,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import crypto_api as capi
 from crypto_api import testmgr
 from crypto_api.errors import EBADMSG, EINVAL, ENOKEY
-from crypto_api.testmgr.vectors import load_json
+from crypto_api.testmgr.vectors import load_json, suite
 from aead_vectors import check_vector, unhex
 from drawn_bytes import exactly
 from sglayout import gather, layouts, scatter
@@ -206,20 +208,58 @@ def test_the_esp_vector(tfms, name):
     check_vector(tfms[name], vec)
 
 
-def test_full_self_tests_of_rfc4106_fuzz_against_the_generic(selftest_level, caplog):
+RFC4543_VECTORS = load_json("aes-gcm-rfc4543.json")["vectors"]
+
+
+@pytest.mark.parametrize("name", [RFC4543, G4543])
+@pytest.mark.parametrize("vec", RFC4543_VECTORS, ids=[v["id"] for v in RFC4543_VECTORS])
+def test_the_kernels_rfc4543_vectors(tfms, name, vec):
+    b = unhex(vec)
+    assert b["kernel_assoc"] == b["aad"] + b["kernel_iv"] and b["nonce"] == b["kernel_key"][16:] + b["kernel_iv"]
+    assert b["ciphertext"] == b["plaintext"] and b["kernel_ctext"] == b["plaintext"] + b["tag"]
+    check_vector(tfms[name], vec)
+
+
+def test_the_rfc4543_suite_has_the_authentic_vector_and_its_inauthentic_twin():
+    good, bad = suite(RFC4543)
+    assert (good.novrfy, bad.novrfy) == (False, True)
+    assert (good.key, good.iv, good.assoc, good.ptext) == (bad.key, bad.iv, bad.assoc, bad.ptext)
+    assert good.ctext[:-4] == bad.ctext[:-4] and good.ctext[-4:] != bad.ctext[-4:]
+
+
+class _AnyTagMatches:
+    """Stands in for the hmac module of algs/gcm.py: every tag compares equal."""
+
+    @staticmethod
+    def compare_digest(a, b):
+        return True
+
+
+def test_a_gcm_that_accepts_any_tag_fails_the_rfc4543_self_test(monkeypatch):
+    import crypto_api.algs.gcm as gcm_mod
+    with capi.crypto_alloc_aead(G4543) as tfm:
+        assert testmgr.alg_test(tfm.driver_name, RFC4543) == 0
+        monkeypatch.setattr(gcm_mod, "hmac", _AnyTagMatches)
+        with pytest.raises(capi.CryptoError) as e:
+            testmgr.alg_test(tfm.driver_name, RFC4543)
+    assert "decryption" in e.value.message and "test vector 1" in e.value.message
+
+
+@pytest.mark.parametrize("alg, generic", [(RFC4106, G4106), (RFC4543, G4543)])
+def test_full_self_tests_fuzz_against_the_generic(selftest_level, caplog, alg, generic):
     saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
     selftest_level("full")
     testmgr.set_fuzz_iterations(3)
     testmgr.set_fuzz_seed(5)
-    desc = testmgr.find_test(RFC4106)
+    desc = testmgr.find_test(alg)
     assert (desc.aad_iv, desc.einval_allowed) == (True, True)
-    assert testmgr.generic_driver_name(RFC4106, desc) == G4106
+    assert testmgr.generic_driver_name(alg, desc) == generic
     try:
-        with capi.crypto_alloc_aead(RFC4106) as tfm, caplog.at_level(logging.INFO, logger="crypto_api"):
-            assert testmgr.alg_test(tfm.driver_name, RFC4106) == 0
+        with capi.crypto_alloc_aead(alg) as tfm, caplog.at_level(logging.INFO, logger="crypto_api"):
+            assert testmgr.alg_test(tfm.driver_name, alg) == 0
     finally:
         testmgr.set_fuzz_iterations(saved[0])
         testmgr.set_fuzz_seed(saved[1])
-    assert f"alg: self-tests for {tfm.driver_name} ({RFC4106}) passed" in caplog.text
-    if tfm.driver_name != G4106:
+    assert f"alg: self-tests for {tfm.driver_name} ({alg}) passed" in caplog.text
+    if tfm.driver_name != generic:
         assert "skipping comparison" not in caplog.text

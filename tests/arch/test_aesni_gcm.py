@@ -9,7 +9,9 @@ its own where the CPU has it; EBADMSG on the request path (the kernel's
 rule: plaintext left in dst) and on the direct path (nothing released);
 every refusal with gcm.py's errno; one FPU section per request, cryptd when
 SIMD is unusable; the self-test manager at the full level (fuzzing against
-the generic gcm_base); module init without PCLMULQDQ and on a CPU without
+the generic gcm_base); rfc4543 over generic-gcm-aesni (the kernel has no
+AES-NI rfc4543: the template's instance over this driver) with its vectors
+and the self-test manager; module init without PCLMULQDQ and on a CPU without
 VAES; the kernel-version rows.
 """
 import array
@@ -314,23 +316,40 @@ def test_the_one_call_path(tfms, entry):
         tfm.setauthsize(16)
 
 
-def test_selftest_manager_full(selftest_level, caplog):
-    """The vectors and configurations, then fuzzing against the generic gcm_base."""
+def full_selftests(selftest_level, caplog, drivers, seed):
+    """testmgr.alg_test at level full (20 fuzz iterations, ``seed``) for each
+    ``alg: driver`` of ``drivers``: each passes, each compared with its generic form."""
     from crypto_api import testmgr
     saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
     selftest_level("full")
     testmgr.set_fuzz_iterations(20)
-    testmgr.set_fuzz_seed(7)
+    testmgr.set_fuzz_seed(seed)
     try:
         with caplog.at_level(logging.INFO, logger="crypto_api"):
-            for name, driver in DRIVERS.items():
+            for name, driver in drivers.items():
                 assert testmgr.alg_test(driver, name) == 0
     finally:
         testmgr.set_fuzz_iterations(saved[0])
         testmgr.set_fuzz_seed(saved[1])
-    for name, driver in DRIVERS.items():
+    for name, driver in drivers.items():
         assert f"alg: self-tests for {driver} ({name}) passed" in caplog.text
     assert "skipping comparison" not in caplog.text
+
+
+def test_selftest_manager_full(selftest_level, caplog):
+    """The vectors and configurations, then fuzzing against the generic gcm_base."""
+    full_selftests(selftest_level, caplog, DRIVERS, 7)
+
+
+def test_rfc4543_over_the_aesni_gcm(selftest_level, caplog):
+    """The template's instance over generic-gcm-aesni: the kernel's vectors,
+    then the full self-tests (fuzzing against the generic instance)."""
+    name, driver = "rfc4543(gcm(aes))", "rfc4543(generic-gcm-aesni)"
+    with capi.crypto_alloc_aead(driver) as tfm:
+        assert (tfm.alg.cra_name, tfm.alg.cra_priority) == (name, 400)
+        for vec in load_json("aes-gcm-rfc4543.json")["vectors"]:
+            check_vector(tfm, vec)
+    full_selftests(selftest_level, caplog, {name: driver}, 11)
 
 
 PROBE = r"""

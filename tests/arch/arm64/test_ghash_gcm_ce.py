@@ -2,8 +2,8 @@
 emulated arm64 machine, each probe a fresh interpreter booted as arm64.
 
 Checked: module ghash_ce's registration, /proc/crypto and what ``ghash`` and
-``gcm(aes)`` resolve to (and ENODEV, with the generic forms answering, on a
-CPU without the Crypto Extensions); the NEON sections each path opens and
+``gcm(aes)`` resolve to (on a CPU without the Crypto Extensions: no CE
+driver, ghash-neon and the gcm_base template over it); the NEON sections each path opens and
 none when SIMD is unusable; agreement with ghash-generic and with
 ``cryptography``'s AESGCM over random keys, lengths, tag sizes and
 scatterlist layouts, both ways; tampered tag, text or AD refused with
@@ -11,18 +11,12 @@ EBADMSG (the plaintext left in dst, as the kernel's decrypt-then-compare);
 the key and authsize refusals; the self-test manager at level full.
 """
 
-import json
-import os
-import pathlib
-import subprocess
-import sys
-
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import crypto_api as capi
-from arm64_emulation import arm64_env, run_cli, run_python
+from arm64_emulation import run_cases, run_cli, run_json
 from drawn_bytes import exactly
 from sglayout import layouts
 
@@ -30,12 +24,12 @@ pytestmark = pytest.mark.emulation
 
 CPU_MODELS = ("max", "cortex-a53")
 NO_AES_CPU = "cortex-a53,neon=off,vfp=off"      # HWCAP: fp asimd crc32 cpuid, no aes/pmull
-TESTS_DIR = str(pathlib.Path(__file__).resolve().parents[2])
 KEY, NONCE, AD, PT = bytes(range(32)), bytes(range(12)), bytes(range(20)), bytes(range(256)) + bytes(44)
 
 PROBE = r'''
 import json
 import crypto_api as capi
+from emulated_cases import trace
 
 out = {"load": getattr(capi.load_all().get("ghash_ce"), "errno", 0)}
 recs = {}
@@ -47,13 +41,7 @@ out["ghash"] = capi.crypto_alloc_shash("ghash").driver_name
 out["gcm"] = capi.crypto_alloc_aead("gcm(aes)").driver_name
 
 
-def trace(fn):
-    with capi.fpu_trace() as tr:
-        res = fn()
-    return res, [[s.unit, s.nbytes] for s in tr.sections]
-
-
-if out["load"] == 0:
+if out["proc"]["gcm-aes-ce"] is not None:     # the CE drivers are there (a CPU with PMULL)
     KEY, NONCE, AD, PT = bytes(range(32)), bytes(range(12)), bytes(range(20)), bytes(range(256)) + bytes(44)
     g = capi.crypto_alloc_shash("ghash-ce")
     g.setkey(KEY[:16])
@@ -123,8 +111,7 @@ print(json.dumps(out))
 def _probe(cpu):
     from arm64_emulation import require_emulation
     require_emulation()
-    r = run_python(PROBE, cpu=cpu)
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_json(PROBE, cpu)
 
 
 @pytest.fixture(scope="module", params=CPU_MODELS)
@@ -144,12 +131,13 @@ def test_registration_and_resolution(probe):
     assert (out["ghash"], out["gcm"]) == ("ghash-ce", "gcm-aes-ce")
 
 
-def test_without_pmull_enodev_and_the_generic_forms_answer():
+def test_without_pmull_no_ce_drivers_and_the_template_answers():
+    """The module registers ghash-neon alone there (tests/arch/arm64/test_ghash_neon.py)."""
     out = _probe(NO_AES_CPU)
-    assert out["load"] == 19
+    assert out["load"] == 0
     assert out["proc"] == {"ghash-ce": None, "gcm-aes-ce": None}
-    assert out["ghash"] == "ghash-generic"
-    assert out["gcm"].startswith("gcm_base(")
+    assert out["ghash"] == "ghash-neon"
+    assert out["gcm"] == "gcm_base(ctr(aes-arm64),ghash-neon)"
 
 
 def test_ghash_neon_sections(probe):
@@ -204,36 +192,12 @@ def test_refusals(probe):
 CASES = r'''
 import json, sys
 import crypto_api as capi
-from sglayout import gather, outside, scatter
+from emulated_cases import aead_case, ghash_case
 
 t = capi.crypto_alloc_aead("gcm-aes-ce")
 g = capi.crypto_alloc_shash("ghash-ce")
-res = []
-for c in json.loads(sys.stdin.read()):
-    key, nonce, ad, inp = (bytes.fromhex(c[k]) for k in ("key", "nonce", "ad", "inp"))
-    if c["kind"] == "ghash":
-        g.setkey(key)
-        d = g.desc()
-        d.init()
-        pos = 0
-        for n in c["cuts"] + [len(inp)]:
-            d.update(inp[pos:n])
-            pos = n
-        res.append(d.final().hex())
-        continue
-    t.setkey(key)
-    t.setauthsize(c["authsize"])
-    outlen = len(inp) + (c["authsize"] if c["encrypt"] else -c["authsize"])
-    src, sbufs = scatter(ad + inp, c["src"], b"\x5a")
-    dst, dbufs = scatter(bytes(len(ad) + outlen), c["dst"], b"\xa5")
-    around = outside(dbufs, c["dst"])
-    req = capi.aead_request_alloc(t)
-    capi.aead_request_set_crypt(req, src, dst, len(inp), bytearray(nonce))
-    capi.aead_request_set_ad(req, len(ad))
-    rc = (capi.crypto_aead_encrypt if c["encrypt"] else capi.crypto_aead_decrypt)(req)
-    res.append([rc, gather(dbufs, c["dst"])[len(ad):].hex(), outside(dbufs, c["dst"]) == around,
-                gather(sbufs, c["src"]) == ad + inp])
-print(json.dumps(res))
+print(json.dumps([ghash_case(g, c) if c["kind"] == "ghash" else aead_case(t, c)
+                  for c in json.loads(sys.stdin.read())]))
 '''
 
 TEXT_LENGTHS = st.one_of(st.integers(0, 64), st.integers(250, 600))
@@ -264,16 +228,6 @@ def ghash_cases(draw):
              "want": g.digest(data).hex()}]
 
 
-def _run_cases(flat):
-    # no empty PYTHONPATH entry (it would put the child's working directory first)
-    env = arm64_env("max", {"PYTHONPATH": os.pathsep.join(
-        [TESTS_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]), "CRYPTO_API_SELFTESTS": "off"})
-    r = subprocess.run([sys.executable, "-c", CASES], input=json.dumps(flat), env=env, capture_output=True,
-                       text=True)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
-
-
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(st.one_of(gcm_cases(), ghash_cases()), min_size=6, max_size=10))
 def test_matches_cryptography_and_ghash_generic(batch):
@@ -284,7 +238,7 @@ def test_matches_cryptography_and_ghash_generic(batch):
     from arm64_emulation import require_emulation
     require_emulation()
     flat = [c for group in batch for c in group]
-    for c, got in zip(flat, _run_cases(flat)):
+    for c, got in zip(flat, run_cases(CASES, flat)):
         if c["kind"] == "ghash":
             assert got == c["want"]
         else:
