@@ -95,10 +95,10 @@ GOALS = (
          "peer:cryptography-aes-256-gcm", 0.8),
     Goal("G2", "gcm(aes) 1 MiB vs cryptography AES-256-GCM", "gcm(aes)", 1 << 20,
          "peer:cryptography-aes-256-gcm", 0.8),
-    # speed round 3 (issue 31), rows 4 and 5: the per-message cost
-    Goal("31.4", "adiantum 512 B vs adiantum 4 KiB (per-message cost)", "adiantum(xchacha12,aes)",
+    # speed round 3, its rows 4 and 5 (R4, R5): the per-message cost
+    Goal("R4", "adiantum 512 B vs adiantum 4 KiB (per-message cost)", "adiantum(xchacha12,aes)",
          512, "adiantum(xchacha12,aes)", 0.5, peer_size=4096),
-    Goal("31.5", "xchacha20 16-byte encrypt vs cryptography ChaCha20", "xchacha20", 16,
+    Goal("R5", "xchacha20 16-byte encrypt vs cryptography ChaCha20", "xchacha20", 16,
          "peer:cryptography-chacha20", 15.0),
 )
 
