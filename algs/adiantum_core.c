@@ -50,54 +50,59 @@ static void le128_addsub(uint8_t r[16], const uint8_t a[16], const uint8_t b[16]
 	put_le64(r + 8, hi);
 }
 
-/* Poly1305 (no "+ s") of le128(8 * bulk_len) || tweak, padding a partial tail. */
-static void header_hash(const struct adiantum_fast *f, size_t bulk_len,
-			const uint8_t *tweak, size_t tweak_len, uint8_t out[16])
-{
+/*
+ * What one message's steps keep that depends on the key or the text: held
+ * here, not in each step's own locals, so that it is wiped once when the
+ * message (or a batch of them) is done rather than piece by piece, sixteen
+ * wipes a message (a 512-byte sector paid for them as much as for its AES
+ * block).
+ */
+struct adiantum_work {
 	poly1305_core_key key;
 	poly1305_core_state st;
-	uint8_t block[BLOCK] = { 0 };
+	struct nhpoly1305_state nh;
+	uint8_t block[BLOCK], msg[BLOCK], h[BLOCK], right[BLOCK], m[BLOCK], out[BLOCK];
+	uint32_t state[16], subkey[8];
+};
+
+/* Poly1305 (no "+ s") of le128(8 * bulk_len) || tweak, padding a partial tail. */
+static void header_hash(const struct adiantum_fast *f, struct adiantum_work *w, size_t bulk_len,
+			const uint8_t *tweak, size_t tweak_len, uint8_t out[16])
+{
 	size_t full = tweak_len / BLOCK, tail = tweak_len % BLOCK;
 
-	f->hash_poly->setkey(&key, f->header_r);
-	f->hash_poly->init(&st);
-	put_le64(block, (uint64_t)bulk_len * 8);
-	f->hash_poly->blocks(&st, &key, block, 1, 1);
+	f->hash_poly->setkey(&w->key, f->header_r);
+	f->hash_poly->init(&w->st);
+	memset(w->block, 0, BLOCK);
+	put_le64(w->block, (uint64_t)bulk_len * 8);
+	f->hash_poly->blocks(&w->st, &w->key, w->block, 1, 1);
 	if (full)
-		f->hash_poly->blocks(&st, &key, tweak, full, 1);
+		f->hash_poly->blocks(&w->st, &w->key, tweak, full, 1);
 	if (tail) {
-		memset(block, 0, sizeof(block));
-		memcpy(block, tweak + full * BLOCK, tail);
-		block[tail] = 1;
-		f->hash_poly->blocks(&st, &key, block, 1, 0);
+		memset(w->block, 0, BLOCK);
+		memcpy(w->block, tweak + full * BLOCK, tail);
+		w->block[tail] = 1;
+		f->hash_poly->blocks(&w->st, &w->key, w->block, 1, 0);
 	}
-	f->hash_poly->emit(&st, out);
-	memzero_explicit(&key, sizeof(key));
-	memzero_explicit(&st, sizeof(st));
+	f->hash_poly->emit(&w->st, out);
 }
 
 /* NHPoly1305 of the bulk, one update (SIMD NH from 64 bytes on, as the glue). */
-static void message_hash(const struct adiantum_fast *f, const uint8_t *data, size_t len,
-			 uint8_t out[16])
+static void message_hash(const struct adiantum_fast *f, struct adiantum_work *w,
+			 const uint8_t *data, size_t len, uint8_t out[16])
 {
-	struct nhpoly1305_state st;
-
-	nhpoly1305_init(&st, f->hash_poly);
+	nhpoly1305_init(&w->nh, f->hash_poly);
 	if (len)
-		nhpoly1305_update(&st, f->hash_key, data, len,
+		nhpoly1305_update(&w->nh, f->hash_key, data, len,
 				  len >= CHACHA_BLOCK ? f->nh_bulk : f->nh_small, f->hash_poly);
-	nhpoly1305_final(&st, f->hash_key, out, f->nh_small, f->hash_poly);
-	memzero_explicit(&st, sizeof(st));
+	nhpoly1305_final(&w->nh, f->hash_key, out, f->nh_small, f->hash_poly);
 }
 
-static void hash_sum(const struct adiantum_fast *f, const uint8_t hdr[16],
+static void hash_sum(const struct adiantum_fast *f, struct adiantum_work *w, const uint8_t hdr[16],
 		     const uint8_t *bulk, size_t bulk_len, uint8_t out[16])
 {
-	uint8_t msg[16];
-
-	message_hash(f, bulk, bulk_len, msg);
-	le128_addsub(out, hdr, msg, 0);
-	memzero_explicit(msg, sizeof(msg));
+	message_hash(f, w, bulk, bulk_len, w->msg);
+	le128_addsub(out, hdr, w->msg, 0);
 }
 
 /* The XChaCha state whose HChaCha gives the subkey for nonce CM || 01 00 .. 00. */
@@ -123,20 +128,17 @@ static void stream_start(uint32_t state[16], const uint32_t subkey[8])
 }
 
 /* XChaCha with nonce CM || 01 00 00 00 00 00 00 00 at stream position 0. */
-static void stream_xor(const struct adiantum_fast *f, const uint8_t cm[16], uint8_t *dst,
-		       const uint8_t *src, size_t len)
+static void stream_xor(const struct adiantum_fast *f, struct adiantum_work *w, const uint8_t cm[16],
+		       uint8_t *dst, const uint8_t *src, size_t len)
 {
-	uint32_t state[16], subkey[8];
 	int small = len <= CHACHA_BLOCK;
 
 	if (!len)		/* a 16-byte message: no stream bytes, so no subkey either */
 		return;
-	hchacha_input(f, cm, state);
-	(small ? f->hchacha_small : f->hchacha)(state, subkey, f->nrounds);
-	stream_start(state, subkey);
-	(small ? f->stream_small : f->stream_crypt)(state, dst, src, len, f->nrounds);
-	memzero_explicit(state, sizeof(state));
-	memzero_explicit(subkey, sizeof(subkey));
+	hchacha_input(f, cm, w->state);
+	(small ? f->hchacha_small : f->hchacha)(w->state, w->subkey, f->nrounds);
+	stream_start(w->state, w->subkey);
+	(small ? f->stream_small : f->stream_crypt)(w->state, dst, src, len, f->nrounds);
 }
 
 /* The stream's length: the bulk, rounded up to whole ChaCha blocks where the
@@ -153,55 +155,47 @@ static size_t stream_length(size_t bulk_len, size_t nbytes)
 }
 
 /* Before the stream: the header hash hdr and CM (E(PM) to encrypt, CM itself to decrypt). */
-static void first_half(const struct adiantum_fast *f, const uint8_t *src, size_t bulk_len,
-		       const uint8_t *tweak, size_t tweak_len, int enc, uint8_t hdr[16],
-		       uint8_t cm[16])
+static void first_half(const struct adiantum_fast *f, struct adiantum_work *w, const uint8_t *src,
+		       size_t bulk_len, const uint8_t *tweak, size_t tweak_len, int enc,
+		       uint8_t hdr[16], uint8_t cm[16])
 {
-	uint8_t h[16], right[16], m[16];
-
-	header_hash(f, bulk_len, tweak, tweak_len, hdr);
-	hash_sum(f, hdr, src, bulk_len, h);
-	memcpy(right, src + bulk_len, BLOCK);
-	le128_addsub(m, right, h, 0);
+	header_hash(f, w, bulk_len, tweak, tweak_len, hdr);
+	hash_sum(f, w, hdr, src, bulk_len, w->h);
+	memcpy(w->right, src + bulk_len, BLOCK);
+	le128_addsub(w->m, w->right, w->h, 0);
 	if (enc)
-		f->block_encrypt(f->block_ctx, cm, m);
+		f->block_encrypt(f->block_ctx, cm, w->m);
 	else
-		memcpy(cm, m, BLOCK);
-	memzero_explicit(h, sizeof(h));
-	memzero_explicit(right, sizeof(right));
-	memzero_explicit(m, sizeof(m));
+		memcpy(cm, w->m, BLOCK);
 }
 
 /* After the stream: the right part, CM (or D(CM)) minus the hash of the new bulk. */
-static void second_half(const struct adiantum_fast *f, uint8_t *dst, size_t bulk_len,
-			const uint8_t hdr[16], const uint8_t cm[16], int enc)
+static void second_half(const struct adiantum_fast *f, struct adiantum_work *w, uint8_t *dst,
+			size_t bulk_len, const uint8_t hdr[16], const uint8_t cm[16], int enc)
 {
-	uint8_t h[16], m[16], out[16];
-
 	if (!enc)
-		f->block_decrypt(f->block_ctx, m, cm);
+		f->block_decrypt(f->block_ctx, w->m, cm);
 	else
-		memcpy(m, cm, BLOCK);
-	hash_sum(f, hdr, dst, bulk_len, h);
-	le128_addsub(out, m, h, 1);
-	memcpy(dst + bulk_len, out, BLOCK);
-	memzero_explicit(h, sizeof(h));
-	memzero_explicit(m, sizeof(m));
-	memzero_explicit(out, sizeof(out));
+		memcpy(w->m, cm, BLOCK);
+	hash_sum(f, w, hdr, dst, bulk_len, w->h);
+	le128_addsub(w->out, w->m, w->h, 1);
+	memcpy(dst + bulk_len, w->out, BLOCK);
 }
 
 int adiantum_crypt(const struct adiantum_fast *f, uint8_t *dst, const uint8_t *src,
 		   size_t nbytes, const uint8_t *tweak, size_t tweak_len, int enc)
 {
+	struct adiantum_work w;
 	uint8_t hdr[16], cm[16];
 	size_t bulk_len;
 
 	if (nbytes < BLOCK)
 		return -22;
 	bulk_len = nbytes - BLOCK;
-	first_half(f, src, bulk_len, tweak, tweak_len, enc, hdr, cm);
-	stream_xor(f, cm, dst, src, stream_length(bulk_len, nbytes));
-	second_half(f, dst, bulk_len, hdr, cm, enc);
+	first_half(f, &w, src, bulk_len, tweak, tweak_len, enc, hdr, cm);
+	stream_xor(f, &w, cm, dst, src, stream_length(bulk_len, nbytes));
+	second_half(f, &w, dst, bulk_len, hdr, cm, enc);
+	memzero_explicit(&w, sizeof(w));
 	memzero_explicit(hdr, sizeof(hdr));
 	memzero_explicit(cm, sizeof(cm));
 	return 0;
@@ -211,6 +205,7 @@ int adiantum_crypt_many(const struct adiantum_fast *f, uint8_t *dst, const uint8
 			size_t nbytes, const uint8_t *tweaks, size_t tweak_stride, size_t tweak_len,
 			size_t count, int enc)
 {
+	struct adiantum_work w;
 	uint8_t hdr[ADIANTUM_LANES][16], cm[ADIANTUM_LANES][16];
 	uint32_t states[ADIANTUM_LANES][16], subkeys[ADIANTUM_LANES][8];
 	size_t bulk_len, stream_len;
@@ -231,7 +226,7 @@ int adiantum_crypt_many(const struct adiantum_fast *f, uint8_t *dst, const uint8
 		const uint8_t *s = src + done * nbytes;
 
 		for (unsigned k = 0; k < lanes; k++) {
-			first_half(f, s + k * nbytes, bulk_len, tweaks + (done + k) * tweak_stride,
+			first_half(f, &w, s + k * nbytes, bulk_len, tweaks + (done + k) * tweak_stride,
 				   tweak_len, enc, hdr[k], cm[k]);
 			hchacha_input(f, cm[k], states[k]);
 		}
@@ -245,9 +240,10 @@ int adiantum_crypt_many(const struct adiantum_fast *f, uint8_t *dst, const uint8
 				f->stream_crypt(states[k], d + k * nbytes, s + k * nbytes, stream_len,
 						f->nrounds);
 		for (unsigned k = 0; k < lanes; k++)
-			second_half(f, d + k * nbytes, bulk_len, hdr[k], cm[k], enc);
+			second_half(f, &w, d + k * nbytes, bulk_len, hdr[k], cm[k], enc);
 		done += lanes;
 	}
+	memzero_explicit(&w, sizeof(w));
 	memzero_explicit(hdr, sizeof(hdr));
 	memzero_explicit(cm, sizeof(cm));
 	memzero_explicit(states, sizeof(states));

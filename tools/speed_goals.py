@@ -62,8 +62,9 @@ def openssl_ia32cap(features: Sequence[str]) -> Optional[str]:
 class Goal:
     """One row: ``ours`` (alg, size, threads) over ``peer`` at ``peer_size``.
 
-    ``peer`` is a peer target id, "openssl", or "1 thread" (the same alg and
-    size on one thread: a scaling row)."""
+    ``peer`` is a peer target id, "openssl", "1 thread" (the same alg and
+    size on one thread: a scaling row), or one of our own targets (the same
+    alg at another ``peer_size``: a per-message cost row)."""
 
     row: str
     what: str
@@ -94,6 +95,11 @@ GOALS = (
          "peer:cryptography-aes-256-gcm", 0.8),
     Goal("G2", "gcm(aes) 1 MiB vs cryptography AES-256-GCM", "gcm(aes)", 1 << 20,
          "peer:cryptography-aes-256-gcm", 0.8),
+    # speed round 3, its rows 4 and 5 (R4, R5): the per-message cost
+    Goal("R4", "adiantum 512 B vs adiantum 4 KiB (per-message cost)", "adiantum(xchacha12,aes)",
+         512, "adiantum(xchacha12,aes)", 0.5, peer_size=4096),
+    Goal("R5", "xchacha20 16-byte encrypt vs cryptography ChaCha20", "xchacha20", 16,
+         "peer:cryptography-chacha20", 15.0),
 )
 
 

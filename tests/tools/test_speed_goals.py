@@ -80,6 +80,28 @@ def test_goal_ratios_from_a_report():
     assert {r["row"]: r for r in speed_goals.evaluate(del_one)}["8"]["ratio"] is None   # a side missing
 
 
+def test_per_message_cost_rows():
+    """Speed round 3's rows R4 and R5: Adiantum at 512 bytes over itself at 4 KiB (the one-thread
+    samples, not the threads result at 4 KiB), and the 16-byte call's stricter goal."""
+    report = _report()
+    rows = {r["row"]: r for r in speed_goals.evaluate(report)}
+    # 1 B/ns at 512 bytes over 2 B/ns at 4 KiB
+    assert rows["R4"]["ratio"] == pytest.approx(0.5) and rows["R4"]["met"] is True
+    assert (rows["R4"]["ours_mbps"], rows["R4"]["peer_mbps"]) == (pytest.approx(1000), pytest.approx(2000))
+    assert rows["R4"]["ours_spread"] == pytest.approx(188 / 600) and rows["R4"]["peer_spread"] == 0
+    # the 4 KiB side slower: the ratio rises, and the goal is met or not by it
+    slower = dict(report, results=[dict(r, samples_ns=[4096.0 * 2]) if (r["target"], r["size"], r["threads"])
+                                   == ("adiantum(xchacha12,aes)", 4096, 1) else r for r in report["results"]])
+    assert {r["row"]: r for r in speed_goals.evaluate(slower)}["R4"]["ratio"] == pytest.approx(2.0)
+    no_4k = dict(report, results=[r for r in report["results"] if r["size"] != 4096])
+    assert {r["row"]: r for r in speed_goals.evaluate(no_4k)}["R4"]["ratio"] is None
+    # the same measurement as row 5 against 15x
+    assert rows["R5"]["ratio"] == pytest.approx(10.0) and rows["R5"]["met"] is False
+    assert rows["R5"]["goal"] == 15.0 and rows["5"]["met"] is True
+    text = "\n".join(speed_goals.goal_lines(report))
+    assert "  R4 | adiantum 512 B vs adiantum 4 KiB" in text
+
+
 def test_scaling_rows_use_the_one_thread_samples_taken_with_them():
     report = _report()
     many = next(r for r in report["results"] if r["size"] == 4096 and r["threads"] == 2
