@@ -5,9 +5,21 @@ The registry is process-global (as the kernel's is): a test that registers a
 driver or a template must take it out again, so the fixtures here record what
 a test registered and unregister it, newest first, when the test ends.
 (Parametrized tests read vector files at module level with load_json.)
+
+The suite's kernel: the registry follows Linux 6.18 by default, but most
+tests name drivers of no single kernel (v5.0's ``*-simd`` names beside
+later kernels' drivers), so the suite pins :data:`SUITE_KERNEL` here, in
+``CRYPTO_API_KERNEL``, before crypto_api is imported; the processes the
+tests start inherit it.  A test about what a user sees by default runs
+without the pin (``default_kernel.default_env()`` for a child process).
 """
 
 import gc
+import os
+
+#: The kernel the suite runs under, unless a test asks for the default (tests/default_kernel.py).
+SUITE_KERNEL = "composite"
+os.environ["CRYPTO_API_KERNEL"] = SUITE_KERNEL
 
 import pytest
 

@@ -28,9 +28,9 @@ import attrs
 from .. import modules, registry, version_rules
 from ..testmgr import descs as testmgr
 from .query import coldplugged, decide, rows_for, rule_row, testmgr_entry
-from .versions import KNOWN, check, describe, select, selected
+from .versions import COMPOSITE, DEFAULT, KNOWN, check, describe, select, selected
 
-__all__ = ["KNOWN", "boot", "check", "describe", "select", "selected"]
+__all__ = ["COMPOSITE", "DEFAULT", "KNOWN", "boot", "check", "describe", "select", "selected"]
 
 
 def _machine() -> str:
