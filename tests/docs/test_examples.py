@@ -58,12 +58,16 @@ def env() -> dict:
 @functools.lru_cache(maxsize=None)
 def available_drivers() -> frozenset:
     """Which drivers named by ``requires=`` this machine has, with every module
-    loaded under the default kernel (asked once, of a child, so this process
-    loads nothing)."""
+    loaded, under the default kernel or the composite registry (asked once per
+    registry, of a child, so this process loads nothing): the CPU decides, not
+    the kernel version, whose choice is the block's own (``--kernel``)."""
     wanted = sorted({b.options["requires"] for b in BLOCKS if "requires" in b.options})
-    out = subprocess.run([sys.executable, "-c", AVAILABLE, *wanted], capture_output=True, text=True,
-                         check=True, cwd=tempfile.gettempdir(), env=default_env()).stdout
-    return frozenset(out.split())
+    found = set()
+    for kernel in ({}, {"CRYPTO_API_KERNEL": "composite"}):
+        out = subprocess.run([sys.executable, "-c", AVAILABLE, *wanted], capture_output=True, text=True,
+                             check=True, cwd=tempfile.gettempdir(), env=default_env(**kernel)).stdout
+        found.update(out.split())
+    return frozenset(found)
 
 
 def check_preconditions(block: Block) -> None:
