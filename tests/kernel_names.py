@@ -35,8 +35,42 @@ def driver(ours: str) -> str:
     return row.driver
 
 
+def ours(name: str) -> str:
+    """The inverse of :func:`driver`: this project's own name of the followed
+    kernel's driver ``name`` (``name`` itself where the kernel keeps it)."""
+    version = kernels.selected()
+    if version is not None:
+        for r in query.rows_for(version, _machine()):
+            if r.what == "driver" and r.driver == name:
+                return r.ours
+    return name
+
+
 def instance(name: str) -> str:
     """``name`` with each leaf driver name replaced by :func:`driver`'s
     (``adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)`` ->
-    ``adiantum(xchacha12-lib,aes-generic,nhpoly1305-generic)`` in 6.18)."""
+    ``adiantum(xchacha12-lib,aes-generic,nhpoly1305-generic)`` in 6.18); a
+    name without parentheses is one driver's.  KeyError where that kernel
+    lacks one of them."""
+    if "(" not in name:
+        return driver(name)
     return re.sub(r"[^(),]+(?=[,)])", lambda m: driver(m.group(0)), name)
+
+
+def specs(names):
+    """``names`` (dm-crypt specifications ``capi:NAME-IVMODE``, or ``(spec, x)``
+    pairs) with the followed kernel's driver names, in order, each once; those
+    naming a driver that kernel lacks are left out."""
+    out = []
+    for item in names:
+        spec, rest = (item[0], item[1:]) if isinstance(item, tuple) else (item, None)
+        if spec.startswith("capi:"):
+            name, iv = spec[5:].rsplit("-", 1)
+            try:
+                spec = f"capi:{instance(name)}-{iv}"
+            except KeyError:
+                continue
+        new = spec if rest is None else (spec,) + rest
+        if new not in out:
+            out.append(new)
+    return out
