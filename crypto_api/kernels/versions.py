@@ -63,7 +63,7 @@ def selected() -> Optional[str]:
 
 def _apply(version: Optional[str]) -> Optional[str]:
     # v5.0 also shows v5.0's blkcipher records (crypto_api.kernel_version),
-    # unless the user set that older switch himself.
+    # unless the user set that older switch (then it stays as set).
     kernel_version.follow("5.0" if version == "5.0" else kernel_version.DEFAULT_KERNEL_VERSION)
     return version
 
