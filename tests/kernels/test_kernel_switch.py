@@ -177,3 +177,29 @@ def test_boot_composite_after_a_version_was_chosen_in_the_environment():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["6.1", "composite None"]
+
+
+def test_enc_follows_the_default_kernel(tmp_path):
+    """``enc`` finds drivers by the followed kernel's names: 6.18's
+    ``xchacha12-lib`` with none chosen (the composite's ``xchacha12-generic``
+    is ENOENT there), the other way round under ``--kernel composite``; both
+    give the same XChaCha12 bytes."""
+    key, msg = tmp_path / "key", tmp_path / "msg"
+    key.write_bytes(bytes(range(32)))
+    msg.write_bytes(bytes(range(256)) * 3)
+    iv = "07" + "00" * 31
+
+    def enc(*args):
+        return subprocess.run([sys.executable, "-m", "crypto_api", *args, "--key-file", str(key), "--iv", iv,
+                               "-i", str(msg)], env={k: v for k, v in os.environ.items()
+                                                     if k != "CRYPTO_API_KERNEL"},
+                              capture_output=True, timeout=600)
+
+    lib = enc("enc", "-c", "xchacha12-lib")
+    assert lib.returncode == 0, lib.stderr
+    missing = enc("enc", "-c", "xchacha12-generic")
+    assert missing.returncode == 1 and b"ENOENT" in missing.stderr and b"xchacha12-generic" in missing.stderr
+    generic = enc("--kernel", "composite", "enc", "-c", "xchacha12-generic")
+    assert generic.returncode == 0, generic.stderr
+    assert enc("--kernel", "composite", "enc", "-c", "xchacha12-lib").returncode == 1
+    assert lib.stdout == generic.stdout and len(lib.stdout) == 768 and lib.stdout != msg.read_bytes()
