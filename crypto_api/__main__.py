@@ -94,10 +94,12 @@ def _machine_options(p: argparse.ArgumentParser, default) -> None:
     p.add_argument("--cpu", default=default, metavar="MODEL",
                    help="CPU model of an emulated machine (a qemu -cpu model: "
                         f"{', '.join(models + ['...'])}; default: $CRYPTO_API_CPU, else the arch's default)")
+    from . import kernels
     from .kernels import KNOWN
     p.add_argument("--kernel", default=default, metavar="VERSION",
                    help=f"emulate this kernel version's drivers, names and priorities ({', '.join(KNOWN)}; "
-                        "default: $CRYPTO_API_KERNEL, else none: every driver as this project registers it)")
+                        f"default: $CRYPTO_API_KERNEL, else {kernels.DEFAULT}; {kernels.COMPOSITE}: every driver "
+                        "as this project registers it)")
 
 
 def _boot_machine(args: argparse.Namespace) -> None:

@@ -13,7 +13,9 @@ crypto/ctr.c of 5.0: ``crypto_blkcipher_type``) show v5.0's blkcipher record
 This is the older, narrower switch, kept as it was: the kernel version the
 whole registry follows (drivers, names, priorities) is crypto_api.kernels'
 (``CRYPTO_API_KERNEL``, ``--kernel``, ``crypto_api.boot``), and choosing
-"5.0" there sets this one to "5.0" too (any other version, to "5.2").
+"5.0" there sets this one to "5.0" too (any other version, to "5.2"), unless
+the user set this one (in the environment or by :func:`set_kernel_version`):
+then it stays as set.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ def _checked(version: str) -> str:
     return version
 
 
-_version = _checked(os.environ.get("CRYPTO_API_KERNEL_VERSION", "") or DEFAULT_KERNEL_VERSION)
+ENV = "CRYPTO_API_KERNEL_VERSION"
+_version = _checked(os.environ.get(ENV, "") or DEFAULT_KERNEL_VERSION)
+#: True once the user chose the version (the environment, set_kernel_version)
+_chosen = bool(os.environ.get(ENV, ""))
 
 
 def kernel_version() -> str:
@@ -46,19 +51,30 @@ def kernel_version() -> str:
 
 def set_kernel_version(version: str) -> str:
     """Set the emulated version (EINVAL for an unknown one); returns the old one."""
-    global _version
-    old, _version = _version, _checked(version)
+    global _version, _chosen
+    old, _version, _chosen = _version, _checked(version), True
     return old
+
+
+def follow(version: str) -> str:
+    """The version crypto_api.kernels' choice implies: set it unless the user
+    chose one; returns the version in effect."""
+    global _version
+    if not _chosen:
+        _version = _checked(version)
+    return _version
 
 
 @contextlib.contextmanager
 def emulated_kernel(version: str) -> Iterator[None]:
     """Show /proc/crypto as ``version`` inside the block."""
-    old = set_kernel_version(version)
+    global _version, _chosen
+    saved = (_version, _chosen)
+    set_kernel_version(version)
     try:
         yield
     finally:
-        set_kernel_version(old)
+        _version, _chosen = saved
 
 
 def shows_as_blkcipher(alg: Any) -> bool:

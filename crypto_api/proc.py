@@ -43,8 +43,9 @@ def format_record(lines) -> str:
 
 
 def proc_crypto() -> str:
-    """The whole /proc/crypto text; with a kernel version chosen
-    (crypto_api.kernels), a first line ``# kernel: Linux <version>`` says which."""
+    """The whole /proc/crypto text; its first line ``# kernel: Linux <version>``
+    says which kernel version the registry follows (crypto_api.kernels; the
+    default 6.18 too), none for the ``composite`` registry."""
     from .kernels import describe, selected
     head = f"# kernel: {describe()}\n" if selected() else ""
     return head + "".join(format_record(alg_record(a)) for a in registry.snapshot())

@@ -7,8 +7,8 @@ between kernels: XTS ciphertext stealing, ``setauthsize(0)``, duplicate
 driver names, the SIMD glue's sections.  The code that applies a rule (the
 xts template, the AEAD frontend, the registry, a driver's glue) asks
 :func:`rule` with the value it has always followed (the composite
-registry's, used while no version is chosen); crypto_api.kernels installs
-the answer for the chosen version (:func:`set_rule_source`), so this leaf
+registry's, used while ``composite`` is chosen); crypto_api.kernels installs
+the answer for the followed version (6.18 unless another is chosen) (:func:`set_rule_source`), so this leaf
 module imports nothing of the core and the core imports no table.
 """
 
@@ -28,7 +28,7 @@ def set_rule_source(source: Callable[[str], Optional[str]]) -> Callable[[str], O
 
 
 def rule(name: str, composite: str) -> str:
-    """The value of rule ``name`` in the chosen kernel version on this machine,
-    or ``composite`` (the project's own behaviour) while no version is chosen."""
+    """The value of rule ``name`` in the followed kernel version on this machine,
+    or ``composite`` (the project's own behaviour) under the composite registry."""
     value = _source(name)
     return composite if value is None else value

@@ -20,9 +20,11 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import crypto_api as capi
 from crypto_api.fscrypt.siphash import siphash_1u64
+from kernel_names import instance
 
 KEYSIZE = {1: 64, 4: 32, 5: 16, 6: 16, 9: 32, 10: 32}
 IVSIZE = {1: 16, 4: 16, 5: 16, 6: 16, 9: 32, 10: 32}
+#: by this project's driver names (kernel_names.instance: the followed kernel's)
 GENERIC = {9: "adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)",
            10: "hctr2_base(xctr(aes-generic),polyval-generic)"}
 
@@ -97,7 +99,7 @@ def reference_crypt(mode_num, key, iv, data):
         return _cbc(key, essiv_iv, data)
     if mode_num in (4, 6):
         return _cts_cbc(key, iv, data)
-    with capi.crypto_alloc_skcipher(GENERIC[mode_num]) as tfm:
+    with capi.crypto_alloc_skcipher(instance(GENERIC[mode_num])) as tfm:
         tfm.setkey(key)
         return tfm.encrypt(data, iv)
 

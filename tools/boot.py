@@ -13,7 +13,7 @@ import logging
 import sys
 
 import crypto_api as capi
-from crypto_api import modules
+from crypto_api import kernels, modules
 
 
 def register(sub) -> None:
@@ -61,7 +61,8 @@ def _demo() -> None:
 def run(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
     from crypto_api.machine import current_machine
-    print(f"crypto_api {capi.__version__}: booting the crypto subsystem on {current_machine().describe()} "
+    print(f"crypto_api {capi.__version__}: booting the crypto subsystem of {kernels.describe()} "
+          f"on {current_machine().describe()} "
           f"(self-tests: {capi.testmgr.get_level()})")
     for name in sorted(modules.available_modules()):
         err = modules.load_all(only=[name])[name]

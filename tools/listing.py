@@ -8,8 +8,9 @@ shell pattern; a ``--name`` without wildcards is looked up first, as an
 allocation would, so a template instance such as ``adiantum(xchacha12,aes)``
 is built on demand and listed; a pattern first builds the template instances
 of the self-test table (the adiantum ones), so ``--name 'adiantum*'`` finds
-them as it would on a system that had used them.  With a kernel version
-chosen (``--kernel``), a first line ``# kernel: Linux <version>`` says which.  Patterns are fnmatch's:
+them as it would on a system that had used them.  A first line
+``# kernel: Linux <version>`` says which kernel's drivers it shows (6.18 unless
+``--kernel`` chose another); the ``composite`` registry has no such line.  Patterns are fnmatch's:
 ``( ) ,`` are ordinary characters, and an unclosed ``[`` matches itself.
 """
 
@@ -98,7 +99,7 @@ def run(args) -> int:
                                           pattern is not None and f"name {pattern!r}"]))
         print(f"crypto-api list: no algorithm matches {what}", file=sys.stderr)
         return 1
-    if kernels.selected():          # which kernel this listing shows (none chosen: no line)
+    if kernels.selected():          # which kernel this listing shows (the composite: no line)
         print(f"# kernel: {kernels.describe()}")
     if args.table:
         sys.stdout.write(_table(algs))

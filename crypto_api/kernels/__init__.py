@@ -4,7 +4,8 @@ No kernel counterpart.  :mod:`.table` holds the facts (which driver and
 template each version has, under which name and priority, and the source of
 each), :mod:`.versions` the choice of version, :mod:`.query` the questions
 asked of the table.  Importing this package installs the registry's version
-rule: while a version is chosen, each driver a module registers is looked up
+rule: while a version is followed (6.18 unless another is chosen; none
+under ``composite``), each driver a module registers is looked up
 in the table and registered as that version had it (renamed, re-prioritised)
 or not at all; drivers the table does not know (plug-ins) register as they
 are.  It also installs the coldplug rule: the modules that version's booted
@@ -28,9 +29,9 @@ import attrs
 from .. import modules, registry, version_rules
 from ..testmgr import descs as testmgr
 from .query import coldplugged, decide, rows_for, rule_row, testmgr_entry
-from .versions import KNOWN, check, describe, select, selected
+from .versions import COMPOSITE, DEFAULT, KNOWN, check, describe, select, selected
 
-__all__ = ["KNOWN", "boot", "check", "describe", "select", "selected"]
+__all__ = ["COMPOSITE", "DEFAULT", "KNOWN", "boot", "check", "describe", "select", "selected"]
 
 
 def _machine() -> str:
@@ -90,8 +91,8 @@ def _testmgr(alg: str):
 
 
 def _rule(name: str) -> Optional[str]:
-    """The chosen version's value of the rule ``name`` on this machine (None: no
-    version chosen, or the table has no row for it there)."""
+    """The followed version's value of the rule ``name`` on this machine (None:
+    the composite registry, or the table has no row for it there)."""
     version = selected()
     if version is None:
         return None

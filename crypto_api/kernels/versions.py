@@ -4,11 +4,13 @@ No kernel counterpart (a kernel is one version; this emulator can be several).
 The versions are the seed series 5.0, the LTS lines and the latest release
 (:data:`KNOWN`).  The version is chosen before the first module loads, by
 ``CRYPTO_API_KERNEL`` in the environment, the command line's ``--kernel``
-or :func:`crypto_api.boot`; none chosen (the default, or ``composite``
-explicitly) is this project's own
-composite registry, the drivers as they register themselves with no version
-table applied.  The older ``CRYPTO_API_KERNEL_VERSION`` ("5.0"/"5.2") still
-switches only the two /proc/crypto records of crypto_api.kernel_version.
+or :func:`crypto_api.boot`; none chosen, it is :data:`DEFAULT` (6.18, the
+current LTS line).  ``composite``, chosen explicitly, is this project's own
+composite registry: the drivers as they register themselves with no version
+table applied (:func:`selected` answers None for it).  The older
+``CRYPTO_API_KERNEL_VERSION`` ("5.0"/"5.2") still switches only the two
+/proc/crypto records of crypto_api.kernel_version; where the user set it, the
+version chosen here leaves it as set.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from ..errors import EBUSY, EINVAL, CryptoError
 #: The versions the table answers for, oldest first.
 KNOWN: Tuple[str, ...] = ("5.0", "5.4", "5.10", "5.15", "6.1", "6.6", "6.12", "6.18", "6.19")
 ENV = "CRYPTO_API_KERNEL"
+#: The version followed when none is chosen: the current LTS line.
+DEFAULT = "6.18"
 #: The value that asks for no version explicitly: the project's composite registry.
 COMPOSITE = "composite"
 
@@ -46,20 +50,21 @@ def check(version: object) -> str:
 
 
 def selected() -> Optional[str]:
-    """The chosen kernel version, or None for the project's composite registry."""
+    """The kernel version the registry follows: the chosen one, else
+    :data:`DEFAULT`; None for the project's composite registry."""
     global _selected, _read_env
     with _lock:
         if not _read_env:
-            _read_env = True
             raw = os.environ.get(ENV, "").strip()
-            if raw:
-                _selected = _apply(_version(check(raw)))
+            _selected = _apply(_version(check(raw)) if raw else DEFAULT)
+            _read_env = True
         return _selected
 
 
 def _apply(version: Optional[str]) -> Optional[str]:
-    # v5.0 also shows v5.0's blkcipher records (crypto_api.kernel_version).
-    kernel_version.set_kernel_version("5.0" if version == "5.0" else kernel_version.DEFAULT_KERNEL_VERSION)
+    # v5.0 also shows v5.0's blkcipher records (crypto_api.kernel_version),
+    # unless the user set that older switch (then it stays as set).
+    kernel_version.follow("5.0" if version == "5.0" else kernel_version.DEFAULT_KERNEL_VERSION)
     return version
 
 
@@ -92,6 +97,7 @@ def select(version: Optional[str]) -> Optional[str]:
 
 
 def describe(version: Optional[str] = None) -> str:
-    """How the listing names a choice: ``Linux 6.1`` or the composite."""
-    v = selected() if version is None else version
-    return f"Linux {v}" if v else "composite (no kernel version chosen: every driver as this project registers it)"
+    """How the listing names a choice: ``Linux 6.1`` (``Linux 6.18`` when
+    none was chosen) or the composite (``composite`` given as ``version``)."""
+    v = selected() if version is None else _version(check(version))
+    return f"Linux {v}" if v else "composite (no kernel version: every driver as this project registers it)"

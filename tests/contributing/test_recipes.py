@@ -224,8 +224,10 @@ def copy(tmp_path_factory) -> Copy:
     shutil.copytree(ROOT, root, ignore=IGNORE)
     _apply_the_page(root)
     venv = _venv(base / "venv")
+    # a reader's shell: the default kernel, not the suite's pin (tests/conftest.py)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU", "PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+           if k not in ("CRYPTO_API_ARCH", "CRYPTO_API_CPU", "CRYPTO_API_KERNEL", "PYTHONPATH", "VIRTUAL_ENV",
+                        "PYTHONHOME")}
     env.update(PATH=str(venv / "bin") + os.pathsep + os.environ.get("PATH", ""),
                CRYPTO_API_CACHE=str(base / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1")
     c = Copy(root, venv, env)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from default_kernel import default_env
 from doc_blocks import (AVAILABLE, EDITS, LANGUAGES, ROOT, Block, all_blocks, child_command,
                         command_lines, console_script, is_excerpt, matches, parse, split_output,
                         transcript)
@@ -46,9 +47,10 @@ MAKE_VARIABLES = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")
 
 def env() -> dict:
     """The environment of a run: this interpreter's bin/ first, the repository in
-    $CRYPTO_API_REPO, nothing of an outer make."""
+    $CRYPTO_API_REPO, nothing of an outer make nor of the suite's kernel pin
+    (a reader's shell runs the default kernel)."""
     bindir = str(Path(sys.executable).parent)
-    out = {k: v for k, v in os.environ.items() if k not in MAKE_VARIABLES}
+    out = {k: v for k, v in default_env().items() if k not in MAKE_VARIABLES}
     return dict(out, PATH=bindir + os.pathsep + os.environ.get("PATH", ""),
                 CRYPTO_API_REPO=str(ROOT))
 
@@ -56,11 +58,16 @@ def env() -> dict:
 @functools.lru_cache(maxsize=None)
 def available_drivers() -> frozenset:
     """Which drivers named by ``requires=`` this machine has, with every module
-    loaded (asked once, of a child, so this process loads nothing)."""
+    loaded, under the default kernel or the composite registry (asked once per
+    registry, of a child, so this process loads nothing): the CPU decides, not
+    the kernel version, whose choice is the block's own (``--kernel``)."""
     wanted = sorted({b.options["requires"] for b in BLOCKS if "requires" in b.options})
-    out = subprocess.run([sys.executable, "-c", AVAILABLE, *wanted], capture_output=True, text=True,
-                         check=True, cwd=tempfile.gettempdir()).stdout
-    return frozenset(out.split())
+    found = set()
+    for kernel in ({}, {"CRYPTO_API_KERNEL": "composite"}):
+        out = subprocess.run([sys.executable, "-c", AVAILABLE, *wanted], capture_output=True, text=True,
+                             check=True, cwd=tempfile.gettempdir(), env=default_env(**kernel)).stdout
+        found.update(out.split())
+    return frozenset(found)
 
 
 def check_preconditions(block: Block) -> None:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from default_kernel import default_env
+
 tomllib = pytest.importorskip("tomllib")     # Python 3.11+
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +85,8 @@ def test_a_plain_pip_install_in_a_fresh_venv_works(tmp_path):
     work = tmp_path / "repo"
     shutil.copytree(EXAMPLE, work / "examples" / "xchacha12_mine",
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "*.so"))
-    env = dict(os.environ, PATH=f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", VIRTUAL_ENV=str(venv))
+    # the reader's shell: the default kernel, not the suite's pin
+    env = default_env(PATH=f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", VIRTUAL_ENV=str(venv))
     p = subprocess.run(["bash", "-c", COMMAND], cwd=work, env=env, capture_output=True, text=True,
                        timeout=600)
     if p.returncode and re.search(r"No matching distribution found for (setuptools|cffi|attrs|tqdm)"

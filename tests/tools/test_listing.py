@@ -2,6 +2,7 @@
 
 import fnmatch
 import os
+import platform
 import subprocess
 import sys
 
@@ -10,6 +11,8 @@ import pytest
 import crypto_api as capi
 from crypto_api import registry
 from crypto_api.__main__ import main
+from crypto_api.kernels import query
+from default_kernel import default_env
 
 ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")
 
@@ -45,6 +48,24 @@ def test_table_subprocess_matches_registry():
     # every loaded shash driver of this installation is listed
     assert {d for d, a in live.items() if a.kind == "shash" and a.cra_module in capi.loaded_modules()
             and "test" not in d and "(" not in d} <= set(drivers)   # not the instances earlier tests built
+
+
+def test_the_default_listing_is_linux_6_18s():
+    """What a user who chooses no kernel sees (no suite pin): 6.18's shash
+    drivers, each with the table's cra_name, priority and module, tested."""
+    p = subprocess.run([sys.executable, "-m", "crypto_api", "list", "--table", "--type", "shash"],
+                       env=default_env(CRYPTO_API_SELFTESTS="fast"), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "# kernel: Linux 6.18"
+    assert lines[1].split() == ["name", "type", "driver", "module", "priority", "selftest", "refcnt"]
+    table = {r.driver: r for r in query.rows_for("6.18", platform.machine()) if r.what == "driver"}
+    rows = [line.split() for line in lines[2:]]
+    assert {"sha256-lib", "poly1305-generic", "nhpoly1305-generic"} <= {r[2] for r in rows}
+    for name, kind, driver, module, prio, selftest, _refcnt in rows:
+        row = table[driver]                 # every driver listed is one of 6.18's
+        assert (kind, name, int(prio), module, selftest) == ("shash", row.cra_name, row.priority, row.module,
+                                                            "passed"), driver
 
 
 def test_name_builds_an_instance_and_shows_its_record(capsys):
