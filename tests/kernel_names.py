@@ -74,3 +74,15 @@ def specs(names):
         if new not in out:
             out.append(new)
     return out
+
+
+def listing_lines(text):
+    """The lines of a listing (``crypto-api list``, /proc/crypto) after the
+    line naming the followed kernel it opens with, checked to name this
+    process's kernel; the composite registry's listing has no such line."""
+    from crypto_api.kernels import describe, selected
+    lines = text.splitlines()
+    if selected():
+        assert lines and lines[0] == f"# kernel: {describe()}", lines[:1]
+        del lines[0]
+    return lines

@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from crypto_api import kernels
 from crypto_api.__main__ import main
+from kernel_names import listing_lines
 
 ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")
 ADIANTUM = {"adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)"}
@@ -28,11 +28,8 @@ def cli(*args, env=ENV, **kw):
 
 
 def table_rows(stdout):
-    """The table's rows, after its header; a followed kernel's listing opens
-    with the line naming it (none for the composite registry)."""
-    lines = stdout.splitlines()
-    if kernels.selected():
-        assert lines.pop(0) == f"# kernel: {kernels.describe()}"
+    """The table's rows, after its header (and the followed kernel's line)."""
+    lines = listing_lines(stdout)
     assert lines[0].split()[:3] == ["name", "type", "driver"]
     return [line.split() for line in lines[1:]]
 
