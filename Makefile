@@ -19,7 +19,7 @@ PYTEST_JOBS ?= 0
 
 # the test directories converted to the default kernel (6.18) run in a pytest of their own,
 # without the suite's composite pin (tests/conftest.py); the rest run pinned
-DEFAULT_KERNEL_TESTS = tests/fscrypt tests/dmcrypt
+DEFAULT_KERNEL_TESTS = tests/fscrypt tests/dmcrypt tests/tools
 
 test: $(STAMP)
 	$(PY) -m pytest -n $(PYTEST_JOBS) $(addprefix --ignore=,$(DEFAULT_KERNEL_TESTS))

@@ -20,14 +20,15 @@ def _machine() -> str:
     return current_machine().arch
 
 
-def driver(ours: str) -> str:
+def driver(ours: str, arch: str = None) -> str:
     """The driver name under which the followed kernel registers this project's
     driver ``ours`` (``ours`` itself in the composite registry, or where the
-    table does not govern it); KeyError where that kernel has no such driver."""
+    table does not govern it) on ``arch`` (default: the machine this process
+    runs); KeyError where that kernel has no such driver."""
     version = kernels.selected()
     if version is None:
         return ours
-    governed, row = query.decide("driver", _machine(), ours, version)
+    governed, row = query.decide("driver", arch or _machine(), ours, version)
     if not governed:
         return ours
     if row is None:
@@ -35,12 +36,12 @@ def driver(ours: str) -> str:
     return row.driver
 
 
-def ours(name: str) -> str:
+def ours(name: str, arch: str = None) -> str:
     """The inverse of :func:`driver`: this project's own name of the followed
     kernel's driver ``name`` (``name`` itself where the kernel keeps it)."""
     version = kernels.selected()
     if version is not None:
-        for r in query.rows_for(version, _machine()):
+        for r in query.rows_for(version, arch or _machine()):
             if r.what == "driver" and r.driver == name:
                 return r.ours
     return name
@@ -74,3 +75,15 @@ def specs(names):
         if new not in out:
             out.append(new)
     return out
+
+
+def listing_lines(text):
+    """The lines of a listing (``crypto-api list``, /proc/crypto) after the
+    line naming the followed kernel it opens with, checked to name this
+    process's kernel; the composite registry's listing has no such line."""
+    from crypto_api.kernels import describe, selected
+    lines = text.splitlines()
+    if selected():
+        assert lines and lines[0] == f"# kernel: {describe()}", lines[:1]
+        del lines[0]
+    return lines

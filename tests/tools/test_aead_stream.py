@@ -25,9 +25,11 @@ from crypto_api.testmgr.vectors import load_json
 from crypto_api.tools.aead_stream import rewind, stream_for
 from crypto_api.tools.stream_crypt import CHUNK, InputSource, open_input
 from drawn_bytes import exactly
+from kernel_names import driver, instance
 
 RFC = "rfc7539(chacha20,poly1305)"
-GENERIC = "rfc7539(chacha20-generic,poly1305-generic)"
+#: the instance of generic children, by the followed kernel's driver names
+GENERIC = instance("rfc7539(chacha20-generic,poly1305-generic)")
 ESP = "rfc7539esp(chacha20,poly1305)"
 VECTORS = load_json("rfc7539-chacha20poly1305.json")["vectors"]
 
@@ -77,8 +79,8 @@ def test_streams_use_the_instance_children():
     tfm = capi.crypto_alloc_aead(GENERIC)
     stream = stream_for(tfm)
     try:
-        assert stream.chacha.alg.cra_driver_name == "chacha20-generic"
-        assert stream.poly.alg.cra_driver_name == "poly1305-generic"
+        assert stream.chacha.alg.cra_driver_name == driver("chacha20-generic")
+        assert stream.poly.alg.cra_driver_name == driver("poly1305-generic")
         spawns = tfm.alg.instance.spawns
         assert stream.chacha.alg is spawns[0].alg and stream.poly.alg is spawns[1].alg
     finally:

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from crypto_api.__main__ import main
+from kernel_names import listing_lines
 
 ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")
 ADIANTUM = {"adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)"}
@@ -27,7 +28,8 @@ def cli(*args, env=ENV, **kw):
 
 
 def table_rows(stdout):
-    lines = stdout.splitlines()
+    """The table's rows, after its header (and the followed kernel's line)."""
+    lines = listing_lines(stdout)
     assert lines[0].split()[:3] == ["name", "type", "driver"]
     return [line.split() for line in lines[1:]]
 

@@ -14,6 +14,7 @@ import pytest
 import crypto_api as capi
 from crypto_api.__main__ import main
 from dmcrypt_ref import iv_bytes, journal_done, reference_image
+from kernel_names import specs
 
 ADIANTUM = "xchacha12,aes-adiantum-plain64"
 
@@ -49,6 +50,7 @@ CASES = [
     (ADIANTUM, 512, 7, False, 7, None),            # a sub-range keeping the IVs: --offset k --skip k
     (ADIANTUM, 4096, 40, False, 16, 64),
 ]
+CASES = specs(CASES)        # driver names as the followed kernel has them
 
 
 @pytest.mark.parametrize("spec, ss, skip, large, offset, size", CASES)

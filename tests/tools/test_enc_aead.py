@@ -20,10 +20,12 @@ from hypothesis import strategies as st
 
 from crypto_api.__main__ import main
 from enc_cli import ENV, assert_one_line_error, cli, peak_rss_kib
+from kernel_names import instance
 
 AEAD = "rfc7539(chacha20,poly1305)"
 #: the best driver (the one-pass one where the CPU has it) and the generic template instance
-CIPHERS = [AEAD, "rfc7539(chacha20-generic,poly1305-generic)"]
+#: (by the followed kernel's driver names)
+CIPHERS = [AEAD, instance("rfc7539(chacha20-generic,poly1305-generic)")]
 NONCE = bytes(range(12))
 MIB = 1 << 20
 

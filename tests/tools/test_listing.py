@@ -13,6 +13,7 @@ from crypto_api import registry
 from crypto_api.__main__ import main
 from crypto_api.kernels import query
 from default_kernel import default_env
+from kernel_names import listing_lines
 
 ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")
 
@@ -33,7 +34,7 @@ def test_table_subprocess_matches_registry():
     p = subprocess.run([sys.executable, "-m", "crypto_api", "list", "--table", "--type", "shash"],
                        env=ENV, capture_output=True, timeout=120)
     assert p.returncode == 0 and p.stderr == b""
-    lines = p.stdout.decode().splitlines()
+    lines = listing_lines(p.stdout.decode())
     assert lines[0].split() == ["name", "type", "driver", "module", "priority", "selftest", "refcnt"]
     rows = [line.split() for line in lines[1:]]
     assert rows and all(r[1] == "shash" for r in rows)
@@ -92,7 +93,7 @@ def test_pattern_and_type_filters(capsys):
                 if a.kind == "skcipher" and ("chacha" in a.cra_name or "chacha" in a.cra_driver_name)}
     assert {r["driver"] for r in recs} == expected
     assert main(["list", "--type", "cipher", "--table"]) == 0
-    rows = capsys.readouterr().out.splitlines()[1:]
+    rows = listing_lines(capsys.readouterr().out)[1:]
     assert {r.split()[2] for r in rows} == {a.cra_driver_name for a in live_by_driver().values()
                                             if a.kind == "cipher"}
 

@@ -12,10 +12,12 @@ import crypto_api as capi
 from crypto_api.__main__ import main
 from crypto_api.tools import speed_peers
 from crypto_api.tools.speed_targets import AEAD_ASSOC_LEN, Target, pattern
+from kernel_names import instance
 
 FAST = ["--time-budget", "0.05", "--repeat", "2", "--no-slope", "--cpu-mhz", "1000"]
 AEAD = "rfc7539(chacha20,poly1305)"
-TEMPLATE = "rfc7539(chacha20-generic,poly1305-generic)"
+#: the instance of generic children, by the followed kernel's driver names
+TEMPLATE = instance("rfc7539(chacha20-generic,poly1305-generic)")
 SIZES = [0, 64, 1000]
 
 
