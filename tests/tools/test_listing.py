@@ -19,8 +19,9 @@ ENV = dict(os.environ, CRYPTO_API_SELFTESTS="off")
 
 
 def records(text):
+    """The records of a listing or /proc/crypto, after the followed kernel's line."""
     out = []
-    for block in text.split("\n\n"):
+    for block in "\n".join(listing_lines(text)).split("\n\n"):
         if block.strip():
             out.append({line[:13].rstrip(): line[15:] for line in block.splitlines()})
     return out
