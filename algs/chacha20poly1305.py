@@ -5,11 +5,18 @@
 plus a 4-byte salt, IV 8 bytes, the AD ending with an 8-byte copy of the IV
 that is not authenticated).  Each instance spawns a ChaCha20 skcipher (IV
 16 bytes, block size 1) and a Poly1305 hash (16-byte digest) by name, so any
-registered implementation slots in.  v5.0 names: ``cra_name`` repeats the
-parameters as written in the request (so asking by driver names gives an
+registered implementation slots in.  Names by kernel version (the rule
+``rfc7539.instance`` of algs/kernel_rows.py): v5.0's ``cra_name`` repeats
+the parameters as written in the request (so asking by driver names gives an
 instance whose cra_name is those driver names, for which testmgr has no
-test), the driver name is built from the children's driver names, and the
-priority is the integer mean of theirs.
+test); from 5.2 it is built from the children's cra_names.  The driver name
+comes from the children's driver names and the priority is the integer mean
+of theirs.  From 6.16 the kernel hashes with the Poly1305 library: the second
+parameter must be ``poly1305`` or ``poly1305-generic``, the driver name says
+``poly1305-generic``, the priority is the ChaCha child's, and out of place
+the AD is copied into dst.  Here the library's code is the best registered
+``poly1305`` shash, spawned as before.  The composite registry keeps v5.0's
+names.
 
 The construction, with ``chacha_iv(c) = le32(c) ‖ salt ‖ nonce``: the
 Poly1305 one-time key is the first 32 bytes of keystream block 0; the text
@@ -43,6 +50,7 @@ import crypto_api as capi
 from crypto_api.aead import _wipe as wipe_bytearray  # the frontend's own wipe of its private result
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
+from crypto_api.version_rules import rule
 from crypto_api.scatterlist import (partly_overlapping, scatterwalk_ffwd, scatterwalk_map_and_copy,
                                     Scatterlist, sg_init_one, sg_pieces)
 
@@ -76,6 +84,7 @@ def chachapoly_init(tfm: Any) -> None:
     ctx.salt = bytearray(ctx.saltlen)
     ctx.chacha = capi.crypto_spawn_skcipher(spawns[0])
     ctx.chacha_sync = not ctx.chacha.alg.cra_flags & capi.CRYPTO_ALG_ASYNC
+    ctx.copy_ad = rule("rfc7539.instance", "echo") == "library"   # 6.16+: the AD goes to dst out of place
     # (desc, gather buffer) pairs, wiped, that direct requests leave for the
     # next ones (list pop/append: safe between threads)
     ctx.poly_pool = []
@@ -341,6 +350,8 @@ def step_genkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
 
 
 def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
+    if req.tfm.ctx.copy_ad and req.assoclen and req.dst is not req.src:
+        scatterwalk_map_and_copy(_copy_out(req.src, req.assoclen), req.dst, 0, req.assoclen, True)
     poly = req.tfm.ctx.poly
     if rctx.direct:                 # a desc and gather buffer of an earlier direct request
         pool = rctx.pool
@@ -348,6 +359,13 @@ def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
     else:
         rctx.desc = poly.desc().init()
     return 0
+
+
+def _copy_out(sgl: List, nbytes: int) -> bytearray:
+    """The first ``nbytes`` of ``sgl`` as one buffer."""
+    out = bytearray(nbytes)
+    scatterwalk_map_and_copy(out, sgl, 0, nbytes, False)
+    return out
 
 
 def step_poly_setkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
@@ -528,6 +546,12 @@ def chachapoly_create(tmpl: capi.Template, tb: list, ivsize: int) -> None:
     poly_name = capi.crypto_attr_alg_name(tb, 2, name)
     if len(tb) > 3:
         raise CryptoError(EINVAL, f"{name}: takes 2 parameters (chacha, poly), got {len(tb) - 1}")
+    naming = rule("rfc7539.instance", "echo")
+    if naming == "library":
+        if poly_name not in ("poly1305", "poly1305-generic"):
+            raise CryptoError(EINVAL, f"{name}: {poly_name}: from 6.16 the template hashes with the "
+                                      "Poly1305 library, named poly1305 or poly1305-generic")
+        poly_name = "poly1305"          # the library's code: the best registered Poly1305
     poly = capi.crypto_grab_shash(poly_name)
     if poly.alg.digestsize != POLY1305_DIGEST_SIZE:
         raise CryptoError(EINVAL, f"{name}: {poly.alg.cra_driver_name} has a {poly.alg.digestsize}-byte "
@@ -538,12 +562,15 @@ def chachapoly_create(tmpl: capi.Template, tb: list, ivsize: int) -> None:
         raise CryptoError(EINVAL, f"{name}: {c.cra_driver_name} (ivsize {c.ivsize}, blocksize "
                                   f"{c.cra_blocksize}) is no ChaCha20 stream cipher: ivsize "
                                   f"{CHACHA_IV_SIZE} and blocksize 1 are needed")
+    library = naming == "library"
     inst = capi.AeadAlg(
-        cra_name=capi.crypto_inst_name(name, chacha_name, poly_name),     # v5.0: as requested
-        cra_driver_name=capi.crypto_inst_name(name, c.cra_driver_name, p.cra_driver_name),
-        cra_priority=(c.cra_priority + p.cra_priority) // 2,
+        cra_name=(capi.crypto_inst_name(name, chacha_name, poly_name) if naming == "echo"
+                  else capi.crypto_inst_name(name, c.cra_name, "poly1305" if library else p.cra_name)),
+        cra_driver_name=capi.crypto_inst_name(name, c.cra_driver_name,
+                                              "poly1305-generic" if library else p.cra_driver_name),
+        cra_priority=c.cra_priority if library else (c.cra_priority + p.cra_priority) // 2,
         cra_flags=(c.cra_flags | p.cra_flags) & capi.CRYPTO_ALG_ASYNC,
-        cra_blocksize=1, cra_alignmask=c.cra_alignmask | p.cra_alignmask,
+        cra_blocksize=1, cra_alignmask=c.cra_alignmask | (0 if library else p.cra_alignmask),
         ivsize=ivsize, maxauthsize=POLY1305_DIGEST_SIZE, chunksize=c.chunksize,
         setkey=chachapoly_setkey, setauthsize=chachapoly_setauthsize,
         encrypt=chachapoly_encrypt, decrypt=chachapoly_decrypt, direct=chachapoly_direct,

@@ -7,7 +7,7 @@ machine's rows (the ``kernel_rows`` module of its package).
 
 from __future__ import annotations
 
-from crypto_api.kernels.row import (ARCHES, CHACHA, DERIVED, GENERIC, LIB6X, MODES, NO_COMPARISON, Row,
+from crypto_api.kernels.row import (ARCHES, CHACHA, DERIVED, GENERIC, LIB6X, MODES, NO_COMPARISON, Row, Rule,
                                     TestmgrEntry, drivers)
 
 SHA2 = ("sha224", "sha256")
@@ -33,9 +33,10 @@ ROWS = tuple(
            "poly1305_generic", f"crypto/poly1305_generic.c @5.0-6.15 ({ARCHES} §1.1 notes)"),
        Row("driver", GENERIC, "6.16", None, "poly1305", "poly1305-generic", "poly1305-generic", 100,
            "poly1305_generic", f"6.16 removed every poly1305 crypto-API algorithm ({ARCHES} §1.1 notes)",
-           status="kept", note="this project's rfc7539/rfc7539esp templates spawn a poly1305 shash; "
-                               "6.16+ kernels use the Poly1305 library inside the template",
-           unknown="the driver name of 6.16+ rfc7539 instances")]
+           status="kept", note="this project's rfc7539/rfc7539esp templates spawn the best poly1305 "
+                               "shash where 6.16+ kernels call the Poly1305 library; the instances' "
+                               "driver names say poly1305-generic, as the kernel's do (rule "
+                               "rfc7539.instance)")]
     + drivers(SHA2, "-generic", "-generic", machines=GENERIC, since="5.0", until="6.17", priority=100,
                module="sha256_generic", source=f"crypto/sha256_generic.c @5.0-6.16 ({LIB6X} §2.1)")
     + drivers(SHA2, "-generic", "-lib", machines=GENERIC, since="6.17", until=None, priority=100,
@@ -147,14 +148,34 @@ TESTMGR = (
                  "crypto/testmgr.c @5.2+ (this project's alg_test_descs)",
                  unknown="the entry's generic_driver once aes-generic gives way to aes-lib (7.0)"),
     TestmgrEntry("rfc7539(chacha20,poly1305)", "6.18", None, True, "rfc7539(chacha20-lib,poly1305-generic)",
-                 "this project's decision: the instance its template builds from that version's generic "
-                 "drivers", unknown="the kernel's generic_driver for rfc7539 after 6.16's library "
-                                    "conversions was not read"),
+                 f"crypto/testmgr.c @6.19 ({MODES} §2.4)", unknown="6.16-6.18 not read: taken as 6.19's"),
     TestmgrEntry("rfc7539esp(chacha20,poly1305)", "6.18", None, True,
                  "rfc7539esp(chacha20-lib,poly1305-generic)",
-                 "this project's decision: the instance its template builds from that version's generic "
-                 "drivers", unknown="the kernel's generic_driver for rfc7539esp after 6.16's library "
-                                    "conversions was not read"),
+                 f"crypto/testmgr.c @6.19 ({MODES} §2.4)", unknown="6.16-6.18 not read: taken as 6.19's"),
+)
+
+#: The templates' rules that changed by version (crypto_api.version_rules).
+RULES = (
+    Rule("rfc7539.instance", GENERIC, "5.0", "5.2", "echo",
+         "rfc7539/rfc7539esp: cra_name repeats the parameters as requested (asking by driver names "
+         "gives an instance testmgr has no test for); driver name from the children's driver names; "
+         "priority the integer mean of the children's",
+         f"crypto/chacha20poly1305.c @5.0 ({MODES} §3, §9)"),
+    Rule("rfc7539.instance", GENERIC, "5.2", "6.16", "children",
+         "rfc7539/rfc7539esp: cra_name from the children's cra_names (so rfc7539(chacha20,poly1305) "
+         "whatever drivers were asked for); driver name and priority as in 5.0",
+         "crypto/chacha20poly1305.c, commit 5e27f38f1f3f 'crypto: chacha20poly1305 - set cra_name "
+         f"correctly' (5.2 merge window; stable 5.1.4 and older lines) ({MODES} §3.6)",
+         unknown="the 5.0.y and 4.x stable updates that took the fix are not modelled: 5.0 is the release"),
+    Rule("rfc7539.instance", GENERIC, "6.16", None, "library",
+         "rfc7539/rfc7539esp: Poly1305 from the library, not a spawned hash: the second parameter must "
+         "be poly1305 or poly1305-generic (else EINVAL); cra_name <tmpl>(<chacha cra_name>,poly1305), "
+         "driver <tmpl>(<chacha driver>,poly1305-generic), priority and alignmask the ChaCha child's; "
+         "out of place, the AD (with rfc7539esp's IV copy) is copied into dst",
+         "crypto/chacha20poly1305.c, 'crypto: chacha20poly1305 - Use lib/crypto poly1305' (Herbert Xu, "
+         f"Apr 2025), present 6.19, absent 6.13 ({MODES} §3.6)",
+         unknown="6.16 from the series' merge window (absent 6.13, present 6.19); the library's code here "
+                 "is the best registered poly1305 shash, so a trace still shows its updates"),
 )
 
 #: What the table does not cover anywhere (the fidelity page lists it).
