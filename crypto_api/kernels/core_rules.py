@@ -1,7 +1,7 @@
 """The kernel-version table's rules of the core: what changed in crypto/ itself.
 
-No kernel counterpart: facts of crypto/xts.c, crypto/aead.c and
-crypto/algapi.c per kernel version, with the source of each (the project's
+No kernel counterpart: facts of crypto/xts.c, crypto/aead.c, crypto/skcipher.c,
+crypto/shash.c, crypto/algapi.c and crypto/api.c per kernel version, with the source of each (the project's
 references, which name the kernel trees they read).  crypto_api.kernels.table
 collects these ``RULES`` with the glue's (each machine's ``kernel_rows``);
 the code applying each asks crypto_api.version_rules.rule by name.
@@ -12,6 +12,8 @@ from __future__ import annotations
 from .row import GENERIC, MODES, Rule
 
 CORE = "core reference"
+_REARM_UNKNOWN = ("absent in 5.0, present in 5.2 (the references read those trees); 5.1 is the commit "
+                  "history's release, not read in a 5.1 tree")
 
 #: This file's rules (crypto_api.kernels.row.Rule).
 RULES = (
@@ -30,6 +32,19 @@ RULES = (
          "crypto_aead_setauthsize(tfm, 0) is EINVAL at the frontend when maxauthsize is not 0",
          f"crypto/aead.c @5.4-6.19 ({MODES} §1.4)",
          unknown="absent in 5.2, present in 5.4; 5.3 was not read"),
+    Rule("setkey.failed_rekey", GENERIC, "5.0", "5.1", "kept",
+         "a refused setkey of an skcipher, AEAD or keyed shash leaves NEED_KEY as it was: a tfm that "
+         "had a good key keeps working with it (a refused length never reaches the driver)",
+         f"crypto/skcipher.c, crypto/aead.c, crypto/shash.c @5.0 ({MODES} §1.3, §9 item 7; "
+         f"{CORE} §1.4, §1.5)"),
+    Rule("setkey.failed_rekey", GENERIC, "5.1", None, "rearmed",
+         "a refused setkey of an skcipher, AEAD or keyed shash sets NEED_KEY again: the tfm's next use "
+         "is ENOKEY until a setkey succeeds",
+         f"crypto/skcipher.c, crypto/aead.c @5.2-6.19 ({MODES} §1.3; {CORE} §1.4, §12 item 26); "
+         f"crypto/shash.c: the same series' hash change (\"crypto: hash - set CRYPTO_TFM_NEED_KEY if "
+         f"->setkey() fails\", in the 3.16.70 stable release's diff of crypto/shash.c)",
+         unknown=_REARM_UNKNOWN + "; the references give no shash boundary, taken as the skcipher/AEAD "
+                 "one (one patch series)"),
     Rule("register.duplicate_driver", GENERIC, "5.0", "6.10", "allowed",
          "two registered algorithms may share a driver name; a lookup by that name finds the most "
          "recently registered",
@@ -48,6 +63,8 @@ NOT_MODELLED = (
     "it in (the reference does not say from which version, and this project's descriptors rely on it)",
     "v5.0's xts template on a length of 17 bytes or more that is not whole blocks XORs the full "
     "blocks into dst before its EINVAL; here the request is refused before anything is written",
-    "5.2's NEED_KEY after a failed re-key and 6.12's lookups inside a self-test: every version "
-    "follows this project's (5.2+, before 6.12) rules",
+    "6.12's lookups inside a self-test: every version follows this project's (before 6.12) rules",
+    "the single-block cipher (crypto_alloc_cipher) has no NEED_KEY in any kernel (an unkeyed or "
+    "refused-re-key cipher runs on whatever its context holds); here it is ENOKEY before a key and "
+    "after a refused setkey in every version",
 )

@@ -61,6 +61,41 @@ def duplicate_driver():
     return got
 
 
+def rekey(kind, name, good, bad, use):
+    """Key a ``kind`` tfm with ``good``, use it, refuse ``bad``, use it again:
+    the driver and both uses' outcomes (the parent compares them with an
+    independent computation under the good key)."""
+    alloc = {"skcipher": capi.crypto_alloc_skcipher, "aead": capi.crypto_alloc_aead,
+             "shash": capi.crypto_alloc_shash, "cipher": capi.crypto_alloc_cipher}[kind]
+    with alloc(name) as t:
+        t.setkey(good)
+        got = {"driver": t.alg.cra_driver_name, "before": outcome(lambda: use(t))}
+        got["refused"] = outcome(lambda: t.setkey(bad))
+        got["after"] = outcome(lambda: use(t))
+        got["after_nosimd"] = outcome(lambda: _nosimd(use, t))
+        got["rekeyed"] = outcome(lambda: t.setkey(good))
+        got["again"] = outcome(lambda: use(t))
+    return got
+
+
+def _nosimd(use, t):
+    with capi.simd_disabled():
+        return use(t)
+
+
+def failed_rekey():
+    """A refused re-key of each type that has NEED_KEY, and of the single-block cipher."""
+    data = bytes(range(100))
+    return {
+        "skcipher": rekey("skcipher", "chacha20", KEY, KEY[:31], lambda t: t.encrypt(data, TWEAK)),
+        "aead": rekey("aead", "rfc7539(chacha20,poly1305)", KEY, KEY[:31],
+                      lambda t: t.encrypt(data, TWEAK[:12], assoc=b"hdr")),
+        "shash": rekey("shash", "nhpoly1305", bytes(range(256)) * 4 + KEY * 2, bytes(1087),
+                       lambda t: t.digest(data)),
+        "cipher": rekey("cipher", "aes", KEY, KEY[:31], lambda t: t.encrypt_one(data[:16])),
+    }
+
+
 def pieces(tfm, ivsize, lengths):
     """``sum(lengths)`` bytes (0, 1, 2, ... mod 251) in one scatterlist entry per length."""
     total = sum(lengths)
@@ -127,7 +162,7 @@ def main(version):
     capi.boot(kernel=version)
     json.dump({"xts_template": xts("xts(ecb(aes-generic))"), "xts": xts("xts(aes)"),
                "aead": setauthsize_zero(), "dup": duplicate_driver(), "chacha": chacha_sections(),
-               "aes_modes": aes_modes()},
+               "aes_modes": aes_modes(), "rekey": failed_rekey()},
               sys.stdout)
 
 
