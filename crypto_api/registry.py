@@ -232,9 +232,15 @@ def _check_alg(desc) -> None:
     if not isinstance(desc, A.ALG_KINDS):
         raise TypeError(f"expected a CipherAlg, SkcipherAlg, ShashAlg or AeadAlg, not {type(desc).__name__}")
     name = desc.cra_name
+    if name == "":
+        raise CryptoError(EINVAL, f"cannot register an algorithm with an empty cra_name "
+                                  f"(driver {desc.cra_driver_name or 'unnamed'})")
     check_name(name, "cra_name")
     if desc.cra_driver_name:
         check_name(desc.cra_driver_name, "cra_driver_name")
+    elif not _driver_name_filled():
+        raise CryptoError(EINVAL, f"{name}: cra_driver_name is empty (kernels from 5.3 require one; "
+                                  f"older ones registered it as {name}-generic)")
     elif len(name + "-generic") >= A.CRYPTO_MAX_ALG_NAME:
         raise CryptoError(ENAMETOOLONG, f"{name}: no driver name given and {name}-generic is too long")
 
@@ -314,6 +320,13 @@ def _prepare(desc):
         if desc.export is None:
             changes["statesize"] = desc.descsize
     return attrs.evolve(desc, **changes)
+
+
+def _driver_name_filled() -> bool:
+    """Up to 5.2 an empty driver name registers as ``cra_name + "-generic"``;
+    from 5.3 it is EINVAL (``register.empty_driver_name`` in the kernel-version
+    table; the composite fills it in)."""
+    return rule("register.empty_driver_name", "filled") == "filled"
 
 
 def _duplicates_refused() -> bool:

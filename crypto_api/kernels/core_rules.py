@@ -45,6 +45,16 @@ RULES = (
          f"->setkey() fails\", in the 3.16.70 stable release's diff of crypto/shash.c)",
          unknown=_REARM_UNKNOWN + "; the references give no shash boundary, taken as the skcipher/AEAD "
                  "one (one patch series)"),
+    Rule("register.empty_driver_name", GENERIC, "5.0", "5.3", "filled",
+         "a descriptor with an empty driver name registers as cra_name + \"-generic\" (ENAMETOOLONG "
+         "when that is 128 characters or more)",
+         f"crypto/algapi.c crypto_set_driver_name @5.0 ({CORE} §1.1, §2.2, §11)"),
+    Rule("register.empty_driver_name", GENERIC, "5.3", None, "refused",
+         "a descriptor with an empty driver name is EINVAL at registration",
+         f"crypto/algapi.c crypto_check_alg @6.x ({CORE} §1.1, §2.2, §11); the change is "
+         f"\"crypto: algapi - require cra_name and cra_driver_name\" (linux-crypto, 2019-06-03)",
+         unknown="the patch was posted after 5.2's merge window and is taken as merged for 5.3 (an "
+                 "inference: the references read crypto_check_alg only in 5.0 and the modern trees)"),
     Rule("register.duplicate_driver", GENERIC, "5.0", "6.10", "allowed",
          "two registered algorithms may share a driver name; a lookup by that name finds the most "
          "recently registered",
@@ -59,8 +69,8 @@ RULES = (
 NOT_MODELLED = (
     "lskcipher (6.7+): no linear-buffer skcipher type in any version (a new type with its own "
     "frontend, /proc/crypto type and type number 4; not cheap)",
-    "empty driver names: v5.0 fills in NAME-generic, later kernels refuse them; every version fills "
-    "it in (the reference does not say from which version, and this project's descriptors rely on it)",
+    "an empty cra_name: v5.0 checked nothing and registered it (its driver name then \"-generic\"); "
+    "here it is EINVAL in every version, as kernels from 5.3 have it",
     "v5.0's xts template on a length of 17 bytes or more that is not whole blocks XORs the full "
     "blocks into dst before its EINVAL; here the request is refused before anything is written",
     "6.12's lookups inside a self-test: every version follows this project's (before 6.12) rules",

@@ -61,6 +61,23 @@ def duplicate_driver():
     return got
 
 
+def empty_names():
+    """Descriptors with an empty driver name (a short and a 120-character cra_name)
+    and one with an empty cra_name; then every module of this machine loaded."""
+    got = {"short": outcome(lambda: capi.crypto_register_skcipher(xor_skcipher("toy-nodrv", "")))}
+    if got["short"][0] == "ok":
+        with capi.crypto_alloc_skcipher("toy-nodrv") as t:
+            t.setkey(b"\x5a")
+            got["short_driver"] = t.alg.cra_driver_name
+            got["short_out"] = bytes(t.encrypt(bytes(range(8)), None)).hex()
+    else:
+        got["short_lookup"] = outcome(lambda: capi.crypto_alloc_skcipher("toy-nodrv"))
+    got["long"] = outcome(lambda: capi.crypto_register_skcipher(xor_skcipher("n" * 120, "")))
+    got["no_name"] = outcome(lambda: capi.crypto_register_skcipher(xor_skcipher("", "toy-noname-drv")))
+    got["load_errors"] = {k: str(v) for k, v in capi.modules.load_all().items() if v}
+    return got
+
+
 def rekey(kind, name, good, bad, use):
     """Key a ``kind`` tfm with ``good``, use it, refuse ``bad``, use it again:
     the driver and both uses' outcomes (the parent compares them with an
@@ -162,7 +179,8 @@ def main(version):
     capi.boot(kernel=version)
     json.dump({"xts_template": xts("xts(ecb(aes-generic))"), "xts": xts("xts(aes)"),
                "aead": setauthsize_zero(), "dup": duplicate_driver(), "chacha": chacha_sections(),
-               "aes_modes": aes_modes(), "rekey": failed_rekey()},
+               "aes_modes": aes_modes(), "rekey": failed_rekey(),
+               "names": empty_names()},
               sys.stdout)
 
 

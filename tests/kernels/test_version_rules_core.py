@@ -21,7 +21,7 @@ from aead_ref import seal as ref_seal
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from modes_ref import xts as ref_xts
 
-from crypto_api.errors import EEXIST, EINVAL, ENOKEY
+from crypto_api.errors import EEXIST, EINVAL, ENAMETOOLONG, ENOENT, ENOKEY
 from crypto_api.kernels import KNOWN, query
 from crypto_api.kernels.versions import key
 
@@ -39,6 +39,8 @@ XTS_AESNI_STEALS_FROM = "5.4"
 SETAUTHSIZE_ZERO_REFUSED_FROM = "5.4"
 DUPLICATE_DRIVER_REFUSED_FROM = "6.10"
 CHACHA_PER_STEP_FROM = "5.5"
+# core §2.2 and §11 (v5.0 fills, modern refuses); the release is the patch's inferred one
+EMPTY_DRIVER_REFUSED_FROM = "5.3"
 # aead-modes §1.3: absent 5.0, present 5.2; the commit history's 5.1 is the table's boundary
 FAILED_REKEY_REARMED_FROM = "5.1"
 AESNI_MODES_PER_STEP_FROM = "5.11"
@@ -111,6 +113,22 @@ def test_duplicate_driver_names_refused_from_6_10(version):
         # both stand; a lookup by the driver name takes the first exact match on the
         # list, the most recently registered, whatever its priority
         assert got == {"second": ["ok", None], "by_driver_priority": 50, "listed": 2}
+
+
+@pytest.mark.parametrize("version", ["5.0", "5.4", "6.19"])
+def test_empty_driver_names_filled_in_5_0_refused_from_5_3(version):
+    got = boot(version)["names"]
+    if since(version, EMPTY_DRIVER_REFUSED_FROM):
+        assert got["short"] == got["long"] == ["err", EINVAL]
+        assert got["short_lookup"] == ["err", ENOENT]
+    else:
+        assert got["short"] == ["ok", None]
+        assert got["short_driver"] == "toy-nodrv-generic"
+        assert got["short_out"] == bytes(b ^ 0x5A for b in range(8)).hex()
+        assert got["long"] == ["err", ENAMETOOLONG]         # "n" * 120 + "-generic" is 128 characters
+    assert got["no_name"] == ["err", EINVAL]
+    # no descriptor of this project relies on the fill-in: every module loads in every version
+    assert got["load_errors"] == {}
 
 
 @pytest.mark.parametrize("version", ["5.0", "5.4", "6.19"])
@@ -273,6 +291,7 @@ def test_aesni_modes_self_tests_pass_with_either_sections(version, drivers):
     ("chacha.sections", "x86_64", CHACHA_PER_STEP_FROM, "walk", "step"),
     ("aesni.modes_sections", "x86_64", AESNI_MODES_PER_STEP_FROM, "request", "step"),
     ("setkey.failed_rekey", "arm", FAILED_REKEY_REARMED_FROM, "kept", "rearmed"),
+    ("register.empty_driver_name", "x86_64", EMPTY_DRIVER_REFUSED_FROM, "filled", "refused"),
 ])
 def test_the_table_holds_these_facts(name, machine, boundary, before, after):
     for v in KNOWN:
