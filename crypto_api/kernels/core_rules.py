@@ -55,6 +55,23 @@ RULES = (
          f"\"crypto: algapi - require cra_name and cra_driver_name\" (linux-crypto, 2019-06-03)",
          unknown="the patch was posted after 5.2's merge window and is taken as merged for 5.3 (an "
                  "inference: the references read crypto_check_alg only in 5.0 and the modern trees)"),
+    Rule("lookup.tested_mask", GENERIC, "5.0", "6.12", "instantiates",
+         "a lookup whose mask holds CRYPTO_ALG_TESTED (a self-test's) and that finds nothing makes a "
+         "lookup larval like any other: the template is instantiated",
+         f"crypto/api.c crypto_larval_lookup @5.0-6.11 ({CORE} §2.9)"),
+    Rule("lookup.tested_mask", GENERIC, "6.12", None, "refused",
+         "a lookup whose mask holds CRYPTO_ALG_TESTED and that finds nothing is ENOENT: no larval, no "
+         "template instance (a self-test never instantiates)",
+         f"crypto/api.c crypto_larval_lookup @6.12 ({CORE} §2.9, §11)"),
+    Rule("lookup.larval_mask", GENERIC, "5.0", "6.12", "skipped",
+         "a lookup passes over a lookup larval made by a lookup of the same name with another mask "
+         "(and makes its own: a lookup nested in an instantiation instantiates again)",
+         f"crypto/api.c __crypto_alg_lookup @5.0-6.11 ({CORE} §2.7, §11)"),
+    Rule("lookup.larval_mask", GENERIC, "6.12", None, "matched",
+         "a lookup takes a lookup larval of the same name whatever its mask and waits on it, then "
+         "looks up again with its own type and mask (a lookup nested in the instantiation that "
+         "larval stands for waits on itself: ETIMEDOUT)",
+         f"crypto/api.c __crypto_alg_lookup, crypto_larval_wait @6.12 ({CORE} §2.7, §2.11, §11)"),
     Rule("register.duplicate_driver", GENERIC, "5.0", "6.10", "allowed",
          "two registered algorithms may share a driver name; a lookup by that name finds the most "
          "recently registered",
@@ -73,7 +90,12 @@ NOT_MODELLED = (
     "here it is EINVAL in every version, as kernels from 5.3 have it",
     "v5.0's xts template on a length of 17 bytes or more that is not whole blocks XORs the full "
     "blocks into dst before its EINVAL; here the request is refused before anything is written",
-    "6.12's lookups inside a self-test: every version follows this project's (before 6.12) rules",
+    "6.12's larvals are no longer fulfilled by the instance that registers (the waiter looks up "
+    "again): here a lookup larval still takes the first tested match (the 5.5 \"best\" rule), "
+    "which names the same driver wherever the instantiation runs in one thread, as here",
+    "a lookup meeting the larval of a request only it could complete (nested in that request's "
+    "instantiation): the kernel waits 60 s before its ETIMEDOUT (6.12+ then also kills the larval); "
+    "here the ETIMEDOUT comes at once and the larval stays until its request ends",
     "the single-block cipher (crypto_alloc_cipher) has no NEED_KEY in any kernel (an unkeyed or "
     "refused-re-key cipher runs on whatever its context holds); here it is ENOKEY before a key and "
     "after a refused setkey in every version",

@@ -13,7 +13,7 @@ import sys
 
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
-from toy_skciphers import xor_skcipher
+from toy_skciphers import wrap_template, xor_skcipher
 
 KEY = bytes(range(32))
 TWEAK = bytes(range(16, 32))
@@ -76,6 +76,47 @@ def empty_names():
     got["no_name"] = outcome(lambda: capi.crypto_register_skcipher(xor_skcipher("", "toy-noname-drv")))
     got["load_errors"] = {k: str(v) for k, v in capi.modules.load_all().items() if v}
     return got
+
+
+def larval_lookups():
+    """Lookups that meet a lookup larval or carry CRYPTO_ALG_TESTED in their mask.
+
+    ``relook(x)``'s first instantiation looks its own name up again from inside
+    its create, first with the same mask as the outer lookup, then with another
+    (CRYPTO_ALG_ASYNC); ``tmask(x)`` is looked up with TESTED in type and mask
+    before and after a plain lookup built it."""
+    capi.crypto_register_skcipher(xor_skcipher("toy-larval", "toy-larval-drv"))
+    wrapped = wrap_template("relook")
+    got = {"creates": 0}
+
+    def create(tmpl, tb):
+        got["creates"] += 1
+        if got["creates"] == 1:
+            name = f"relook({capi.crypto_attr_alg_name(tb, 1, 'relook')})"
+            for case, mask in (("same_mask", 0), ("other_mask", capi.CRYPTO_ALG_ASYNC)):
+                got[case] = outcome(lambda: _driver_of(capi.crypto_alloc_skcipher(name, 0, mask)))
+        wrapped.create(tmpl, tb)
+
+    capi.crypto_register_template(capi.Template(name="relook", create=create))
+    got["outer"] = outcome(lambda: _driver_of(capi.crypto_alloc_skcipher("relook(toy-larval)")))
+    got["larvals_left"] = [a.cra_name for a in capi.registry.snapshot() if a.is_larval]
+
+    capi.crypto_register_template(wrap_template("tmask"))
+    tested = capi.CRYPTO_ALG_TESTED
+    got["tested_first"] = outcome(lambda: _driver_of(capi.crypto_alloc_skcipher("tmask(toy-larval)", tested,
+                                                                                 tested)))
+    got["tested_first_listed"] = sorted(a.cra_driver_name for a in capi.registry.snapshot()
+                                        if a.cra_name == "tmask(toy-larval)" and not a.is_larval)
+    got["plain"] = outcome(lambda: _driver_of(capi.crypto_alloc_skcipher("tmask(toy-larval)")))
+    got["tested_then"] = outcome(lambda: _driver_of(capi.crypto_alloc_skcipher("tmask(toy-larval)", tested,
+                                                                                tested)))
+    return got
+
+
+def _driver_of(tfm):
+    """The driver name of ``tfm``, as the hex of its bytes (what ``outcome`` reports); frees it."""
+    with tfm:
+        return tfm.alg.cra_driver_name.encode()
 
 
 def rekey(kind, name, good, bad, use):
@@ -180,7 +221,7 @@ def main(version):
     json.dump({"xts_template": xts("xts(ecb(aes-generic))"), "xts": xts("xts(aes)"),
                "aead": setauthsize_zero(), "dup": duplicate_driver(), "chacha": chacha_sections(),
                "aes_modes": aes_modes(), "rekey": failed_rekey(),
-               "names": empty_names()},
+               "names": empty_names(), "larvals": larval_lookups()},
               sys.stdout)
 
 

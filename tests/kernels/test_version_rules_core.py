@@ -21,7 +21,7 @@ from aead_ref import seal as ref_seal
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from modes_ref import xts as ref_xts
 
-from crypto_api.errors import EEXIST, EINVAL, ENAMETOOLONG, ENOENT, ENOKEY
+from crypto_api.errors import EEXIST, EINVAL, ENAMETOOLONG, ENOENT, ENOKEY, ETIMEDOUT
 from crypto_api.kernels import KNOWN, query
 from crypto_api.kernels.versions import key
 
@@ -41,6 +41,9 @@ DUPLICATE_DRIVER_REFUSED_FROM = "6.10"
 CHACHA_PER_STEP_FROM = "5.5"
 # core §2.2 and §11 (v5.0 fills, modern refuses); the release is the patch's inferred one
 EMPTY_DRIVER_REFUSED_FROM = "5.3"
+# core §2.7, §2.9, §2.11, §11
+TESTED_MASK_REFUSED_FROM = "6.12"
+LARVAL_MASK_MATCHED_FROM = "6.12"
 # aead-modes §1.3: absent 5.0, present 5.2; the commit history's 5.1 is the table's boundary
 FAILED_REKEY_REARMED_FROM = "5.1"
 AESNI_MODES_PER_STEP_FROM = "5.11"
@@ -113,6 +116,41 @@ def test_duplicate_driver_names_refused_from_6_10(version):
         # both stand; a lookup by the driver name takes the first exact match on the
         # list, the most recently registered, whatever its priority
         assert got == {"second": ["ok", None], "by_driver_priority": 50, "listed": 2}
+
+
+def named(driver):
+    return ["ok", driver.encode().hex()]
+
+
+@pytest.mark.parametrize("version", ["5.0", "6.6", "6.12", "6.19"])
+def test_lookup_larvals_of_another_mask_matched_from_6_12(version):
+    got = boot(version)["larvals"]
+    # the outer lookup gets its instance in every version, and leaves no larval behind
+    assert got["outer"] == named("relook(toy-larval-drv)")
+    assert got["larvals_left"] == []
+    # a nested lookup with the outer one's mask waits on the outer larval, which only it
+    # could complete: the kernel gives up after 60 s
+    assert got["same_mask"] == ["err", ETIMEDOUT]
+    if since(version, LARVAL_MASK_MATCHED_FROM):
+        assert got["other_mask"] == ["err", ETIMEDOUT]
+        assert got["creates"] == 1
+    else:                               # passed over: the nested lookup instantiates on its own
+        assert got["other_mask"] == named("relook(toy-larval-drv)")
+        assert got["creates"] == 2
+
+
+@pytest.mark.parametrize("version", ["5.0", "6.6", "6.12", "6.19"])
+def test_lookups_with_tested_in_the_mask_instantiate_nothing_from_6_12(version):
+    got = boot(version)["larvals"]
+    drv = "tmask(toy-larval-drv)"
+    if since(version, TESTED_MASK_REFUSED_FROM):
+        assert got["tested_first"] == ["err", ENOENT]
+        assert got["tested_first_listed"] == []
+    else:
+        assert got["tested_first"] == named(drv)
+        assert got["tested_first_listed"] == [drv]
+    # an instance that exists is found with TESTED in the mask in every version
+    assert got["plain"] == got["tested_then"] == named(drv)
 
 
 @pytest.mark.parametrize("version", ["5.0", "5.4", "6.19"])
@@ -292,6 +330,8 @@ def test_aesni_modes_self_tests_pass_with_either_sections(version, drivers):
     ("aesni.modes_sections", "x86_64", AESNI_MODES_PER_STEP_FROM, "request", "step"),
     ("setkey.failed_rekey", "arm", FAILED_REKEY_REARMED_FROM, "kept", "rearmed"),
     ("register.empty_driver_name", "x86_64", EMPTY_DRIVER_REFUSED_FROM, "filled", "refused"),
+    ("lookup.tested_mask", "arm64", TESTED_MASK_REFUSED_FROM, "instantiates", "refused"),
+    ("lookup.larval_mask", "x86_64", LARVAL_MASK_MATCHED_FROM, "skipped", "matched"),
 ])
 def test_the_table_holds_these_facts(name, machine, boundary, before, after):
     for v in KNOWN:
