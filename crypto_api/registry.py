@@ -12,10 +12,10 @@ driver-name match wins, else the highest priority ``cra_name`` match, ties
 going to the most recently registered entry; untested algorithms are seen only
 by a second pass, which reports ELIBBAD (how lookups meet larvals and
 TESTED masks follows the kernel version: ``lookup.*`` in the version table).
-A miss loads modules through
-``crypto-<name>`` aliases (the loader installs itself with
-:func:`set_module_loader`) and then announces CRYPTO_MSG_ALG_REQUEST, which
-the crypto manager answers by building a template instance.
+A miss loads modules through ``crypto-<name>`` aliases (the loader installs
+itself with :func:`set_module_loader`) and then announces
+CRYPTO_MSG_ALG_REQUEST, which the crypto manager answers by building a
+template instance.
 
 This module imports neither the loader, nor the templates, nor the test
 manager: they sit above it and reach it through these hooks.

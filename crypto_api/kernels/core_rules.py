@@ -1,10 +1,11 @@
 """The kernel-version table's rules of the core: what changed in crypto/ itself.
 
 No kernel counterpart: facts of crypto/xts.c, crypto/aead.c, crypto/skcipher.c,
-crypto/shash.c, crypto/algapi.c and crypto/api.c per kernel version, with the source of each (the project's
-references, which name the kernel trees they read).  crypto_api.kernels.table
-collects these ``RULES`` with the glue's (each machine's ``kernel_rows``);
-the code applying each asks crypto_api.version_rules.rule by name.
+crypto/shash.c, crypto/algapi.c and crypto/api.c per kernel version, with the
+source of each (the project's references, which name the kernel trees they
+read).  crypto_api.kernels.table collects these ``RULES`` with the glue's
+(each machine's ``kernel_rows``); the code applying each asks
+crypto_api.version_rules.rule by name.
 """
 
 from __future__ import annotations
@@ -90,9 +91,10 @@ NOT_MODELLED = (
     "here it is EINVAL in every version, as kernels from 5.3 have it",
     "v5.0's xts template on a length of 17 bytes or more that is not whole blocks XORs the full "
     "blocks into dst before its EINVAL; here the request is refused before anything is written",
-    "6.12's larvals are no longer fulfilled by the instance that registers (the waiter looks up "
-    "again): here a lookup larval still takes the first tested match (the 5.5 \"best\" rule), "
-    "which names the same driver wherever the instantiation runs in one thread, as here",
+    "\"crypto: api - Remove instance larval fulfilment\" (a modern kernel; its release was not "
+    "read): the registering instance no longer fulfils a lookup larval, the waiter looks up again; "
+    "here a lookup larval still takes the first tested match (the 5.5 \"best\" rule) in every "
+    "version, and the lookup looks up again only when nothing fulfilled it",
     "a lookup meeting the larval of a request only it could complete (nested in that request's "
     "instantiation): the kernel waits 60 s before its ETIMEDOUT (6.12+ then also kills the larval); "
     "here the ETIMEDOUT comes at once and the larval stays until its request ends",
