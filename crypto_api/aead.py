@@ -91,9 +91,9 @@ class CryptoAead(DirectTfm):
     def setkey(self, key: A.BytesLike) -> None:
         """Set the key (its format is the algorithm's; rfc7539: 32 bytes, rfc7539esp: 36).
 
-        A failure wipes the context and re-arms NEED_KEY, as kernels after
-        v5.0 do and as this project's other types do (v5.0 kept an old key
-        usable after a failed re-key).
+        A failure wipes the context and re-arms NEED_KEY, as kernels from
+        5.1 do; a followed v5.0 keeps an old key usable after a failed
+        re-key (``setkey.failed_rekey``, see CryptoTfm._setkey_failed).
         """
         alg = self.alg
         self._check_live()
@@ -102,7 +102,7 @@ class CryptoAead(DirectTfm):
         try:
             call_setkey(alg.setkey, self, kv)       # a wipeable copy, zeroed afterwards
         except BaseException:
-            self.wipe_key()
+            self._setkey_failed()
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
         self._install_direct()

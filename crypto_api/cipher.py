@@ -28,6 +28,12 @@ class CryptoCipher(BoundedKeyTfm):
         if self.alg.cra_init is not None:
             self.alg.cra_init(self)
 
+    def _setkey_failed(self) -> None:
+        """The kernel's single-block cipher has no NEED_KEY in any version; this
+        project's ENOKEY (before a key, after a refused one) is the same in every
+        version, so a refused setkey always wipes (core_rules' NOT_MODELLED)."""
+        self.wipe_key()
+
     def _one(self, fn, dst, src) -> None:
         alg = self.alg
         if self.crt_flags & A.CRYPTO_TFM_NEED_KEY:

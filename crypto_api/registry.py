@@ -10,10 +10,12 @@ the template instances built on weaker implementations of its name, and is
 announced with CRYPTO_MSG_ALG_LOADED.  Lookup follows the kernel: an exact
 driver-name match wins, else the highest priority ``cra_name`` match, ties
 going to the most recently registered entry; untested algorithms are seen only
-by a second pass, which reports ELIBBAD.  A miss loads modules through
-``crypto-<name>`` aliases (the loader installs itself with
-:func:`set_module_loader`) and then announces CRYPTO_MSG_ALG_REQUEST, which
-the crypto manager answers by building a template instance.
+by a second pass, which reports ELIBBAD (how lookups meet larvals and
+TESTED masks follows the kernel version: ``lookup.*`` in the version table).
+A miss loads modules through ``crypto-<name>`` aliases (the loader installs
+itself with :func:`set_module_loader`) and then announces
+CRYPTO_MSG_ALG_REQUEST, which the crypto manager answers by building a
+template instance.
 
 This module imports neither the loader, nor the templates, nor the test
 manager: they sit above it and reach it through these hooks.
@@ -29,7 +31,7 @@ import attrs
 
 from . import alg as A
 from .errors import (EAGAIN, EBUSY, EEXIST, EINVAL, ELIBBAD, ENAMETOOLONG,
-                     ENOENT, CryptoError)
+                     ENOENT, ETIMEDOUT, CryptoError)
 from .notifier import (CRYPTO_MSG_ALG_LOADED, CRYPTO_MSG_ALG_REGISTER, CRYPTO_MSG_ALG_REQUEST,
                        NOTIFY_DONE, crypto_notify, crypto_probing_notify)
 from .version_rules import rule
@@ -232,9 +234,15 @@ def _check_alg(desc) -> None:
     if not isinstance(desc, A.ALG_KINDS):
         raise TypeError(f"expected a CipherAlg, SkcipherAlg, ShashAlg or AeadAlg, not {type(desc).__name__}")
     name = desc.cra_name
+    if name == "":
+        raise CryptoError(EINVAL, f"cannot register an algorithm with an empty cra_name "
+                                  f"(driver {desc.cra_driver_name or 'unnamed'})")
     check_name(name, "cra_name")
     if desc.cra_driver_name:
         check_name(desc.cra_driver_name, "cra_driver_name")
+    elif not _driver_name_filled():
+        raise CryptoError(EINVAL, f"{name}: cra_driver_name is empty (kernels from 5.3 require one; "
+                                  f"older ones registered it as {name}-generic)")
     elif len(name + "-generic") >= A.CRYPTO_MAX_ALG_NAME:
         raise CryptoError(ENAMETOOLONG, f"{name}: no driver name given and {name}-generic is too long")
 
@@ -314,6 +322,13 @@ def _prepare(desc):
         if desc.export is None:
             changes["statesize"] = desc.descsize
     return attrs.evolve(desc, **changes)
+
+
+def _driver_name_filled() -> bool:
+    """Up to 5.2 an empty driver name registers as ``cra_name + "-generic"``;
+    from 5.3 it is EINVAL (``register.empty_driver_name`` in the kernel-version
+    table; the composite fills it in)."""
+    return rule("register.empty_driver_name", "filled") == "filled"
 
 
 def _duplicates_refused() -> bool:
@@ -522,15 +537,24 @@ def kill_alg(alg: CryptoAlg) -> None:
 # --------------------------------------------------------------------------
 # Lookup
 
+def _larvals_of_other_masks_skipped() -> bool:
+    """Up to 6.11 a lookup passes over a lookup larval that another lookup made
+    with a different mask; from 6.12 it takes it (and, once the larval is done,
+    looks up again with its own type and mask) (``lookup.larval_mask`` in the
+    kernel-version table; the composite skips)."""
+    return rule("lookup.larval_mask", "skipped") == "skipped"
+
+
 def _lookup_core(name: str, type: int, mask: int) -> Optional[CryptoAlg]:
     best = -2
     found = None
+    skip_other_masks = _larvals_of_other_masks_skipped()
     for q in alg_list:
         if q.cra_flags & (A.CRYPTO_ALG_DEAD | A.CRYPTO_ALG_DYING):
             continue
         if (q.cra_flags ^ type) & mask:
             continue
-        if q.is_larval and not q.is_test_larval and q.larval_mask != mask:
+        if q.is_larval and not q.is_test_larval and q.larval_mask != mask and skip_other_masks:
             continue
         exact = q.cra_driver_name == name
         if not exact and not (q.cra_name == name and q.cra_priority > best):
@@ -553,6 +577,14 @@ def crypto_alg_lookup(name: str, type: int, mask: int) -> Optional[CryptoAlg]:
     if alg is not None and not alg.is_larval:
         raise CryptoError(ELIBBAD, f"{alg.cra_driver_name}: registered but failed its self-test")
     return alg
+
+
+def _tested_mask_instantiates() -> bool:
+    """Up to 6.11 a lookup that finds nothing makes a lookup larval whatever its
+    mask, so a template is instantiated; from 6.12 a lookup whose mask holds
+    TESTED (a self-test's) gets ENOENT instead (``lookup.tested_mask`` in the
+    kernel-version table; the composite instantiates)."""
+    return rule("lookup.tested_mask", "instantiates") == "instantiates"
 
 
 _probe_depth = threading.local()
@@ -579,9 +611,20 @@ def crypto_alg_mod_lookup(name: str, type: int, mask: int, what: str = "algorith
                 crypto_request_module("crypto-" + name + "-all")
             alg = crypto_alg_lookup(name, type, mask)
         if alg is not None:
-            if alg.is_larval:
+            if alg.is_test_larval:
                 raise CryptoError(EAGAIN, f"{name}: {alg.cra_driver_name} is still being tested")
+            if alg.is_larval:
+                # Only this thread can meet a lookup larval (the lock is held while the
+                # instance is built), and only this thread would complete it: the
+                # kernel waits its 60 s for it and gives up.
+                raise CryptoError(ETIMEDOUT, f"{name}: the lookup waits on a request for the same name "
+                                             f"that only it could complete (a lookup nested in that "
+                                             f"request's instantiation)")
             return crypto_mod_get(alg)
+        if mask & A.CRYPTO_ALG_TESTED and not _tested_mask_instantiates():
+            raise CryptoError(ENOENT, f"{name}: no {what} of that name registered; a lookup whose mask "
+                                      f"holds CRYPTO_ALG_TESTED (a self-test's) builds no template "
+                                      f"instance from 6.12")
         depth = getattr(_probe_depth, "n", 0)
         if depth >= MAX_TEMPLATE_DEPTH:
             raise CryptoError(EINVAL, f"{name}: templates nested deeper than {MAX_TEMPLATE_DEPTH} levels")

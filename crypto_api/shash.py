@@ -82,7 +82,7 @@ class CryptoShash(CryptoTfm):
         try:
             call_setkey(alg.setkey, self, kv)
         except BaseException:
-            self.wipe_key()                 # a failed setkey leaves no old key usable
+            self._setkey_failed()           # from 5.1: no old key stays usable
             raise
         self.crt_flags &= ~A.CRYPTO_TFM_NEED_KEY
         self._install_direct()

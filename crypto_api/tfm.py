@@ -13,7 +13,9 @@ lock around a shared one); tfms of the same algorithm share no state.
 
 Key hygiene: the driver context is wiped (:func:`wipe_ctx`) when the tfm is
 freed, after the driver's exit hook (the kernel frees a tfm with
-kfree_sensitive), and by the frontends when a setkey fails.
+kfree_sensitive), and by the frontends when a setkey fails, except under a
+followed v5.0, whose frontends left NEED_KEY and the context as they were
+(``setkey.failed_rekey`` in the kernel-version table, :meth:`CryptoTfm._setkey_failed`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from . import registry
 from .direct import OutputScratch
 from .scatterlist import as_byte_view
 from .errors import EAGAIN, EINVAL, ENOKEY, CryptoError
+from .version_rules import rule
+
+#: the kernel-version rule saying what a refused setkey does to NEED_KEY
+FAILED_REKEY_RULE = "setkey.failed_rekey"
 
 try:
     # method(cls, func, member, doc): a one-call method entered in C (crypto_api/direct_method.c)
@@ -139,6 +145,23 @@ class CryptoTfm:
         """Whether the algorithm needs a key before use (NEED_KEY applies)."""
         return bool(getattr(self.alg, "max_keysize", 0))
 
+    def _install_direct(self) -> None:
+        """Build the direct paths from the keyed context (the types that have them override it)."""
+
+    def _setkey_failed(self) -> None:
+        """What a refused setkey leaves behind, as the followed kernel did.
+
+        From 5.1 (and in the composite registry) the frontend re-arms NEED_KEY:
+        here the context is wiped too, so no old key stays usable.  v5.0's
+        frontends returned the error and touched nothing: a tfm that had a
+        good key keeps it (a refused length reaches no driver, so the context
+        is intact; a driver that refused keeps whatever it left there), and
+        its direct paths are rebuilt from that context."""
+        if rule(FAILED_REKEY_RULE, "rearmed") == "rearmed":
+            self.wipe_key()
+        elif not self.crt_flags & A.CRYPTO_TFM_NEED_KEY:
+            self._install_direct()
+
     def _check_live(self) -> None:
         if not self._live:
             raise CryptoError(EINVAL, f"{self.alg.cra_driver_name}: the transform was freed")
@@ -232,8 +255,8 @@ class BoundedKeyTfm(DirectTfm):
 
     def setkey(self, key) -> None:
         """Set the key: its length is checked against min/max_keysize (EINVAL
-        naming the expected length) before the driver sees it; any failure
-        wipes the context and re-arms NEED_KEY."""
+        naming the expected length) before the driver sees it; a failure
+        wipes the context and re-arms NEED_KEY (v5.0: see :meth:`_setkey_failed`)."""
         alg = self.alg
         self._check_live()
         self._direct_enc = self._direct_dec = None
@@ -241,14 +264,14 @@ class BoundedKeyTfm(DirectTfm):
         n = len(kv)
         if n < alg.min_keysize or n > alg.max_keysize:
             self.crt_flags |= A.CRYPTO_TFM_RES_BAD_KEY_LEN
-            self.wipe_key()                 # a failed setkey leaves no old key usable
+            self._setkey_failed()           # from 5.1: no old key stays usable
             want = (str(alg.min_keysize) if alg.min_keysize == alg.max_keysize
                     else f"{alg.min_keysize}..{alg.max_keysize}")
             raise CryptoError(EINVAL, f"{alg.cra_driver_name}: key is {n} bytes, expected {want}")
         try:
             call_setkey(alg.setkey, self, kv)
         except BaseException:
-            self.wipe_key()
+            self._setkey_failed()
             raise
         self.crt_flags &= ~(A.CRYPTO_TFM_NEED_KEY | A.CRYPTO_TFM_RES_BAD_KEY_LEN)
         self._install_direct()

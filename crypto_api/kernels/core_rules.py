@@ -1,10 +1,11 @@
 """The kernel-version table's rules of the core: what changed in crypto/ itself.
 
-No kernel counterpart: facts of crypto/xts.c, crypto/aead.c and
-crypto/algapi.c per kernel version, with the source of each (the project's
-references, which name the kernel trees they read).  crypto_api.kernels.table
-collects these ``RULES`` with the glue's (each machine's ``kernel_rows``);
-the code applying each asks crypto_api.version_rules.rule by name.
+No kernel counterpart: facts of crypto/xts.c, crypto/aead.c, crypto/skcipher.c,
+crypto/shash.c, crypto/algapi.c and crypto/api.c per kernel version, with the
+source of each (the project's references, which name the kernel trees they
+read).  crypto_api.kernels.table collects these ``RULES`` with the glue's
+(each machine's ``kernel_rows``); the code applying each asks
+crypto_api.version_rules.rule by name.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from .row import GENERIC, MODES, Rule
 
 CORE = "core reference"
+_REARM_UNKNOWN = ("absent in 5.0, present in 5.2 (the references read those trees); 5.1 is the commit "
+                  "history's release, not read in a 5.1 tree")
 
 #: This file's rules (crypto_api.kernels.row.Rule).
 RULES = (
@@ -30,6 +33,46 @@ RULES = (
          "crypto_aead_setauthsize(tfm, 0) is EINVAL at the frontend when maxauthsize is not 0",
          f"crypto/aead.c @5.4-6.19 ({MODES} §1.4)",
          unknown="absent in 5.2, present in 5.4; 5.3 was not read"),
+    Rule("setkey.failed_rekey", GENERIC, "5.0", "5.1", "kept",
+         "a refused setkey of an skcipher, AEAD or keyed shash leaves NEED_KEY as it was: a tfm that "
+         "had a good key keeps working with it (a refused length never reaches the driver)",
+         f"crypto/skcipher.c, crypto/aead.c, crypto/shash.c @5.0 ({MODES} §1.3, §9 item 7; "
+         f"{CORE} §1.4, §1.5)"),
+    Rule("setkey.failed_rekey", GENERIC, "5.1", None, "rearmed",
+         "a refused setkey of an skcipher, AEAD or keyed shash sets NEED_KEY again: the tfm's next use "
+         "is ENOKEY until a setkey succeeds",
+         f"crypto/skcipher.c, crypto/aead.c @5.2-6.19 ({MODES} §1.3; {CORE} §1.4, §12 item 26); "
+         f"crypto/shash.c: the same series' hash change (\"crypto: hash - set CRYPTO_TFM_NEED_KEY if "
+         f"->setkey() fails\", in the 3.16.70 stable release's diff of crypto/shash.c)",
+         unknown=_REARM_UNKNOWN + "; the references give no shash boundary, taken as the skcipher/AEAD "
+                 "one (one patch series)"),
+    Rule("register.empty_driver_name", GENERIC, "5.0", "5.3", "filled",
+         "a descriptor with an empty driver name registers as cra_name + \"-generic\" (ENAMETOOLONG "
+         "when that is 128 characters or more)",
+         f"crypto/algapi.c crypto_set_driver_name @5.0 ({CORE} §1.1, §2.2, §11)"),
+    Rule("register.empty_driver_name", GENERIC, "5.3", None, "refused",
+         "a descriptor with an empty driver name is EINVAL at registration",
+         f"crypto/algapi.c crypto_check_alg @6.x ({CORE} §1.1, §2.2, §11); the change is "
+         f"\"crypto: algapi - require cra_name and cra_driver_name\" (linux-crypto, 2019-06-03)",
+         unknown="the patch was posted after 5.2's merge window and is taken as merged for 5.3 (an "
+                 "inference: the references read crypto_check_alg only in 5.0 and the modern trees)"),
+    Rule("lookup.tested_mask", GENERIC, "5.0", "6.12", "instantiates",
+         "a lookup whose mask holds CRYPTO_ALG_TESTED (a self-test's) and that finds nothing makes a "
+         "lookup larval like any other: the template is instantiated",
+         f"crypto/api.c crypto_larval_lookup @5.0-6.11 ({CORE} §2.9)"),
+    Rule("lookup.tested_mask", GENERIC, "6.12", None, "refused",
+         "a lookup whose mask holds CRYPTO_ALG_TESTED and that finds nothing is ENOENT: no larval, no "
+         "template instance (a self-test never instantiates)",
+         f"crypto/api.c crypto_larval_lookup @6.12 ({CORE} §2.9, §11)"),
+    Rule("lookup.larval_mask", GENERIC, "5.0", "6.12", "skipped",
+         "a lookup passes over a lookup larval made by a lookup of the same name with another mask "
+         "(and makes its own: a lookup nested in an instantiation instantiates again)",
+         f"crypto/api.c __crypto_alg_lookup @5.0-6.11 ({CORE} §2.7, §11)"),
+    Rule("lookup.larval_mask", GENERIC, "6.12", None, "matched",
+         "a lookup takes a lookup larval of the same name whatever its mask and waits on it, then "
+         "looks up again with its own type and mask (a lookup nested in the instantiation that "
+         "larval stands for waits on itself: ETIMEDOUT)",
+         f"crypto/api.c __crypto_alg_lookup, crypto_larval_wait @6.12 ({CORE} §2.7, §2.11, §11)"),
     Rule("register.duplicate_driver", GENERIC, "5.0", "6.10", "allowed",
          "two registered algorithms may share a driver name; a lookup by that name finds the most "
          "recently registered",
@@ -44,10 +87,18 @@ RULES = (
 NOT_MODELLED = (
     "lskcipher (6.7+): no linear-buffer skcipher type in any version (a new type with its own "
     "frontend, /proc/crypto type and type number 4; not cheap)",
-    "empty driver names: v5.0 fills in NAME-generic, later kernels refuse them; every version fills "
-    "it in (the reference does not say from which version, and this project's descriptors rely on it)",
+    "an empty cra_name: v5.0 checked nothing and registered it (its driver name then \"-generic\"); "
+    "here it is EINVAL in every version, as kernels from 5.3 have it",
     "v5.0's xts template on a length of 17 bytes or more that is not whole blocks XORs the full "
     "blocks into dst before its EINVAL; here the request is refused before anything is written",
-    "5.2's NEED_KEY after a failed re-key and 6.12's lookups inside a self-test: every version "
-    "follows this project's (5.2+, before 6.12) rules",
+    "\"crypto: api - Remove instance larval fulfilment\" (a modern kernel; its release was not "
+    "read): the registering instance no longer fulfils a lookup larval, the waiter looks up again; "
+    "here a lookup larval still takes the first tested match (the 5.5 \"best\" rule) in every "
+    "version, and the lookup looks up again only when nothing fulfilled it",
+    "a lookup meeting the larval of a request only it could complete (nested in that request's "
+    "instantiation): the kernel waits 60 s before its ETIMEDOUT (6.12+ then also kills the larval); "
+    "here the ETIMEDOUT comes at once and the larval stays until its request ends",
+    "the single-block cipher (crypto_alloc_cipher) has no NEED_KEY in any kernel (an unkeyed or "
+    "refused-re-key cipher runs on whatever its context holds); here it is ENOKEY before a key and "
+    "after a refused setkey in every version",
 )

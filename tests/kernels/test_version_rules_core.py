@@ -4,7 +4,7 @@ Each version boots in a fresh process (rules_child.py) that reports what a
 caller sees: XTS on lengths 0, 15, 16, 31 and 32 (the template, and the x86
 driver ``xts(aes)`` resolves to), ``setauthsize(0)`` on an AEAD without a
 hook of its own, a second registration of a driver name, and the FPU
-sections of the x86 ChaCha glue.  The expectations are the references'
+sections of the x86 ChaCha glue, and a refused re-key of each keyed type.  The expectations are the references'
 facts written out here (the boundaries below and the section rules as
 independent models), and the bytes are checked against an independent XTS
 and ChaCha20 (tests/modes_ref.py, the cryptography package); a last test
@@ -17,10 +17,11 @@ import subprocess
 import sys
 
 import pytest
+from aead_ref import seal as ref_seal
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from modes_ref import xts as ref_xts
 
-from crypto_api.errors import EEXIST, EINVAL
+from crypto_api.errors import EEXIST, EINVAL, ENAMETOOLONG, ENOENT, ENOKEY, ETIMEDOUT
 from crypto_api.kernels import KNOWN, query
 from crypto_api.kernels.versions import key
 
@@ -38,6 +39,13 @@ XTS_AESNI_STEALS_FROM = "5.4"
 SETAUTHSIZE_ZERO_REFUSED_FROM = "5.4"
 DUPLICATE_DRIVER_REFUSED_FROM = "6.10"
 CHACHA_PER_STEP_FROM = "5.5"
+# core §2.2 and §11 (v5.0 fills, modern refuses); the release is the patch's inferred one
+EMPTY_DRIVER_REFUSED_FROM = "5.3"
+# core §2.7, §2.9, §2.11, §11
+TESTED_MASK_REFUSED_FROM = "6.12"
+LARVAL_MASK_MATCHED_FROM = "6.12"
+# aead-modes §1.3: absent 5.0, present 5.2; the commit history's 5.1 is the table's boundary
+FAILED_REKEY_REARMED_FROM = "5.1"
 AESNI_MODES_PER_STEP_FROM = "5.11"
 
 
@@ -108,6 +116,93 @@ def test_duplicate_driver_names_refused_from_6_10(version):
         # both stand; a lookup by the driver name takes the first exact match on the
         # list, the most recently registered, whatever its priority
         assert got == {"second": ["ok", None], "by_driver_priority": 50, "listed": 2}
+
+
+def named(driver):
+    return ["ok", driver.encode().hex()]
+
+
+@pytest.mark.parametrize("version", ["5.0", "6.6", "6.12", "6.19"])
+def test_lookup_larvals_of_another_mask_matched_from_6_12(version):
+    got = boot(version)["larvals"]
+    # the outer lookup gets its instance in every version, and leaves no larval behind
+    assert got["outer"] == named("relook(toy-larval-drv)")
+    assert got["larvals_left"] == []
+    # a nested lookup with the outer one's mask waits on the outer larval, which only it
+    # could complete: the kernel gives up after 60 s
+    assert got["same_mask"] == ["err", ETIMEDOUT]
+    if since(version, LARVAL_MASK_MATCHED_FROM):
+        assert got["other_mask"] == ["err", ETIMEDOUT]
+        assert got["creates"] == 1
+    else:                               # passed over: the nested lookup instantiates on its own
+        assert got["other_mask"] == named("relook(toy-larval-drv)")
+        assert got["creates"] == 2
+
+
+@pytest.mark.parametrize("version", ["5.0", "6.6", "6.12", "6.19"])
+def test_lookups_with_tested_in_the_mask_instantiate_nothing_from_6_12(version):
+    got = boot(version)["larvals"]
+    drv = "tmask(toy-larval-drv)"
+    if since(version, TESTED_MASK_REFUSED_FROM):
+        assert got["tested_first"] == ["err", ENOENT]
+        assert got["tested_first_listed"] == []
+    else:
+        assert got["tested_first"] == named(drv)
+        assert got["tested_first_listed"] == [drv]
+    # an instance that exists is found with TESTED in the mask in every version
+    assert got["plain"] == got["tested_then"] == named(drv)
+
+
+@pytest.mark.parametrize("version", ["5.0", "5.4", "6.19"])
+def test_empty_driver_names_filled_in_5_0_refused_from_5_3(version):
+    got = boot(version)["names"]
+    if since(version, EMPTY_DRIVER_REFUSED_FROM):
+        assert got["short"] == got["long"] == ["err", EINVAL]
+        assert got["short_lookup"] == ["err", ENOENT]
+    else:
+        assert got["short"] == ["ok", None]
+        assert got["short_driver"] == "toy-nodrv-generic"
+        assert got["short_out"] == bytes(b ^ 0x5A for b in range(8)).hex()
+        assert got["long"] == ["err", ENAMETOOLONG]         # "n" * 120 + "-generic" is 128 characters
+    assert got["no_name"] == ["err", EINVAL]
+    # no descriptor of this project relies on the fill-in: every module loads in every version
+    assert got["load_errors"] == {}
+
+
+@pytest.mark.parametrize("version", ["5.0", "5.4", "6.19"])
+def test_failed_rekey_keeps_the_key_in_5_0_and_rearms_need_key_after(version):
+    got = boot(version)["rekey"]
+    data = bytes(range(100))
+    want = {
+        "skcipher": Cipher(algorithms.ChaCha20(KEY, TWEAK), mode=None).encryptor().update(data),
+        "aead": ref_seal(KEY, TWEAK[:12], b"hdr", data),
+        "shash": None,                  # no independent NHPoly1305 here: the first digest stands
+    }
+    rearmed = since(version, FAILED_REKEY_REARMED_FROM)
+    for kind, ref in want.items():
+        g = got[kind]
+        good = g["before"]
+        assert good[0] == "ok", kind
+        if ref is not None:
+            assert good[1] == ref.hex(), kind
+        assert g["refused"] == ["err", EINVAL], kind
+        if rearmed:
+            assert g["after"] == g["after_nosimd"] == ["err", ENOKEY], kind
+        else:                           # the good key keeps working, on the direct and request paths
+            assert g["after"] == g["after_nosimd"] == good, kind
+        assert g["rekeyed"] == ["ok", None] and g["again"] == good, kind
+
+
+@pytest.mark.parametrize("version", ["5.0", "6.19"])
+def test_single_block_cipher_needs_a_key_again_in_every_version(version):
+    # the kernel's cipher type has no NEED_KEY (core_rules.NOT_MODELLED); this project's
+    # ENOKEY after a refused setkey does not follow the skcipher/AEAD/shash rule
+    g = boot(version)["rekey"]["cipher"]
+    ref = Cipher(algorithms.AES(KEY), modes.ECB()).encryptor().update(bytes(range(16)))
+    assert g["before"] == ["ok", ref.hex()]
+    assert g["refused"] == ["err", EINVAL]
+    assert g["after"] == g["after_nosimd"] == ["err", ENOKEY]
+    assert g["again"] == g["before"]
 
 
 def walk_sections(steps):
@@ -233,6 +328,10 @@ def test_aesni_modes_self_tests_pass_with_either_sections(version, drivers):
     ("register.duplicate_driver", "ppc64le", DUPLICATE_DRIVER_REFUSED_FROM, "allowed", "refused"),
     ("chacha.sections", "x86_64", CHACHA_PER_STEP_FROM, "walk", "step"),
     ("aesni.modes_sections", "x86_64", AESNI_MODES_PER_STEP_FROM, "request", "step"),
+    ("setkey.failed_rekey", "arm", FAILED_REKEY_REARMED_FROM, "kept", "rearmed"),
+    ("register.empty_driver_name", "x86_64", EMPTY_DRIVER_REFUSED_FROM, "filled", "refused"),
+    ("lookup.tested_mask", "arm64", TESTED_MASK_REFUSED_FROM, "instantiates", "refused"),
+    ("lookup.larval_mask", "x86_64", LARVAL_MASK_MATCHED_FROM, "skipped", "matched"),
 ])
 def test_the_table_holds_these_facts(name, machine, boundary, before, after):
     for v in KNOWN:
