@@ -62,7 +62,7 @@ ROWS = tuple(
        for since, until, src in ((first, "6.16", f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
                                  ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2)"))
        for p in ("__", "") for m in ("ecb", "ctr")]
-    + [Row("driver", X86, "6.3", None, f"{p}xts(aria)", f"{p}xts-aria-avx512", f"{p}xts-aria-avx512", 601,
+    + [Row("driver", X86, "5.0", None, f"{p}xts(aria)", f"{p}xts-aria-avx512", f"{p}xts-aria-avx512", 601,
            "aria_gfni_avx512_x86_64", "no kernel counterpart (arch/x86/aria_xts_glue.py; the kernel has "
            f"no x86 XTS ARIA: {MODES} §6.2)", status="project",
            note="beyond the kernel: one above the xts template over ecb-aria-avx512 (600), on purpose"
