@@ -7,13 +7,16 @@ saving SSE, YMM and AVX-512 state, else ENODEV.  This userspace core also
 needs AVX-512 BW (its byte unpacks and shuffles on zmm), which every CPU with
 AVX-512 and GFNI has.  Always the GFNI S-box code: 64-, then 32-, then
 16-block calls, then the generic code.  Registers ``__ecb-aria-avx512`` /
-``__ctr-aria-avx512`` (internal, 600; walksize 16) and their wrappers.
+``__ctr-aria-avx512`` (internal, 600; walksize 16) and their wrappers, and
+this project's ``__xts-aria-avx512`` (601, no kernel counterpart:
+arch/x86/aria_xts_glue.py) with its wrapper.
 """
 
 from __future__ import annotations
 
 import crypto_api as capi
 from crypto_api.arch.x86.aria_glue import AriaImpl, AriaModule, ymm_usable
+from crypto_api.arch.x86.aria_xts_glue import xts_alg
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
 MODULE_ARCH = "x86_64"
@@ -30,7 +33,7 @@ def module_init() -> None:
                  (boot_cpu_has("avx512bw"), "the CPU lacks AVX-512 BW"),
                  (ymm_usable() and boot_cpu_has("xsave_zmm"),
                   "the OS does not save SSE, YMM and AVX-512 state")],
-                AriaImpl("avx512", 600, 3, True))
+                AriaImpl("avx512", 600, 3, True), more=(xts_alg,))
 
 
 def module_exit() -> None:

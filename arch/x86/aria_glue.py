@@ -192,13 +192,16 @@ class AriaModule:
         self.wrappers: List[capi.SkcipherAlg] = []
         self.impl: Optional[AriaImpl] = None         # what init chose (None: not registered)
 
-    def init(self, checks: Sequence[Tuple[bool, str]], impl: AriaImpl) -> None:
+    def init(self, checks: Sequence[Tuple[bool, str]], impl: AriaImpl,
+             more: Sequence[Callable[[AriaImpl], capi.SkcipherAlg]] = ()) -> None:
         """ENODEV (nothing registered) on the first failing check, else
-        register the internal algorithms and their SIMD wrappers."""
+        register the internal algorithms (the kernel's two, then one per
+        ``more``: this project's, such as arch/x86/aria_xts_glue.py's) and
+        their SIMD wrappers."""
         for ok, why in checks:
             capi.require_cpu(ok, f"{impl.impl} ARIA ({self.name})", why)
         from crypto_api.simd import simd_register_skciphers_compat
-        algs = internal_algs(impl)
+        algs = internal_algs(impl) + [make(impl) for make in more]
         self.wrappers = simd_register_skciphers_compat(algs)
         self.internal, self.impl = algs, impl
 

@@ -15,34 +15,25 @@
 #include "aria_x86.h"
 #include "byteorder.h"
 
-void aria_x86_round_key_bytes(uint8_t rk[][16], const uint32_t w[][4], int rounds)
+void aria_x86_round_key_words(uint32_t rk[][16], const uint32_t w[][4], int rounds)
 {
 	for (int i = 0; i <= rounds; i++)
-		for (int k = 0; k < 4; k++)
-			put_be32(rk[i] + 4 * k, w[i][k]);
+		for (int j = 0; j < 16; j++)
+			rk[i][j] = 0x01010101u * ((w[i][j / 4] >> (24 - 8 * (j % 4))) & 0xff);
 }
 
-void aria_x86_counter_blocks(uint8_t *out, uint8_t iv[16], size_t n)
+void aria_x86_gf128_double(uint8_t *out, const uint8_t *in)
 {
-	uint64_t hi = 0, lo = 0;
+	uint8_t carry = in[15] >> 7;
 
-	for (int i = 0; i < 8; i++) {
-		hi = hi << 8 | iv[i];
-		lo = lo << 8 | iv[8 + i];
-	}
-	for (size_t b = 0; b < n; b++) {
-		for (int i = 0; i < 8; i++) {
-			out[16 * b + i] = (uint8_t)(hi >> (56 - 8 * i));
-			out[16 * b + 8 + i] = (uint8_t)(lo >> (56 - 8 * i));
-		}
-		if (++lo == 0)
-			hi++;
-	}
-	for (int i = 0; i < 8; i++) {
-		iv[i] = (uint8_t)(hi >> (56 - 8 * i));
-		iv[8 + i] = (uint8_t)(lo >> (56 - 8 * i));
-	}
+	for (int i = 15; i > 0; i--)
+		out[i] = (uint8_t)(in[i] << 1 | in[i - 1] >> 7);
+	out[0] = (uint8_t)(in[0] << 1 ^ (carry ? 0x87 : 0));
 }
+
+/* All ones in the low quadword of every 128-bit lane. */
+#define LOW_QWORD 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0
+const uint8_t aria_x86_low_qwords[64] = {LOW_QWORD, LOW_QWORD, LOW_QWORD, LOW_QWORD};
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -144,6 +135,17 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #define X1_GFNI(w, x) GF_X(w, x, GF_SB1_INV, 0x05)
 #define X2_GFNI(w, x) GF_X(w, x, GF_SB2_INV, 0x2c)
 
+/* ---- width helpers: unsigned byte compares as 0x00/0xff bytes ---- */
+static T_AVX_AESNI inline __m128i ltu8_128(__m128i a, __m128i b)
+{
+	return _mm_andnot_si128(_mm_cmpeq_epi8(a, b), _mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
+}
+
+static T_AVX2_AESNI inline __m256i ltu8_256(__m256i a, __m256i b)
+{
+	return _mm256_andnot_si256(_mm256_cmpeq_epi8(a, b), _mm256_cmpeq_epi8(_mm256_max_epu8(a, b), b));
+}
+
 /* ---- the five instantiations ---- */
 /* AVX, AES-NI S-boxes (aria_aesni_avx_x86_64 without GFNI) */
 #define ARIA_SUFFIX avx_aesni
@@ -153,9 +155,19 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #define V_LOAD(p) L128(p)
 #define V_STORE(p, v) _mm_storeu_si128((__m128i *)(p), v)
 #define V_XOR _mm_xor_si128
+#define V_AND _mm_and_si128
 #define V_BCAST8(b) _mm_set1_epi8((char)(b))
+#define V_BCAST32(w) _mm_set1_epi32((int)(w))
 #define V_UNPLO8 _mm_unpacklo_epi8
 #define V_UNPHI8 _mm_unpackhi_epi8
+#define V_ADD8 _mm_add_epi8
+#define V_SUB8 _mm_sub_epi8
+#define V_EQ8 _mm_cmpeq_epi8
+#define V_LTU8 ltu8_128
+#define V_NONE(v) _mm_testz_si128(v, v)
+#define V_SLLI64 _mm_slli_epi64
+#define V_SRLI64 _mm_srli_epi64
+#define V_SWAP64(v) _mm_shuffle_epi32(v, 0x4e)
 #define V_S1 s1_aesni_128
 #define V_S2(x) S2_AESNI_128(x)
 #define V_X1 x1_aesni_128
@@ -186,9 +198,19 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #define V_LOAD(p) L256(p)
 #define V_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), v)
 #define V_XOR _mm256_xor_si256
+#define V_AND _mm256_and_si256
 #define V_BCAST8(b) _mm256_set1_epi8((char)(b))
+#define V_BCAST32(w) _mm256_set1_epi32((int)(w))
 #define V_UNPLO8 _mm256_unpacklo_epi8
 #define V_UNPHI8 _mm256_unpackhi_epi8
+#define V_ADD8 _mm256_add_epi8
+#define V_SUB8 _mm256_sub_epi8
+#define V_EQ8 _mm256_cmpeq_epi8
+#define V_LTU8 ltu8_256
+#define V_NONE(v) _mm256_testz_si256(v, v)
+#define V_SLLI64 _mm256_slli_epi64
+#define V_SRLI64 _mm256_srli_epi64
+#define V_SWAP64(v) _mm256_shuffle_epi32(v, 0x4e)
 #define V_S1 s1_aesni_256
 #define V_S2(x) S2_AESNI_256(x)
 #define V_X1 x1_aesni_256
@@ -211,7 +233,7 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #include "aria_simd.h"
 #include "aria_simd_undef.h"
 
-/* AVX-512 (64 blocks), GFNI S-boxes */
+/* AVX-512 (64 blocks), GFNI S-boxes; VPTERNLOGD for the three-input XORs */
 #define ARIA_SUFFIX avx512_gfni
 #define ARIA_TARGET T_AVX512_GFNI
 #define ARIA_LANES 4
@@ -219,14 +241,26 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 #define V_LOAD(p) L512(p)
 #define V_STORE(p, v) _mm512_storeu_si512((void *)(p), v)
 #define V_XOR _mm512_xor_si512
+#define V_XOR3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
+#define V_AND _mm512_and_si512
 #define V_BCAST8(b) _mm512_set1_epi8((char)(b))
+#define V_BCAST32(w) _mm512_set1_epi32((int)(w))
 #define V_UNPLO8 _mm512_unpacklo_epi8
 #define V_UNPHI8 _mm512_unpackhi_epi8
+#define V_ADD8 _mm512_add_epi8
+#define V_SUB8 _mm512_sub_epi8
+#define V_EQ8(a, b) _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(a, b))
+#define V_LTU8(a, b) _mm512_movm_epi8(_mm512_cmplt_epu8_mask(a, b))
+#define V_NONE(v) (_mm512_test_epi8_mask(v, v) == 0)
+#define V_SLLI64 _mm512_slli_epi64
+#define V_SRLI64 _mm512_srli_epi64
+#define V_SWAP64(v) _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4e)
 #define V_S1(x) S1_GFNI(512, x)
 #define V_S2(x) S2_GFNI(512, x)
 #define V_X1(x) X1_GFNI(512, x)
 #define V_X2(x) X2_GFNI(512, x)
 #include "aria_simd.h"
+#include "aria_simd_undef.h"
 
 #else	/* not x86-64: the glue never calls these (its CPU checks fail) */
 
@@ -236,7 +270,10 @@ static T_AVX2_AESNI inline __m256i x1_aesni_256(__m256i x)
 	{ (void)ctx; (void)out; (void)in; (void)ncalls; (void)encrypt; }                    \
 	void aria_##sfx##_ctr(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,  \
 			      size_t ncalls, uint8_t iv[16])                                \
-	{ (void)ctx; (void)out; (void)in; (void)ncalls; (void)iv; }
+	{ (void)ctx; (void)out; (void)in; (void)ncalls; (void)iv; }                         \
+	void aria_##sfx##_xts(const struct aria_ctx *ctx, uint8_t *out, const uint8_t *in,  \
+			      size_t ncalls, uint8_t tweak[16], int encrypt)                \
+	{ (void)ctx; (void)out; (void)in; (void)ncalls; (void)tweak; (void)encrypt; }
 ARIA_X86_STUB(avx_aesni)
 ARIA_X86_STUB(avx_gfni)
 ARIA_X86_STUB(avx2_aesni)
@@ -245,36 +282,33 @@ ARIA_X86_STUB(avx512_gfni)
 
 #endif
 
-/* The widest-first call sequence of one module (level 1: AVX, 2: AVX2,
- * 3: AVX-512) with the S-box method chosen at module init. */
-struct aria_x86_width {
-	size_t nblocks;
-	void (*ecb)(const struct aria_ctx *, uint8_t *, const uint8_t *, size_t, int);
-	void (*ctr)(const struct aria_ctx *, uint8_t *, const uint8_t *, size_t, uint8_t *);
-};
-
 static const struct aria_x86_width widths_gfni[3] = {
-	{16, aria_avx_gfni_ecb, aria_avx_gfni_ctr},
-	{32, aria_avx2_gfni_ecb, aria_avx2_gfni_ctr},
-	{64, aria_avx512_gfni_ecb, aria_avx512_gfni_ctr},
+	{16, aria_avx_gfni_ecb, aria_avx_gfni_ctr, aria_avx_gfni_xts},
+	{32, aria_avx2_gfni_ecb, aria_avx2_gfni_ctr, aria_avx2_gfni_xts},
+	{64, aria_avx512_gfni_ecb, aria_avx512_gfni_ctr, aria_avx512_gfni_xts},
 };
 static const struct aria_x86_width widths_aesni[2] = {
-	{16, aria_avx_aesni_ecb, aria_avx_aesni_ctr},
-	{32, aria_avx2_aesni_ecb, aria_avx2_aesni_ctr},
+	{16, aria_avx_aesni_ecb, aria_avx_aesni_ctr, aria_avx_aesni_xts},
+	{32, aria_avx2_aesni_ecb, aria_avx2_aesni_ctr, aria_avx2_aesni_xts},
 };
+
+const struct aria_x86_width *aria_x86_widths(int gfni, int *level)
+{
+	if (!gfni && *level > 2)
+		*level = 2;
+	return gfni ? widths_gfni : widths_aesni;
+}
 
 void aria_x86_crypt_bytes(const struct aria_ctx *ctx, int level, int gfni, int mode,
 			  char *dst, const char *src, size_t n, const char *iv_in)
 {
 	uint8_t *out = (uint8_t *)dst;
 	const uint8_t *in = (const uint8_t *)src;
-	const struct aria_x86_width *w = gfni ? widths_gfni : widths_aesni;
+	const struct aria_x86_width *w = aria_x86_widths(gfni, &level);
 	uint8_t iv[ARIA_BLOCK_SIZE];
 
 	if (mode == ARIA_X86_CTR)
 		memcpy(iv, iv_in, sizeof(iv));
-	if (!gfni && level > 2)
-		level = 2;
 	for (int i = level - 1; i >= 0; i--) {
 		size_t bytes = 16 * w[i].nblocks, calls = n / bytes;
 

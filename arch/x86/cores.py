@@ -68,6 +68,6 @@ CORES = [
          sources=("ghash_clmul.c",), includes=("ghash_generic",), headers=("ghash_clmul.h", "ghash_clmul_ops.h"),
          feature="pclmulqdq"),
     Core(name="aria", module="crypto_api.arch.x86._aria",
-         sources=("aria_x86.c",), links=("aria_generic",), includes=("aria_generic",),
+         sources=("aria_x86.c", "aria_xts.c"), links=("aria_generic",), includes=("aria_generic",),
          headers=("aria_x86.h",), feature="avx"),
 ]

@@ -62,6 +62,12 @@ ROWS = tuple(
        for since, until, src in ((first, "6.16", f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
                                  ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2)"))
        for p in ("__", "") for m in ("ecb", "ctr")]
+    + [Row("driver", X86, "5.0", None, f"{p}xts(aria)", f"{p}xts-aria-avx512", f"{p}xts-aria-avx512", 601,
+           "aria_gfni_avx512_x86_64", "no kernel counterpart (arch/x86/aria_xts_glue.py; the kernel has "
+           f"no x86 XTS ARIA: {MODES} §6.2)", status="project",
+           note="beyond the kernel: one above the xts template over ecb-aria-avx512 (600), on purpose"
+                + (" (the internal algorithm of its SIMD wrapper)" if p else ""))
+       for p in ("__", "")]
     + [Row("driver", X86, since, until, f"{p}xctr(aes)", f"{p}xctr-aes-aesni", f"{p}xctr-aes-aesni", 400,
            "aesni_intel", src, status="kept" if p and until is None else "kernel",
            note=("" if until else "the internal algorithm of this project's SIMD wrapper" if p

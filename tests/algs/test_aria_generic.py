@@ -92,7 +92,9 @@ def test_round_counts_follow_the_key_size():
 
 
 def test_xts_composes_and_round_trips():
-    with capi.crypto_alloc_skcipher("xts(aria)") as tfm:
+    # the template over the generic cipher (on x86 "xts(aria)" is the project's xts-aria-avx512)
+    with capi.crypto_alloc_skcipher("xts(aria-generic)") as tfm:
+        assert tfm.driver_name == "xts(ecb(aria-generic))"
         tfm.setkey(bytes(range(64)))
         data = bytes(range(256)) * 2
         ct = tfm.encrypt(data, bytes(16))

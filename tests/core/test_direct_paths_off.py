@@ -27,7 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 SKCIPHERS = ["chacha20-generic", "xchacha12-generic", "chacha20-simd", "xchacha12-simd",
              "xchacha20-simd", "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni", "xts-aes-aesni",
-             "ecb-aria-avx", "ctr-aria-avx2", "ecb-aria-avx512",
+             "ecb-aria-avx", "ctr-aria-avx2", "ecb-aria-avx512", "xts-aria-avx512",
              "adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)",
              "adiantum(xchacha20-generic,aes-generic,nhpoly1305-generic)"]
 AEADS = ["rfc7539-chacha20poly1305-avx2", "rfc7539esp-chacha20poly1305-avx2"]

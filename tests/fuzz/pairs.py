@@ -33,7 +33,9 @@ SKCIPHERS = ([(f"{c}-generic", f"{c}-simd") for c in ("chacha20", "xchacha12", "
              + [("essiv(cbc(aes-generic),sha256-generic)", "essiv(cbc-aes-aesni,sha256-ni)"),
                 ("essiv(cbc(aes-generic),sha256-generic)", "essiv(cbc-aes-aesni,sha256-avx2)")]
              + [("xctr(aes-generic)", "xctr-aes-aesni"), ("cts(cbc(aes-generic))", "cts(cbc-aes-aesni)"),
-                ("hctr2_base(xctr(aes-generic),polyval-generic)", "hctr2_base(xctr-aes-aesni,polyval-clmulni)")])
+                ("hctr2_base(xctr(aes-generic),polyval-generic)", "hctr2_base(xctr-aes-aesni,polyval-clmulni)")]
+             # this project's XTS ARIA (no kernel counterpart) against the template over the generic cipher
+             + [("xts(ecb(aria-generic))", "xts-aria-avx512")])
 AEADS = [("rfc7539(chacha20-generic,poly1305-generic)", d) for d in
           ("rfc7539(chacha20-simd,poly1305-simd)", "rfc7539-chacha20poly1305-avx2")] + \
         [("rfc7539esp(chacha20-generic,poly1305-generic)", d) for d in

@@ -20,7 +20,12 @@ def test_make_runs_boot_under_6_18():
     assert re.match(r"crypto_api \S+: booting the crypto subsystem of Linux 6\.18 on ", lines[0]), lines[0]
     assert "# kernel: Linux 6.18" in lines
     tests = [line for line in lines if line.startswith("alg: ")]
-    assert tests and all(line.endswith(" passed") for line in tests), [t for t in tests if "passed" not in t]
+    # testmgr has no entry for a project driver's algorithm only (xts(aria)): it
+    # says so as the kernel does; every other driver's self-tests pass
+    project = {r.driver for r in query.rows_for("6.18", platform.machine()) if r.status == "project"}
+    untested = [t for t in tests if not t.endswith(" passed")]
+    no_test = [re.fullmatch(r"alg: No test for \S+ \((\S+)\)", t) for t in untested]
+    assert tests and all(m and m[1] in project for m in no_test), untested
     assert "WARNING" not in out.stdout
     table = query.snapshot("6.18", platform.machine())
     # the demos' drivers: each one, or each child of a template instance, is a 6.18 driver
