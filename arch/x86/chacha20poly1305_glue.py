@@ -25,7 +25,8 @@ flight, 4 KiB at a time after (sealing) or before (opening) the AVX-512
 ChaCha20 of that chunk: the block code poly1305-simd uses too
 (arch/x86/poly1305_ifma.c).  That is a project addition beyond the kernel as
 well: no Linux x86 Poly1305 has an IFMA path (the cryptogams perlasm of 5.6
-and later builds its base 2^44 code only outside the kernel).  The FPU
+and later builds its base 2^44 code only outside the kernel, as read in one
+5.17+ copy: the kernel table's poly1305-simd row).  The FPU
 section is the same one section per request either way.  When
 crypto_simd_usable() is false the request goes to a fallback transform
 allocated the kernel's way, by cra_name with CRYPTO_ALG_NEED_FALLBACK in the

@@ -3,7 +3,8 @@
  * sixteen blocks in flight: a project addition beyond the kernel.  No Linux
  * x86 Poly1305 has an IFMA path: v5.0's poly1305-sse2/avx2 code is radix
  * 2^26, and the perlasm that 5.6 and later import builds its base 2^44 IFMA
- * code only outside the kernel.  Shared by poly1305-simd
+ * code only outside the kernel (read in one 5.17+ copy; the kernel table's
+ * poly1305-simd row says what was not checked).  Shared by poly1305-simd
  * (poly1305_simd_desc.c) and the one-pass ChaCha20-Poly1305 driver
  * (chacha20poly1305_avx2.c); each converts its own accumulator to and from
  * the three limbs here with the helpers below.

@@ -23,7 +23,8 @@ vpmadd52luq/vpmadd52huq, sixteen blocks in flight in two groups of eight
 lanes, with r^1..r^16 computed once per descriptor (arch/x86/poly1305_ifma.c),
 and the rest to the AVX2/SSE2/scalar code as above.  No Linux x86 Poly1305
 has an IFMA path (v5.0's is radix 2^26; the cryptogams perlasm that 5.6 and
-later import builds its base 2^44 IFMA code only outside the kernel), so
+later import builds its base 2^44 IFMA code only outside the kernel, as read
+in one 5.17+ copy: see the kernel table's row), so
 this is a project addition; the driver's name, priority, update rule and
 FPU section (one kernel_fpu_begin/end around a long update) stay v5.0's.
 """
