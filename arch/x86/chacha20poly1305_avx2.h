@@ -39,6 +39,17 @@ int chacha20poly1305_open_avx512(const uint8_t key[32], const uint8_t nonce[12],
 				 const uint8_t *ad, size_t adlen,
 				 const uint8_t *src, size_t len, const uint8_t tag[16],
 				 uint8_t *dst);
+/* The AVX-512 form with the radix-2^44 IFMA Poly1305 (poly1305_ifma.h) for
+ * texts of CHACHAPOLY_IFMA_MIN bytes or more: call only where the CPU also
+ * has AVX512_IFMA. */
+#define CHACHAPOLY_IFMA_MIN 4096
+void chacha20poly1305_seal_avx512ifma(const uint8_t key[32], const uint8_t nonce[12],
+				      const uint8_t *ad, size_t adlen,
+				      const uint8_t *src, size_t len, uint8_t *dst);
+int chacha20poly1305_open_avx512ifma(const uint8_t key[32], const uint8_t nonce[12],
+				     const uint8_t *ad, size_t adlen,
+				     const uint8_t *src, size_t len, const uint8_t tag[16],
+				     uint8_t *dst);
 /* cdef: end */
 
 #endif

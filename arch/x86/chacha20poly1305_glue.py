@@ -18,7 +18,16 @@ be, with the template's construction and bytes (RFC 8439 section 2.8).  The
 core (chacha20poly1305_avx2.c) runs one request in one FPU section, with
 Poly1305 stitched into the AVX2 ChaCha rounds, or into the 16-block AVX-512
 rounds where the CPU has AVX-512F/VL/BW (the same drivers: chacha20-simd
-likewise runs its widest code under one name).  When
+likewise runs its widest code under one name).  Where the CPU also has
+AVX512_IFMA, a text of 4 KiB or more (CHACHAPOLY_IFMA_MIN) has its
+Poly1305 done in radix 2^44 with vpmadd52luq/vpmadd52huq, sixteen blocks in
+flight, 4 KiB at a time after (sealing) or before (opening) the AVX-512
+ChaCha20 of that chunk: the block code poly1305-simd uses too
+(arch/x86/poly1305_ifma.c).  That is a project addition beyond the kernel as
+well: no Linux x86 Poly1305 has an IFMA path (the cryptogams perlasm of 5.6
+and later builds its base 2^44 code only outside the kernel, as read in one
+5.17+ copy: the kernel table's poly1305-simd row).  The FPU
+section is the same one section per request either way.  When
 crypto_simd_usable() is false the request goes to a fallback transform
 allocated the kernel's way, by cra_name with CRYPTO_ALG_NEED_FALLBACK in the
 mask: the template instance (whose SIMD children then take their own
@@ -55,16 +64,17 @@ ALGS = []
 
 
 def core_isa() -> str:
-    """"avx512" or "avx2": the form of the core this CPU runs."""
+    """"avx512ifma", "avx512" or "avx2": the form of the core this CPU runs."""
     if all(boot_cpu_has(f) for f in ("avx512f", "avx512vl", "avx512bw", "xsave_zmm")):
-        return "avx512"
+        return "avx512ifma" if boot_cpu_has("avx512ifma") else "avx512"
     return "avx2"
 
 
 def make_core() -> OnePassCore:
     """The core (an in-process cffi extension) behind the shared request path:
     its 16-block AVX-512 form where the CPU has AVX-512F/VL/BW and the OS
-    saves ZMM state (as chacha20-simd picks its widest code), else AVX2."""
+    saves ZMM state (as chacha20-simd picks its widest code), with the IFMA
+    Poly1305 for long texts where it also has AVX512_IFMA, else AVX2."""
     from crypto_api.arch.x86._chacha20poly1305_avx2 import ffi, lib
     isa = core_isa()
     seal_name, open_name = f"chacha20poly1305_seal_{isa}", f"chacha20poly1305_open_{isa}"

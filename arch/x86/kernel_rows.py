@@ -108,7 +108,12 @@ ROWS = tuple(
     + [Row("driver", X86, "5.0", "6.16", "poly1305", "poly1305-simd", "poly1305-simd", 300, "poly1305_x86_64",
            f"arch/x86/crypto/poly1305_glue.c @5.0 ({ARCHES} §5); removed 6.16 ({ARCHES} §1.1 notes)",
            unknown="that the 5.6+ rewrite kept the name poly1305-simd and priority 300: from history, "
-                   "not checked in a tree"),
+                   "not checked in a tree; that no version's x86 Poly1305 has an IFMA path: read in one copy "
+                   "of arch/x86/crypto/poly1305-x86_64-cryptogams.pl (5.17+, with the RET macro), whose "
+                   "base 2^44 vpmadd52 code is emitted only outside the kernel, other versions not read",
+           note="project addition beyond the kernel: on CPUs with AVX-512F and AVX512_IFMA the update "
+                "also runs a radix-2^44 IFMA block code, 16 blocks in flight (arch/x86/poly1305_ifma.c); "
+                "name, priority and FPU sections stay the kernel's"),
        Row("driver", X86, "5.0", None, "poly1305", "poly1305-x86_64", "poly1305-x86_64", 200, "poly1305_x86_64",
            "no kernel counterpart (arch/x86/poly1305_glue.py)", status="project",
            note="the 64-bit-limb Poly1305 below poly1305-simd's priority"),
@@ -130,7 +135,8 @@ ROWS = tuple(
     + [Row("driver", X86, "5.0", None, f"{pre}(chacha20,poly1305)", f"{pre}-chacha20poly1305-avx2",
            f"{pre}-chacha20poly1305-avx2", 400, "chacha20poly1305_avx2",
            "no kernel counterpart (arch/x86/chacha20poly1305_glue.py)", status="project",
-           note="one-pass AEAD above the template instance (300), on purpose")
+           note="one-pass AEAD above the template instance (300), on purpose; with AVX512_IFMA its "
+                "Poly1305 for texts of 4 KiB or more is the radix-2^44 IFMA code poly1305-simd uses")
        for pre in ("rfc7539", "rfc7539esp")]
 )
 

@@ -2,7 +2,9 @@
 
 v5.0's module of this name (arch/x86/crypto/poly1305_glue.c) registers
 ``poly1305-simd``, the SSE2/AVX2 radix-2^26 code (arch/x86/poly1305_simd_glue.py),
-and fails with ENODEV on a CPU without SSE2.  Beyond v5.0 it also registers
+and fails with ENODEV on a CPU without SSE2.  Where the CPU has AVX-512F and
+AVX512_IFMA (and the OS saves ZMM state) poly1305-simd also runs a project
+addition beyond the kernel: 16-block steps in radix 2^44 (arch/x86/poly1305_ifma.c).  Beyond v5.0 it also registers
 ``poly1305-x86_64``: the v5.0 ``poly1305`` shash convention (no setkey; the
 first 32 bytes hashed are r ‖ s) on the 64-bit-limb core of
 arch/x86/poly1305_x86_64.c, through the generic descriptor code
@@ -38,8 +40,10 @@ def module_init() -> None:
     from crypto_api.arch.x86 import poly1305_simd_glue as simd
     from crypto_api.arch.x86._poly1305_x86_64 import ffi, lib
     use_avx2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
-    impl.name = "avx2" if use_avx2 else "sse2"
-    ALGS[:] = [simd.make_alg(simd.ISA_AVX2 if use_avx2 else simd.ISA_SSE2),
+    use_ifma = use_avx2 and all(boot_cpu_has(f) for f in ("avx512f", "avx512ifma", "xsave_zmm"))
+    impl.name = "avx512ifma" if use_ifma else "avx2" if use_avx2 else "sse2"
+    isa = simd.ISA_IFMA if use_ifma else simd.ISA_AVX2 if use_avx2 else simd.ISA_SSE2
+    ALGS[:] = [simd.make_alg(isa),
                poly1305_alg("poly1305-x86_64", 200, ffi.addressof(lib, "poly1305_x86_64_ops"))]
     for alg in ALGS:
         capi.crypto_register_shash(alg)

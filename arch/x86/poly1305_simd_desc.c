@@ -2,12 +2,15 @@
  * The update logic of v5.0's poly1305-simd (arch/x86/crypto/poly1305_glue.c)
  * over the generic descriptor: the glue (poly1305_simd_glue.py) picks the
  * generic update for short inputs or when SIMD is unusable, else this
- * vectorised one inside one FPU section.  Whole blocks go four at a time
- * to AVX2 (where allowed), then two at a time to SSE2; a last single block
+ * vectorised one inside one FPU section.  Whole blocks go sixteen at a
+ * time to the radix-2^44 AVX-512 IFMA code (where allowed: a project
+ * addition, poly1305_ifma.h), four at a time to AVX2 (where allowed), then
+ * two at a time to SSE2; a last single block
  * takes the scalar 26-bit code, on the same accumulator.  The partial last
  * block and the final "+ s" are the generic final's.
  */
 #include "poly1305_simd_desc.h"
+#include "poly1305_ifma.h"
 #include "memzero.h"
 #include "byteorder.h"
 
@@ -22,11 +25,45 @@ void poly1305_simd_update_generic(struct poly1305_simd_desc *d, const uint8_t *s
 	poly1305_desc_update(&d->base, src, len, &poly1305_generic_ops);
 }
 
+/*
+ * steps * 16 blocks through the IFMA code, on the 26-bit accumulator.  Its
+ * powers r^1..r^16 do not fit the descriptor (HASH_MAX_DESCSIZE): they are
+ * made for each call, on the stack.
+ */
+static void ifma_blocks(struct poly1305_desc *b, const uint8_t *src, size_t steps)
+{
+	struct poly1305_ifma_key ik;
+	struct p26_state st;
+	struct p26_key k;
+	uint64_t g[3];
+
+	memcpy(&k, &b->r, sizeof(k));
+	poly1305_ifma_from_26(g, k.r);
+	poly1305_ifma_setkey(&ik, g);
+	memcpy(&st, &b->h, sizeof(st));
+	poly1305_ifma_from_26(g, st.h);
+	poly1305_ifma_blocks(g, &ik, src, steps, 1);
+	poly1305_ifma_to_26(st.h, g);
+	memcpy(&b->h, &st, sizeof(st));
+	memzero_explicit(&ik, sizeof(ik));
+	memzero_explicit(&k, sizeof(k));
+	memzero_explicit(&st, sizeof(st));
+	memzero_explicit(g, sizeof(g));
+}
+
 /* Whole blocks of message (the key is complete); returns len % 16. */
 static size_t simd_blocks(struct poly1305_simd_desc *d, const uint8_t *src, size_t len, int isa)
 {
 	size_t n = len / POLY1305_BLOCK_SIZE;
 
+	if (isa == POLY1305_SIMD_IFMA) {
+		if (n >= POLY1305_IFMA_STEP_BLOCKS) {
+			ifma_blocks(&d->base, src, n / POLY1305_IFMA_STEP_BLOCKS);
+			src += (n & ~(size_t)15) * POLY1305_BLOCK_SIZE;
+			n &= 15;
+		}
+		isa = POLY1305_SIMD_AVX2;
+	}
 	if (isa == POLY1305_SIMD_AVX2 && n >= 4) {
 		poly1305_simd_powers_fill(&d->pw, &d->base.r, 4);
 		poly1305_blocks_avx2(&d->base.h, &d->pw, src, n / 4, 1);
@@ -111,13 +148,20 @@ void poly1305_simd_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblo
 	poly1305_core_key key;
 	poly1305_core_state h;
 	struct poly1305_simd_powers pw = { .count = 0 };
-	size_t lanes = isa == POLY1305_SIMD_AVX2 ? 4 : 2;
+	size_t lanes = isa == POLY1305_SIMD_IFMA ? POLY1305_IFMA_STEP_BLOCKS :
+		       isa == POLY1305_SIMD_AVX2 ? 4 : 2;
 	size_t steps = isa ? nblocks / lanes : 0;
 
 	poly1305_generic_setkey(&key, raw_r);
 	poly1305_generic_init(&h);
-	poly1305_simd_powers_fill(&pw, &key, (uint32_t)lanes);
-	if (isa == POLY1305_SIMD_AVX2)
+	poly1305_simd_powers_fill(&pw, &key, (uint32_t)(lanes < 4 ? lanes : 4));
+	if (isa == POLY1305_SIMD_IFMA) {
+		struct poly1305_desc b = { .r = key, .h = h };
+
+		ifma_blocks(&b, src, steps);
+		h = b.h;
+		memzero_explicit(&b, sizeof(b));
+	} else if (isa == POLY1305_SIMD_AVX2)
 		poly1305_blocks_avx2(&h, &pw, src, steps, 1);
 	else if (isa == POLY1305_SIMD_SSE2)
 		poly1305_blocks_sse2(&h, &pw, src, steps, 1);

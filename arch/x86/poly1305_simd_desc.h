@@ -13,6 +13,9 @@
 /* cdef: begin */
 #define POLY1305_SIMD_SSE2 1
 #define POLY1305_SIMD_AVX2 2
+/* AVX2 plus, for runs of 16 blocks, the radix-2^44 AVX-512 IFMA code
+ * (poly1305_ifma.h; beyond the kernel, which has no IFMA Poly1305). */
+#define POLY1305_SIMD_IFMA 3
 
 struct poly1305_simd_desc {
 	struct poly1305_desc base;
@@ -32,7 +35,8 @@ int poly1305_simd_digest(const uint8_t *src, size_t len, uint8_t digest[16], int
  * (crypto_api/digest_call.h): the handle points to the isa. */
 int poly1305_simd_digest_call(const void *handle, char *digest, const char *src, size_t len);
 /* The block functions alone, for the tests: Poly1305 of nblocks whole
- * blocks under clamp(raw_r), no "+ s"; isa 0 = the scalar 26-bit code. */
+ * blocks under clamp(raw_r), no "+ s"; isa 0 = the scalar 26-bit code;
+ * for POLY1305_SIMD_IFMA the whole 16-block steps go to the IFMA code. */
 void poly1305_simd_hash(const uint8_t raw_r[16], const uint8_t *src, size_t nblocks,
 			int isa, uint8_t out[16]);
 /* cdef: end */

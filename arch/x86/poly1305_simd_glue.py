@@ -15,6 +15,18 @@ sections the kernel shows stay within a page only because the ahash walk
 over shash hands the update one page at a time.  final is the generic final
 (scalar, no FPU).  The descriptor holds r^2..r^4 once computed, as v5.0's
 does.
+
+Beyond the kernel: where the CPU has AVX-512F and AVX512_IFMA and the OS
+saves ZMM state (``ISA_IFMA``, chosen at module init), the same update sends
+whole runs of 16 blocks first to a radix-2^44 block function built on
+vpmadd52luq/vpmadd52huq, sixteen blocks in flight in two groups of eight
+lanes, with r^1..r^16 computed once per descriptor (arch/x86/poly1305_ifma.c),
+and the rest to the AVX2/SSE2/scalar code as above.  No Linux x86 Poly1305
+has an IFMA path (v5.0's is radix 2^26; the cryptogams perlasm that 5.6 and
+later import builds its base 2^44 IFMA code only outside the kernel, as read
+in one 5.17+ copy: see the kernel table's row), so
+this is a project addition; the driver's name, priority, update rule and
+FPU section (one kernel_fpu_begin/end around a long update) stay v5.0's.
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ SIMD_MIN_BYTES = SIMD_RULE.above + 1
 DESCSIZE = ffi.sizeof("struct poly1305_simd_desc")
 ISA_SSE2 = lib.POLY1305_SIMD_SSE2
 ISA_AVX2 = lib.POLY1305_SIMD_AVX2
+ISA_IFMA = lib.POLY1305_SIMD_IFMA
 
 _fb = ffi.from_buffer
 _DIGEST_CALL = ffi.addressof(lib, "poly1305_simd_digest_call")
@@ -51,8 +64,8 @@ def _desc(desc):
 
 
 def make_alg(isa: int, module: str = None) -> capi.ShashAlg:
-    """The poly1305-simd descriptor; ``isa`` is ISA_AVX2 or ISA_SSE2 (the
-    widest block code the CPU allows, chosen at module init)."""
+    """The poly1305-simd descriptor; ``isa`` is ISA_IFMA, ISA_AVX2 or ISA_SSE2
+    (the widest block code the CPU allows, chosen at module init)."""
 
     def init(desc):
         lib.poly1305_simd_init(_desc(desc))

@@ -1,7 +1,9 @@
 """Tests of the one-pass ChaCha20-Poly1305 core
 (crypto_api.arch.x86._chacha20poly1305_avx2), in both its forms (Poly1305
 stitched into the 8-block AVX2 rounds, and into the 16-block AVX-512 rounds
-where the CPU has AVX-512F/VL/BW): seal and open against the
+where the CPU has AVX-512F/VL/BW, and that one with the radix-2^44 IFMA
+Poly1305 for long texts where it also has AVX512_IFMA): seal and open
+against the
 ``cryptography`` package's ChaCha20Poly1305 at associated-data and text
 lengths around every boundary of the sweep (64-byte Poly1305 steps, 512-byte
 chunks) and at random ones, the RFC 8439 / kernel / BoringSSL / OpenSSL
@@ -28,14 +30,19 @@ VECTORS = json.loads((pathlib.Path(__file__).resolve().parents[2] / "crypto_api"
                       / "rfc7539-chacha20poly1305.json").read_text())["vectors"]
 EBADMSG = 74
 HAS_AVX512 = all(boot_cpu_has(f) for f in ("avx512f", "avx512vl", "avx512bw", "xsave_zmm"))
+HAS_IFMA = HAS_AVX512 and boot_cpu_has("avx512ifma")
 CORE = {}
 
 
-@pytest.fixture(autouse=True, params=["avx2", "avx512"])
+@pytest.fixture(autouse=True, params=["avx2", "avx512", "avx512ifma"])
 def core_form(request):
-    """Every test runs on each form of the core this CPU has."""
+    """Every test runs on each form of the core this CPU has (avx512ifma:
+    the AVX-512 one with the radix-2^44 IFMA Poly1305 for texts of 4 KiB or
+    more, a project addition)."""
     if request.param == "avx512" and not HAS_AVX512:
         pytest.skip("the CPU lacks AVX-512F/VL/BW or the OS does not save ZMM state")
+    if request.param == "avx512ifma" and not HAS_IFMA:
+        pytest.skip("the CPU lacks AVX-512F/VL/BW or AVX512_IFMA, or the OS does not save ZMM state")
     CORE["seal"] = getattr(lib, f"chacha20poly1305_seal_{request.param}")
     CORE["open"] = getattr(lib, f"chacha20poly1305_open_{request.param}")
     return request.param
@@ -72,7 +79,8 @@ def test_vectors(vec):
 
 
 LENGTHS = sorted({0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513,
-                  575, 576, 577, 1023, 1024, 1025, 1535, 1536, 1600, 4096, 4097})
+                  575, 576, 577, 1023, 1024, 1025, 1535, 1536, 1600, 4095, 4096, 4097,
+                  4096 + 255, 4096 + 256, 5120 + 17, 8191, 8192, 8193, 8192 + 1024 + 512 + 15})
 
 
 @pytest.mark.parametrize("adlen", [0, 1, 12, 16, 20, 63, 64, 65, 200, 513])
@@ -101,6 +109,21 @@ def test_large(n):
     want = peer_seal(key, nonce, ad, pt)
     assert seal(key, nonce, ad, pt) == want
     assert open_(key, nonce, ad, want) == (0, pt)
+
+
+def test_random_lengths_every_residue():
+    """Random text lengths to 20 KiB, one for every length mod 256 (so every
+    length mod 16, and mod the IFMA code's 16-block step), with random AD
+    lengths: seal and open against cryptography.  Lengths from 4 KiB on take
+    the IFMA sweep in the avx512ifma form, in 4 KiB chunks plus a tail."""
+    rng = random.Random(7539)
+    for res in range(256):
+        n = 256 * rng.randrange(0, 80) + res
+        key, nonce, ad = rng.randbytes(32), rng.randbytes(12), rng.randbytes(rng.randrange(0, 100))
+        pt = rng.randbytes(n)
+        want = peer_seal(key, nonce, ad, pt)
+        assert seal(key, nonce, ad, pt) == want, n
+        assert open_(key, nonce, ad, want) == (0, pt), n
 
 
 @settings(max_examples=100, deadline=None)
@@ -136,9 +159,26 @@ def test_stitched_chunks_with_extreme_texts(key, nonce, fill, chunks, extra):
     assert open_(key, nonce, b"", sealed) == (0, pt)
 
 
+@settings(max_examples=40, deadline=None)
+@given(key=st.binary(min_size=32, max_size=32), nonce=st.binary(min_size=12, max_size=12),
+       fill=st.sampled_from([0x00, 0xff, 0x80, 0x01]), chunks=st.integers(1, 5),
+       extra=st.sampled_from([0, 1, 15, 16, 255, 256, 1024, 4095]))
+def test_ifma_chunks_with_extreme_texts(key, nonce, fill, chunks, extra):
+    """As above for the IFMA sweep's 4 KiB chunks (its radix-2^44 limbs at
+    their largest with all-ones texts), sealed and opened."""
+    n = 4096 * chunks + extra
+    same = bytes([fill]) * n
+    want = peer_seal(key, nonce, b"", same)
+    assert seal(key, nonce, b"", same) == want
+    assert open_(key, nonce, b"", want) == (0, same)
+    pt = want[:n]
+    sealed = peer_seal(key, nonce, b"", pt)
+    assert open_(key, nonce, b"", sealed) == (0, pt)
+
+
 def test_in_place():
     rng = random.Random(11)
-    for n in (0, 100, 512, 3000):
+    for n in (0, 100, 512, 3000, 4096, 9000):
         key, nonce, ad, pt = rng.randbytes(32), rng.randbytes(12), rng.randbytes(30), rng.randbytes(n)
         buf = ffi.new("uint8_t[]", n + 16)
         ffi.memmove(buf, pt, n)

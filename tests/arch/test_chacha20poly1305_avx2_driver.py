@@ -282,3 +282,35 @@ def test_without_avx2_the_template_answers(missing):
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["error"] == 19                                 # ENODEV
     assert r["rfc7539"] == ["rfc7539(chacha20-simd,poly1305-simd)", 300]
+
+
+def test_core_form_follows_the_cpu_features():
+    """The core's form: AVX-512 with the IFMA Poly1305 where the CPU has
+    AVX512_IFMA, the plain AVX-512 one with it masked, AVX2 with AVX-512F
+    masked (the IFMA path forced off as boot_cpu_has would report it)."""
+    from crypto_api.arch.x86.chacha20poly1305_glue import core_isa
+    from crypto_api.arch.x86.cpufeature import masked_features
+    avx512 = all(boot_cpu_has(f) for f in ("avx512f", "avx512vl", "avx512bw", "xsave_zmm"))
+    want = ("avx512ifma" if boot_cpu_has("avx512ifma") else "avx512") if avx512 else "avx2"
+    assert core_isa() == want
+    with masked_features("avx512ifma"):
+        assert core_isa() == ("avx512" if avx512 else "avx2")
+    with masked_features("avx512f"):
+        assert core_isa() == "avx2"
+
+
+@pytest.mark.parametrize("n", [4095, 4096, 65536 + 7, 1 << 20])
+def test_long_texts_direct_and_request_path(tfms, n):
+    """Texts on both sides of the IFMA sweep's 4 KiB threshold through
+    tfm.encrypt/decrypt (the direct path) and a request, against cryptography."""
+    rng = os.urandom
+    key, nonce, ad, pt = rng(32), rng(12), rng(8), rng(n)
+    tfm = tfms[RFC]
+    tfm.setkey(key)
+    want = ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    assert tfm.encrypt(pt, nonce, ad) == want
+    assert tfm.decrypt(want, nonce, ad) == pt
+    buf = bytearray(ad + pt + bytes(16))
+    sg = capi.sg_init_one(buf)
+    capi.crypto_aead_encrypt(request(tfm, sg, sg, n, len(ad), nonce))
+    assert bytes(buf[len(ad):]) == want

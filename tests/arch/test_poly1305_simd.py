@@ -1,6 +1,8 @@
 """Tests of poly1305-simd (v5.0's arch/x86/crypto/poly1305_glue.c): the SSE2
 two-block and AVX2 four-block radix-2^26 block code, its update rules and FPU
-sections, and the driver as users get it.
+sections, and the driver as users get it; the radix-2^44 AVX-512 IFMA
+block code (a project addition beyond the kernel) where the CPU has it,
+forced on and off.
 
 The block functions are checked against a pure-Python Poly1305 written from
 RFC 8439, at every block count around the 2/4-block boundaries and on the
@@ -36,8 +38,9 @@ P = (1 << 130) - 5
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 M128 = (1 << 128) - 1
 HAS_AVX2 = boot_cpu_has("avx") and boot_cpu_has("avx2") and boot_cpu_has("xsave_ymm")
-ISAS = [0, 1] + ([2] if HAS_AVX2 else [])          # scalar, SSE2, AVX2
-ISA_IDS = {0: "scalar", 1: "sse2", 2: "avx2"}
+HAS_IFMA = HAS_AVX2 and all(boot_cpu_has(f) for f in ("avx512f", "avx512ifma", "xsave_zmm"))
+ISAS = [0, 1] + ([2] if HAS_AVX2 else []) + ([3] if HAS_IFMA else [])   # scalar, SSE2, AVX2, IFMA
+ISA_IDS = {0: "scalar", 1: "sse2", 2: "avx2", 3: "ifma"}
 
 
 def ref_poly(raw_r, msg):
@@ -108,6 +111,46 @@ def test_c_digest_key_incomplete_is_enokey():
     for isa in ISAS:
         for n in (0, 1, 16, 31):
             assert lib.poly1305_simd_digest_bytes(bytes(n), n, out, isa) == -ENOKEY
+
+
+# ------------------------------------------------------------ IFMA (beyond the kernel)
+
+needs_ifma = pytest.mark.skipif(not HAS_IFMA, reason="CPU lacks AVX-512F or AVX512_IFMA, or OS ZMM state")
+
+
+@needs_ifma
+def test_ifma_random_lengths_every_residue():
+    """The C digest with the IFMA code forced on (isa 3) and off (isa 2) at
+    random lengths to 8 KiB, one for every length mod 256 (so every length
+    mod 16 and mod the 16-block step), against cryptography."""
+    rng = random.Random(31)
+    for res in range(256):
+        n = 256 * rng.randrange(0, 33) + res
+        key, msg = rng.randbytes(32), rng.randbytes(n)
+        want = peer(key, msg)
+        assert c_digest(key + msg, 3) == want, n
+        assert c_digest(key + msg, 2) == want, n
+
+
+@needs_ifma
+@pytest.mark.parametrize("n", [65536, 65536 + 13, 1 << 20, (1 << 20) + 255])
+def test_ifma_large(n):
+    rng = random.Random(n)
+    key, msg = rng.randbytes(32), rng.randbytes(n)
+    assert c_digest(key + msg, 3) == peer(key, msg)
+
+
+@needs_ifma
+def test_ifma_split_updates_at_odd_places(tfm):
+    """The driver as loaded here runs the IFMA code: updates cut at odd
+    offsets, each long one starting mid-block, give cryptography's tag."""
+    from crypto_api.arch.x86 import poly1305_glue
+    assert poly1305_glue.impl.name == "avx512ifma"
+    rng = random.Random(33)
+    for _ in range(80):
+        key, msg = rng.randbytes(32), rng.randbytes(rng.randrange(0, 9000))
+        cuts = sorted(rng.randrange(0, len(msg) + 32) | 1 for _ in range(rng.randrange(1, 6)))
+        assert digest_in_pieces(tfm, key + msg, cuts) == peer(key, msg)
 
 
 # ------------------------------------------------------------ driver
@@ -272,7 +315,17 @@ def test_avx2_masked_uses_sse2():
     r = probe("avx2")
     assert r["impl"] == "sse2" and r["ok"] is True
     if HAS_AVX2:
-        assert probe("")["impl"] == "avx2"
+        assert probe("")["impl"] == ("avx512ifma" if HAS_IFMA else "avx2")
+
+
+@pytest.mark.parametrize("mask", ["avx512ifma", "avx512f", "xsave_zmm"])
+def test_ifma_masked_uses_avx2(mask):
+    """The IFMA path forced off (the feature, AVX-512F or the OS's ZMM state
+    masked): AVX2, with the same tags."""
+    if not HAS_AVX2:
+        pytest.skip("the CPU lacks AVX2")
+    r = probe(mask)
+    assert r["impl"] == "avx2" and r["ok"] is True
 
 
 def test_sse2_masked_no_module():
