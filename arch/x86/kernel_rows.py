@@ -13,6 +13,12 @@ from crypto_api.kernels.row import (ARCHES, CHACHA, LIB6X, MODES, DeviceTable, R
 X86 = ("x86_64",)
 SHA2 = ("sha224", "sha256")
 SHA512 = ("sha384", "sha512")
+GCM611 = ("arch/x86/crypto/aesni-intel_glue.c @6.11 (greearb/linux-ct-6.11 read: DEFINE_GCM_ALGS, "
+          "register_avx_algs; absent from the 6.10 tree read, whose GCM is the one pair)")
+GCM619 = ("'crypto: x86/aes-gcm - add VAES+AVX2 optimized code' and '- rename avx10 and avx10_512 to "
+          "avx512' (Eric Biggers' Oct 2025 series, lore 20251002023117.37504-1..3)")
+GCM619_UNKNOWN = ("6.19 from the series' date (posted in 6.18's merge window) and the reference's 6.19 "
+                  "row; not checked in a 6.18 or 6.19 tree")
 
 #: This file's rows of the table.
 ROWS = tuple(
@@ -73,19 +79,39 @@ ROWS = tuple(
            ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)"),
            ("6.16", None, f"6.19: xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800 "
                           f"({LIB6X} §1.2, {MODES} §5.6)"))]
-    + [Row("driver", X86, since, until, f"__{inner}", f"__driver-{inner}", f"__driver-{inner}", 0,
-           "aesni_intel", src, status=status, note=note,
-           unknown="the version that moved them under the SIMD helper (5.1-5.4), not checked in a tree")
-       for inner in ("gcm-aes-aesni", "generic-gcm-aes-aesni")
-       for since, until, status, src, note in (
-           ("5.0", "5.4", "kernel", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1)", ""),
-           ("5.4", None, "kept", f"5.4: __rfc4106-gcm-aesni / __generic-gcm-aesni, 400 ({MODES} §5.3)",
-            "the v5.0 internal algorithm, kept in every version under the public driver"))]
+    + [Row("driver", X86, "5.0", "5.4", f"__{inner}", f"__driver-{inner}", f"__driver-{inner}", 0,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1)",
+           unknown="the version that moved GCM under the SIMD helper (5.1-5.4), not checked in a tree")
+       for inner in ("gcm-aes-aesni", "generic-gcm-aes-aesni")]
     + [Row("driver", X86, "5.0", None, name, drv, drv, 400, "aesni_intel",
            f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1, §5.3, §5.6)",
-           note="v5.0's form in every version (internal + hand-made SIMD dispatch over cryptd); 6.16+ "
-                "registers it directly (sync); 6.11+ adds -aesni-avx/-vaes-* generations, not modelled")
+           note="v5.0: over __driver-* (hand-made dispatch to cryptd); 5.4-6.15 over __" + drv + " (SIMD "
+                "helper); 6.16+ registered directly (sync). Up to 6.10 its code is picked by CPU (here the "
+                "best core); 6.11+ the AES-NI code only")
        for name, drv in (("rfc4106(gcm(aes))", "rfc4106-gcm-aesni"), ("gcm(aes)", "generic-gcm-aesni"))]
+    + [Row("driver", X86, since, "6.16", f"__{name}", f"__{p}-{g}", f"__{p}-{g}", prio, "aesni_intel", src,
+           unknown=unk)
+       for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
+       for g, prio, since, src, unk in (
+           ("aesni", 400, "5.4", f"5.4 tree: simd_register_aeads_compat ({MODES} §5.3, §5.6)",
+            "5.1-5.4 (the first version with these names), not checked in a tree; the chunk size (16 "
+            "here, as 6.11's) and alignmask (0) of 5.4-6.10's internal algorithms not read"),
+           ("aesni-avx", 500, "6.11", GCM611, ""),
+           ("vaes-avx10_256", 700, "6.11", GCM611, ""),
+           ("vaes-avx10_512", 800, "6.11", GCM611, ""))]
+    + [Row("driver", X86, "6.11", until, name, f"{p}-{g}", f"{p}-{g}", prio, "aesni_intel",
+           f"{GCM611}; 6.16+ registered directly (greearb/linux-ct-6.17 glue read: crypto_register_aeads)"
+           + ("; removed by 'crypto: x86/aes-gcm - remove VAES+AVX10/256 optimized code' (Oct 2025 series, "
+              "lore 20251002023117.37504-3) " + GCM619 if until else ""),
+           unknown=GCM619_UNKNOWN if until else "")
+       for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
+       for g, prio, until in (("aesni-avx", 500, None), ("vaes-avx10_256", 700, "6.19"),
+                              ("vaes-avx10_512", 800, "6.19"))]
+    + [Row("driver", X86, "6.19", None, name, f"{p}-{ours}", f"{p}-{g}", prio, "aesni_intel",
+           f"{GCM619} ({MODES} §5.6 for 6.19)", unknown=GCM619_UNKNOWN,
+           note="6.19 renamed -vaes-avx10_512 to -vaes-avx512" if ours != g else "")
+       for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
+       for ours, g, prio in (("vaes-avx2", "vaes-avx2", 600), ("vaes-avx10_512", "vaes-avx512", 800))]
     + [Row("driver", X86, "5.0", None, "ghash", "ghash-clmulni", "ghash-clmulni", 400, "ghash_clmulni_intel",
            "arch/x86/crypto/ghash-clmulni-intel_glue.c @5.0-6.19",
            note="the kernel's is an async ahash over cryptd (internal __ghash-pclmulqdqni); here a "
@@ -150,10 +176,10 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: the AVX/VAES generations of the "
-    "AES-NI GCM drivers (generic-gcm-aesni-avx, -vaes-avx2, -vaes-avx10_*; rfc4106-gcm-*), the 5.4+ internal "
-    "names __generic-gcm-aesni / __rfc4106-gcm-aesni (the v5.0 ones stay), cts-cbc-aes-aesni, the aesni-avx mode "
+    "drivers the kernel has and this project does not register: cts-cbc-aes-aesni, the aesni-avx mode "
     "drivers (500)",
+    "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
+    "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
     "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
     "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
     " wrapped",
@@ -188,6 +214,26 @@ RULES = (
          f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
          unknown="xts-aes-aesni's (5.12) and xctr-aes-aesni's per-step sections are not modelled: one "
                  "section per request"),
+    Rule("aesni.gcm_wrapping", X86, "5.0", "5.4", "v5.0",
+         "generic-gcm-aesni / rfc4106-gcm-aesni over internal __driver-* (priority 0) by hand-made "
+         "dispatch to cryptd", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1, §5.3)",
+         unknown="5.1-5.4: when the SIMD helper took over, not checked in a tree"),
+    Rule("aesni.gcm_wrapping", X86, "5.4", "6.16", "simd",
+         "each public GCM driver over its internal __<driver> (cra_name __gcm(aes) / __rfc4106(gcm(aes)), "
+         "the same priority) by crypto/simd.c's AEAD wrapper",
+         f"5.4 tree ({MODES} §5.3); 6.11 glue read (greearb/linux-ct-6.11: simd_register_aeads_compat)"),
+    Rule("aesni.gcm_wrapping", X86, "6.16", None, "direct",
+         "the GCM drivers registered directly: synchronous, not internal, no SIMD wrapper or cryptd",
+         f"'crypto: x86 - stop using the SIMD helper' ({MODES} §5.6); greearb/linux-ct-6.17 glue read"),
+    Rule("aesni.gcm_generations", X86, "5.0", "6.11", "one",
+         "one GCM pair, generic-gcm-aesni / rfc4106-gcm-aesni, whose code the glue picks by CPU",
+         "arch/x86/crypto/aesni-intel_glue.c @5.0 and the 6.10 tree read (greearb/linux-ct-6.10)"),
+    Rule("aesni.gcm_generations", X86, "6.11", "6.19", "avx10",
+         "GCM pairs -aesni 400, -aesni-avx 500, -vaes-avx10_256 700, -vaes-avx10_512 800, each "
+         "where the CPU has its features", GCM611),
+    Rule("aesni.gcm_generations", X86, "6.19", None, "vaes",
+         "GCM pairs -aesni 400, -aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800",
+         f"{GCM619} ({MODES} §5.6)", unknown=GCM619_UNKNOWN),
     Rule("chacha.sections", X86, "5.0", "5.5", "walk",
          "chacha_x86_64: 64 bytes or less, or no SIMD, run the generic code for the whole request; "
          "else one kernel_fpu_begin/end over the atomic walk, ended and begun again (a preemption "
