@@ -18,7 +18,6 @@ VAES; the kernel-version rows.
 """
 import array
 import json
-import logging
 import os
 from errno import EINPROGRESS
 import subprocess
@@ -33,6 +32,7 @@ from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, EINVAL
 from crypto_api.testmgr.vectors import load_json
 from aead_vectors import check_vector
+from aead_selftests import full_selftests
 from drawn_bytes import exactly
 from sglayout import gather, layouts, outside, scatter
 
@@ -317,26 +317,6 @@ def test_the_one_call_path(tfms, entry):
         tfm.setauthsize(8)                                     # rebuilt for the new tag length
         assert tfm._direct_enc(pt, iv, ad, None) == ref[:len(pt) + 8]
         tfm.setauthsize(16)
-
-
-def full_selftests(selftest_level, caplog, drivers, seed):
-    """testmgr.alg_test at level full (20 fuzz iterations, ``seed``) for each
-    ``alg: driver`` of ``drivers``: each passes, each compared with its generic form."""
-    from crypto_api import testmgr
-    saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
-    selftest_level("full")
-    testmgr.set_fuzz_iterations(20)
-    testmgr.set_fuzz_seed(seed)
-    try:
-        with caplog.at_level(logging.INFO, logger="crypto_api"):
-            for name, driver in drivers.items():
-                assert testmgr.alg_test(driver, name) == 0
-    finally:
-        testmgr.set_fuzz_iterations(saved[0])
-        testmgr.set_fuzz_seed(saved[1])
-    for name, driver in drivers.items():
-        assert f"alg: self-tests for {driver} ({name}) passed" in caplog.text
-    assert "skipping comparison" not in caplog.text
 
 
 def test_selftest_manager_full(selftest_level, caplog):

@@ -40,7 +40,10 @@ AEADS = [("rfc7539(chacha20-generic,poly1305-generic)", d) for d in
          ("rfc7539esp(chacha20-simd,poly1305-simd)", "rfc7539esp-chacha20poly1305-avx2")] + \
         [("gcm_base(ctr(aes-generic),ghash-generic)", d) for d in
          ("gcm_base(ctr-aes-aesni,ghash-clmulni)", "generic-gcm-aesni")] + \
-        [("rfc4106(gcm_base(ctr(aes-generic),ghash-generic))", "rfc4106-gcm-aesni")]
+        [("rfc4106(gcm_base(ctr(aes-generic),ghash-generic))", "rfc4106-gcm-aesni")] + \
+        [(ref, f"{p}-{g}") for p, ref in (("generic-gcm", "gcm_base(ctr(aes-generic),ghash-generic)"),
+                                          ("rfc4106-gcm", "rfc4106(gcm_base(ctr(aes-generic),ghash-generic))"))
+         for g in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")]
 HASHES = ([("poly1305-generic", d) for d in ("poly1305-simd", "poly1305-x86_64")]
           + [("nhpoly1305-generic", d) for d in ("nhpoly1305-sse2", "nhpoly1305-avx2")]
           + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha256", "sha224")
