@@ -7,7 +7,8 @@ false; the descriptor is crypto_api.algs.aes_generic.aes_cipher_alg over
 arch/x86/aesni.c), then the internal skciphers ``__ecb/__cbc/__ctr/__xts-
 aes-aesni`` (400, XTS 401; aesni_modes_glue.py), then one SIMD wrapper each
 (``ecb-aes-aesni`` ... ``xts-aes-aesni``, CRYPTO_ALG_ASYNC over cryptd,
-crypto_api.simd).  Beyond v5.0, wrapped the same way, with the names and
+crypto_api.simd); 6.16+ (rule ``aesni.modes_wrapping``) registers the public
+``ecb-aes-aesni`` ... directly instead, synchronous, with no wrapper.  Beyond v5.0, wrapped the same way, with the names and
 CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): VAES, VPCLMULQDQ, PCLMULQDQ and
 AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
 AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
@@ -26,6 +27,7 @@ import attrs
 
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from crypto_api.version_rules import rule
 
 MODULE_ARCH = "x86_64"
 MODULE_NAME = "aesni_intel"
@@ -38,8 +40,8 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     *(f"{p}-{s}" for p in ("generic-gcm", "rfc4106-gcm")
       for s in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")))
 ALGS = []
-SKCIPHERS = []          # the internal algorithms
-WRAPPERS = []           # their SIMD wrappers
+SKCIPHERS = []          # the mode skciphers: internal (up to 6.15) or, 6.16+, the public ones
+WRAPPERS = []           # their SIMD wrappers (none 6.16+)
 GCM = []                # the GCM AEADs in registration order (aesni_gcm_generations.py)
 
 
@@ -104,9 +106,14 @@ def module_init() -> None:
                               "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
     modes = [m.ECB, m.CBC, m.CTR, m.XTS] + vaes_modes(m) + xctr_modes(m)
-    internal = [m.internal_alg(mode) for mode in modes]
+    direct = rule("aesni.modes_wrapping", "simd") == "direct"
+    skciphers = [(m.public_alg if direct else m.internal_alg)(mode) for mode in modes]
     try:
-        WRAPPERS[:] = simd_register_skciphers_compat(internal)
+        if direct:
+            capi.crypto_register_skciphers(skciphers)
+            WRAPPERS[:] = []
+        else:
+            WRAPPERS[:] = simd_register_skciphers_compat(skciphers)
     except BaseException:
         capi.crypto_unregister_cipher(ALGS.pop())
         raise
@@ -114,11 +121,11 @@ def module_init() -> None:
         register_gcm()
     except BaseException:
         unregister_gcm()
-        simd_unregister_skciphers(internal, WRAPPERS)
+        simd_unregister_skciphers(skciphers, WRAPPERS)
         WRAPPERS.clear()
         capi.crypto_unregister_cipher(ALGS.pop())
         raise
-    SKCIPHERS[:] = internal
+    SKCIPHERS[:] = skciphers
 
 
 def module_exit() -> None:

@@ -300,13 +300,13 @@ _OFFERS = {"xts": (Kind.XTS, _xts_entries), "cbc": (Kind.CBC, _cbc_entries),
            "xctr": (Kind.XCTR, _xctr_entries)}
 
 
-def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
-    """The ``__<mode>-aes-<impl>`` internal skcipher."""
+def mode_alg(mode: AesMode, cra_name: str, driver: str, flags: int) -> capi.SkcipherAlg:
+    """The skcipher of ``mode`` under the names given (internal or public)."""
     minkey, maxkey = 16 * mode.keys, 32 * mode.keys
     offer = _OFFERS.get(mode.name)
     return capi.SkcipherAlg(
-        cra_name=f"__{mode.name}(aes)", cra_driver_name=mode.driver, cra_priority=mode.priority,
-        cra_flags=capi.CRYPTO_ALG_INTERNAL, cra_blocksize=mode.blocksize,
+        cra_name=cra_name, cra_driver_name=driver, cra_priority=mode.priority,
+        cra_flags=flags, cra_blocksize=mode.blocksize,
         min_keysize=minkey, max_keysize=maxkey, ivsize=mode.ivsize,
         chunksize=AES_BLOCK_SIZE, walksize=AES_BLOCK_SIZE,
         setkey=lambda tfm, key: _setkey(mode, tfm, key),
@@ -315,3 +315,14 @@ def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
         direct=lambda tfm, encrypt: _direct(mode, tfm, encrypt),
         c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),),
         simd_rule=SIMD_ONLY)
+
+
+def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
+    """The ``__<mode>-aes-<impl>`` internal skcipher (up to 6.15, under its SIMD wrapper)."""
+    return mode_alg(mode, f"__{mode.name}(aes)", mode.driver, capi.CRYPTO_ALG_INTERNAL)
+
+
+def public_alg(mode: AesMode) -> capi.SkcipherAlg:
+    """The ``<mode>-aes-<impl>`` skcipher as 6.16+ registers it: directly,
+    synchronous, no SIMD wrapper (kernel-mode FPU taken as usable)."""
+    return mode_alg(mode, f"{mode.name}(aes)", mode.driver[2:], 0)

@@ -28,15 +28,11 @@ ROWS = tuple(
            401 if m == "xts" else 400, "aesni_intel",
            f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.15 ({MODES} §5.1, §5.6)")
        for m in ("ecb", "cbc", "ctr", "xts")]
-    + [Row("driver", X86, "6.16", None, f"__{m}(aes)", f"__{m}-aes-aesni", f"__{m}-aes-aesni",
-           401 if m == "xts" else 400, "aesni_intel", f"6.16 'stop using the SIMD helper' ({MODES} §5.6)",
-           status="kept", note="6.16+ registers the modes directly (sync); this project's x86 modes stay "
-                               "SIMD-wrapped in every version and need their internal algorithm")
-       for m in ("ecb", "cbc", "ctr", "xts")]
     + [Row("driver", X86, "5.0", None, f"{m}(aes)", f"{m}-aes-aesni", f"{m}-aes-aesni",
            401 if m == "xts" else 400, "aesni_intel",
            f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1, §5.6)",
-           note="6.16+: registered directly, sync; here still the SIMD wrapper (async) in every version")
+           note="up to 6.15 the SIMD wrapper (async) over __" + m + "-aes-aesni; 6.16+ registered "
+                "directly (sync)")
        for m in ("ecb", "cbc", "ctr", "xts")]
     + [Row("driver", X86, since, until, f"{p}{m}(aes)", f"{p}{m}-aes-vaes-{v}", f"{p}{m}-aes-vaes-{v}", prio,
            "aesni_intel", src, unknown=unk)
@@ -53,10 +49,6 @@ ROWS = tuple(
            "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.19 ({MODES} §5.6)",
            note="6.16 renamed avx10_512 to avx512 and dropped avx10_256")
        for m in ("xts", "ctr")]
-    + [Row("driver", X86, "6.16", None, f"__{m}(aes)", f"__{m}-aes-vaes-{v}", f"__{m}-aes-vaes-{v}", prio,
-           "aesni_intel", f"6.16 'stop using the SIMD helper' ({MODES} §5.6)", status="kept",
-           note="the internal algorithm of this project's SIMD wrapper (see the aesni rows)")
-       for m in ("xts", "ctr") for v, prio in (("avx2", 600), ("avx10_512", 800))]
     + [Row("driver", X86, since, until, f"{p}{m}(aria)", f"{p}{m}-aria-{w}", f"{p}{m}-aria-{w}", prio, module,
            src, status="kept" if p and since == "6.16" else "kernel",
            note=("the internal algorithm of this project's SIMD wrapper" if p and since == "6.16" else
@@ -68,13 +60,13 @@ ROWS = tuple(
        for since, until, src in ((first, "6.16", f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
                                  ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2)"))
        for p in ("__", "") for m in ("ecb", "ctr")]
-    + [Row("driver", X86, since, until, f"{p}xctr(aes)", f"{p}xctr-aes-aesni", f"{p}xctr-aes-aesni", 400,
-           "aesni_intel", src, status="kept" if p and until is None else "kernel",
-           note=("" if until else "the internal algorithm of this project's SIMD wrapper" if p
-                 else "6.16+: registered directly; here still the one AVX XCTR driver, SIMD-wrapped"),
+    + [Row("driver", X86, "6.0", "6.16", "__xctr(aes)", "__xctr-aes-aesni", "__xctr-aes-aesni", 400,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)")]
+    + [Row("driver", X86, since, until, "xctr(aes)", "xctr-aes-aesni", "xctr-aes-aesni", 400,
+           "aesni_intel", src,
+           note="" if until else "6.16+: registered directly (sync); here still the one AVX XCTR driver",
            unknown="" if until else "when the driver was split into the 6.19 generations, and their "
                                     "priorities in 6.16-6.18")
-       for p in ("__", "")
        for since, until, src in (
            ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)"),
            ("6.16", None, f"6.19: xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800 "
@@ -181,8 +173,8 @@ NOT_MODELLED = (
     "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
     "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
     "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
-    "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
-    " wrapped",
+    "6.16+: the ARIA mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
+    " wrapped (the AES-NI modes and GCM are registered directly)",
     "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "
     "section): the *-lib drivers here are the generic code and open none",
     "6.17+'s sha384-lib/sha512-lib run the SHA-512 library, whose x86 code uses SSSE3/AVX/AVX2 "
@@ -214,6 +206,13 @@ RULES = (
          f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
          unknown="xts-aes-aesni's (5.12) and xctr-aes-aesni's per-step sections are not modelled: one "
                  "section per request"),
+    Rule("aesni.modes_wrapping", X86, "5.0", "6.16", "simd",
+         "the AES-NI mode drivers (ecb/cbc/ctr/xts/xctr-aes-*) as internal __ algorithms under the SIMD "
+         "wrapper (async, cryptd where SIMD is unusable)", f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.15 "
+         f"({MODES} §5.1, §5.3)"),
+    Rule("aesni.modes_wrapping", X86, "6.16", None, "direct",
+         "the AES-NI mode drivers registered directly: synchronous, not internal, no SIMD wrapper",
+         f"'crypto: x86 - stop using the SIMD helper' ({MODES} §5.6); greearb/linux-ct-6.17 glue read"),
     Rule("aesni.gcm_wrapping", X86, "5.0", "5.4", "v5.0",
          "generic-gcm-aesni / rfc4106-gcm-aesni over internal __driver-* (priority 0) by hand-made "
          "dispatch to cryptd", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1, §5.3)",
