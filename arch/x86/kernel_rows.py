@@ -172,7 +172,9 @@ NOT_MODELLED = (
     "drivers (500)",
     "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
     "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
-    "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
+    "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (a list of Intel models "
+    "in the 6.10-6.13 glue read, X86_FEATURE_PREFER_YMM later): the glue applies it (prefer_ymm) and "
+    "the composite registry keeps it, but a followed version's row restores the row's priority (800)",
     "6.16+: the ARIA mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
     " wrapped (the AES-NI modes and GCM are registered directly)",
     "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "
