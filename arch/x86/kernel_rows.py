@@ -13,6 +13,9 @@ from crypto_api.kernels.row import (ARCHES, CHACHA, LIB6X, MODES, DeviceTable, R
 X86 = ("x86_64",)
 SHA2 = ("sha224", "sha256")
 SHA512 = ("sha384", "sha512")
+#: Row.lowered of the 512-bit drivers: priority 1 on CPUs that discourage 512-bit vectors (the glue's
+#: prefer_ymm: a list of Intel models in the 6.10-6.13 glue read, X86_FEATURE_PREFER_YMM in 6.17's)
+ZMM_LOW = 1
 GCM611 = ("arch/x86/crypto/aesni-intel_glue.c @6.11 (greearb/linux-ct-6.11 read: DEFINE_GCM_ALGS, "
           "register_avx_algs; absent from the 6.10 tree read, whose GCM is the one pair)")
 GCM619 = ("'crypto: x86/aes-gcm - add VAES+AVX2 optimized code' and '- rename avx10 and avx10_512 to "
@@ -35,7 +38,7 @@ ROWS = tuple(
                 "directly (sync)")
        for m in ("ecb", "cbc", "ctr", "xts")]
     + [Row("driver", X86, since, until, f"{p}{m}(aes)", f"{p}{m}-aes-vaes-{v}", f"{p}{m}-aes-vaes-{v}", prio,
-           "aesni_intel", src, unknown=unk)
+           "aesni_intel", src, unknown=unk, lowered=ZMM_LOW if v == "avx10_512" else None)
        for p in ("__", "")
        for m, since, src, unk in (
            ("xts", "6.11", f"arch/x86/crypto/aesni-intel_glue.c @6.13 ({MODES} §5.6)",
@@ -47,7 +50,7 @@ ROWS = tuple(
                               ("avx10_512", 800, "6.16"))]
     + [Row("driver", X86, "6.16", None, f"{m}(aes)", f"{m}-aes-vaes-avx10_512", f"{m}-aes-vaes-avx512", 800,
            "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.19 ({MODES} §5.6)",
-           note="6.16 renamed avx10_512 to avx512 and dropped avx10_256")
+           note="6.16 renamed avx10_512 to avx512 and dropped avx10_256", lowered=ZMM_LOW)
        for m in ("xts", "ctr")]
     + [Row("driver", X86, since, until, f"{p}{m}(aria)", f"{p}{m}-aria-{w}", f"{p}{m}-aria-{w}", prio, module,
            src, status="kept" if p and since == "6.16" else "kernel",
@@ -82,7 +85,7 @@ ROWS = tuple(
                 "best core); 6.11+ the AES-NI code only")
        for name, drv in (("rfc4106(gcm(aes))", "rfc4106-gcm-aesni"), ("gcm(aes)", "generic-gcm-aesni"))]
     + [Row("driver", X86, since, "6.16", f"__{name}", f"__{p}-{g}", f"__{p}-{g}", prio, "aesni_intel", src,
-           unknown=unk)
+           unknown=unk, lowered=ZMM_LOW if g == "vaes-avx10_512" else None)
        for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
        for g, prio, since, src, unk in (
            ("aesni", 400, "5.4", f"5.4 tree: simd_register_aeads_compat ({MODES} §5.3, §5.6)",
@@ -95,13 +98,14 @@ ROWS = tuple(
            f"{GCM611}; 6.16+ registered directly (greearb/linux-ct-6.17 glue read: crypto_register_aeads)"
            + ("; removed by 'crypto: x86/aes-gcm - remove VAES+AVX10/256 optimized code' (Oct 2025 series, "
               "lore 20251002023117.37504-3) " + GCM619 if until else ""),
-           unknown=GCM619_UNKNOWN if until else "")
+           unknown=GCM619_UNKNOWN if until else "", lowered=ZMM_LOW if g == "vaes-avx10_512" else None)
        for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
        for g, prio, until in (("aesni-avx", 500, None), ("vaes-avx10_256", 700, "6.19"),
                               ("vaes-avx10_512", 800, "6.19"))]
     + [Row("driver", X86, "6.19", None, name, f"{p}-{ours}", f"{p}-{g}", prio, "aesni_intel",
            f"{GCM619} ({MODES} §5.6 for 6.19)", unknown=GCM619_UNKNOWN,
-           note="6.19 renamed -vaes-avx10_512 to -vaes-avx512" if ours != g else "")
+           note="6.19 renamed -vaes-avx10_512 to -vaes-avx512" if ours != g else "",
+           lowered=ZMM_LOW if ours != g else None)
        for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
        for ours, g, prio in (("vaes-avx2", "vaes-avx2", 600), ("vaes-avx10_512", "vaes-avx512", 800))]
     + [Row("driver", X86, "5.0", None, "ghash", "ghash-clmulni", "ghash-clmulni", 400, "ghash_clmulni_intel",
@@ -172,9 +176,9 @@ NOT_MODELLED = (
     "drivers (500)",
     "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
     "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
-    "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (a list of Intel models "
-    "in the 6.10-6.13 glue read, X86_FEATURE_PREFER_YMM later): the glue applies it (prefer_ymm) and "
-    "the composite registry keeps it, but a followed version's row restores the row's priority (800)",
+    "the 512-bit drivers' priority 1 (rows 'or 1') on a CPU that discourages 512-bit vectors applies "
+    "in every version from the drivers' first: the Intel model list and the later PREFER_YMM feature "
+    "are one rule here (prefer_ymm); the release that switched to the feature is not checked",
     "6.16+: the ARIA mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
     " wrapped (the AES-NI modes and GCM are registered directly)",
     "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "

@@ -217,3 +217,40 @@ def test_no_simd(version, sync):
         assert (r["rc"], r["sections"], r["ct"]) == (0, 1, ref)
     else:
         assert r["rc"] == -115 and r["sections"] == 0       # -EINPROGRESS: queued to cryptd
+
+
+ZMM_PROBE = r"""
+import json, sys, crypto_api as capi
+from crypto_api import registry
+from crypto_api.arch.x86.cpufeature import forced_features
+capi.boot(kernel=sys.argv[1])
+with forced_features("prefer_ymm"):         # a CPU that downclocks with 512-bit vectors
+    capi.load_all()
+prio = {a.cra_driver_name: a.cra_priority for a in registry.snapshot()
+        if not a.is_larval and a.instance is None and a.cra_module == "aesni_intel"}
+first = {}
+for name in ("gcm(aes)", "xts(aes)"):
+    with capi.crypto_alloc_aead(name) if name == "gcm(aes)" else capi.crypto_alloc_skcipher(name) as t:
+        first[name] = t.driver_name
+print(json.dumps({"prio": prio, "first": first}))
+"""
+
+
+@pytest.mark.parametrize("version, wide, wide_xts, first_gcm, first_xts", [
+    ("6.12", "vaes-avx10_512", "vaes-avx10_512", "generic-gcm-vaes-avx10_256", "xts-aes-vaes-avx10_256"),
+    ("6.18", "vaes-avx10_512", "vaes-avx512", "generic-gcm-vaes-avx10_256", "xts-aes-vaes-avx2"),
+    ("6.19", "vaes-avx512", "vaes-avx512", "generic-gcm-vaes-avx2", "xts-aes-vaes-avx2")])
+def test_512_bit_drivers_at_priority_1_where_discouraged(version, wide, wide_xts, first_gcm, first_xts):
+    """The followed version keeps the glue's priority 1 for the 512-bit drivers
+    (the kernel-version table's 'or 1'), so the next generation answers."""
+    if len(HERE) < len(GENERATIONS):
+        pytest.skip("the CPU lacks some generation's features")
+    env = dict(os.environ, CRYPTO_API_SELFTESTS="off")
+    env.pop("CRYPTO_API_KERNEL", None)
+    out = subprocess.run([sys.executable, "-c", ZMM_PROBE, version], env=env, capture_output=True, text=True,
+                         check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    ctr = [f"ctr-aes-{wide_xts}"] if version != "6.12" else []     # the VAES CTR drivers: 6.15+
+    for d in [f"{p}-{wide}" for p in PREFIX.values()] + [f"xts-aes-{wide_xts}"] + ctr:
+        assert r["prio"][d] == 1, d
+    assert r["first"] == {"gcm(aes)": first_gcm, "xts(aes)": first_xts}
