@@ -9,7 +9,8 @@ aes-aesni`` (400, XTS 401; aesni_modes_glue.py), then one SIMD wrapper each
 (``ecb-aes-aesni`` ... ``xts-aes-aesni``, CRYPTO_ALG_ASYNC over cryptd,
 crypto_api.simd); 6.16+ (rule ``aesni.modes_wrapping``) registers the public
 ``ecb-aes-aesni`` ... directly instead, synchronous, with no wrapper.  Beyond v5.0, wrapped the same way, with the names and
-CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): VAES, VPCLMULQDQ, PCLMULQDQ and
+CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): AVX gives
+``xts-/ctr-aes-aesni-avx`` (500, on the AES-NI routines); VAES, VPCLMULQDQ, PCLMULQDQ and
 AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
 AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
 (700) and ``-vaes-avx10_512`` (800, or 1 on CPUs with prefer_ymm, which
@@ -36,6 +37,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni", "xts-aes-aesni",
     "xts-aes-vaes-avx2", "ctr-aes-vaes-avx2", "xts-aes-vaes-avx10_256", "ctr-aes-vaes-avx10_256",
     "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512", "xctr(aes)", "xctr-aes-aesni",
+    "xts-aes-aesni-avx", "ctr-aes-aesni-avx",
     "gcm(aes)", "rfc4106(gcm(aes))", "generic-gcm-aesni", "rfc4106-gcm-aesni",
     *(f"{p}-{s}" for p in ("generic-gcm", "rfc4106-gcm")
       for s in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")))
@@ -53,6 +55,11 @@ def has_vaes_avx10() -> bool:
     # the kernel's checks, and AVX512F, which the C targets name
     return has_vaes_avx2() and all(boot_cpu_has(f) for f in ("avx512f", "avx512bw", "avx512vl",
                                                                "bmi2", "xsave_zmm"))
+
+
+def avx_modes(m) -> list:
+    """``__xts/__ctr-aes-aesni-avx`` (500) where AVX is usable (the 6.10+ glue's check)."""
+    return [m.XTS_AVX, m.CTR_AVX] if boot_cpu_has("avx") else []
 
 
 def vaes_modes(m) -> list:
@@ -105,7 +112,7 @@ def module_init() -> None:
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",
                               "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
-    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + vaes_modes(m) + xctr_modes(m)
+    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + avx_modes(m) + vaes_modes(m) + xctr_modes(m)
     direct = rule("aesni.modes_wrapping", "simd") == "direct"
     skciphers = [(m.public_alg if direct else m.internal_alg)(mode) for mode in modes]
     try:

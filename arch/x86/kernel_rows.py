@@ -48,6 +48,17 @@ ROWS = tuple(
        for v, prio, until in (("avx2", 600, "6.16" if p else None),
                               ("avx10_256", 700, "6.16"),
                               ("avx10_512", 800, "6.16"))]
+    + [Row("driver", X86, since, "6.16" if p else None, f"{p}{m}(aes)", f"{p}{m}-aes-aesni-avx",
+           f"{p}{m}-aes-aesni-avx", 500, "aesni_intel", src, unknown=unk,
+           note="the AES-NI routines here (the kernel's are the same code VEX-encoded)")
+       for p in ("__", "")
+       for m, since, src, unk in (
+           ("xts", "6.10", "arch/x86/crypto/aesni-intel_glue.c @6.10, 6.11 (greearb/linux-ct-6.10, -6.11 "
+            "read: DEFINE_XTS_ALG(aesni_avx, 500), registered where AVX); 6.17 read (direct)",
+            "first release: present in the 6.10 tree read, earlier trees not read"),
+           ("ctr", "6.15", "arch/x86/crypto/aesni-intel_glue.c @6.17 (greearb/linux-ct-6.17 read: "
+            "DEFINE_AVX_SKCIPHER_ALGS(aesni_avx, 500)); 6.15 as the VAES CTR rows",
+            "6.15 from the kernel-version issue's account (the VAES CTR rows'), not checked in a tree"))]
     + [Row("driver", X86, "6.16", None, f"{m}(aes)", f"{m}-aes-vaes-avx10_512", f"{m}-aes-vaes-avx512", 800,
            "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.19 ({MODES} §5.6)",
            note="6.16 renamed avx10_512 to avx512 and dropped avx10_256", lowered=ZMM_LOW)
@@ -172,8 +183,9 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: cts-cbc-aes-aesni, the aesni-avx mode "
-    "drivers (500)",
+    "drivers the kernel has and this project does not register: cts-cbc-aes-aesni (5.12+), the "
+    "6.15+ XCTR generations (xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx10_*/-vaes-avx512; the "
+    "6.17 glue read has no plain xctr-aes-aesni)",
     "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
     "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
     "the 512-bit drivers' priority 1 (rows 'or 1') on a CPU that discourages 512-bit vectors applies "

@@ -19,8 +19,8 @@ MODULES = ("crypto-aria-aesni-avx", "crypto-aria-aesni-avx2", "crypto-aria-gfni-
 
 _AES_MODES = [(f"{m}(aes-generic)", f"{m}-aes-{impl}")
               for m, impls in (("ecb", ["aesni"]), ("cbc", ["aesni"]),
-                               ("ctr", ["aesni", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]),
-                               ("xts", ["aesni", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]))
+                               ("ctr", ["aesni", "aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]),
+                               ("xts", ["aesni", "aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]))
               for impl in impls]
 _ARIA_MODES = [(f"{m}(aria-generic)", f"{m}-aria-{isa}")
                for m in ("ecb", "ctr") for isa in ("avx", "avx2", "avx512")]
