@@ -8,7 +8,8 @@
  * be32(2) onwards, E_K(nonce ‖ be32(1)) masks the tag.  GHASH sums the
  * unreduced products of up to 8 blocks with precomputed powers of H and
  * reduces once per group (ghash_clmul_ops.h); where the CPU has VPCLMULQDQ,
- * 16 blocks at a time in 256-bit registers of two (the VAES/AVX2 form) or
+ * 16 blocks at a time in 256-bit registers of two (the VAES/AVX2 form, and
+ * the AVX10/256 one, whose CTR is the 256-bit EVEX code of aesni_vaes.c) or
  * 32 in 512-bit registers of four (with AVX-512).  Encryption runs
  * CTR over a chunk that stays in cache, then hashes the ciphertext of that
  * chunk; decryption hashes a chunk first and then decrypts it, so src and
@@ -36,6 +37,8 @@ static gcm_ctr_fn ctr_of(uint32_t isa)
 {
 	if (isa == AESNI_GCM_ISA_AVX512)
 		return aes_vaes_avx10_512_ctr_crypt;
+	if (isa == AESNI_GCM_ISA_AVX10_256)
+		return aes_vaes_avx10_256_ctr_crypt;
 	if (isa == AESNI_GCM_ISA_VAES_AVX2)
 		return aes_vaes_avx2_ctr_crypt;
 	return aesni_ctr_crypt;
@@ -158,7 +161,7 @@ static __m128i ghash_bytes(const struct aesni_gcm_ctx *ctx, __m128i y, const uin
 
 	if (full && ctx->isa == AESNI_GCM_ISA_AVX512)
 		y = ghash_blocks512(ctx, y, p, full);
-	else if (full && ctx->isa == AESNI_GCM_ISA_VAES_AVX2)
+	else if (full && (ctx->isa == AESNI_GCM_ISA_VAES_AVX2 || ctx->isa == AESNI_GCM_ISA_AVX10_256))
 		y = ghash_blocks256(ctx, y, p, full);
 	else if (full)
 		y = ghash_blocks128(ctx, y, p, full);

@@ -1,8 +1,10 @@
 /*
  * AES-GCM with AES-NI/VAES and PCLMULQDQ/VPCLMULQDQ (aesni_gcm.c): the
  * core of the generic-gcm-aesni and rfc4106-gcm-aesni drivers, the role of
- * the kernel's arch/x86/crypto/aesni-intel_asm.S GCM routines.  Call inside
- * an FPU section, only where the CPU has what ``isa`` names (the glue checks).
+ * the kernel's arch/x86/crypto/aesni-intel_asm.S GCM routines (6.11+:
+ * aes-gcm-aesni-x86_64.S, aes-gcm-avx10-x86_64.S, 6.19: aes-gcm-vaes-avx2.S,
+ * aes-gcm-vaes-avx512.S).  Call inside an FPU section, only where the CPU has
+ * what ``isa`` names (the glue checks).
  */
 #ifndef CRYPTO_API_AESNI_GCM_H
 #define CRYPTO_API_AESNI_GCM_H
@@ -13,6 +15,7 @@
 #define AESNI_GCM_ISA_AESNI 0		/* AES-NI CTR, PCLMULQDQ GHASH, 8 blocks per reduction */
 #define AESNI_GCM_ISA_VAES_AVX2 1	/* VAES 256-bit CTR, VPCLMULQDQ 256-bit GHASH, 16 blocks */
 #define AESNI_GCM_ISA_AVX512 2		/* VAES 512-bit CTR, VPCLMULQDQ 512-bit GHASH, 32 blocks */
+#define AESNI_GCM_ISA_AVX10_256 3	/* VAES 256-bit CTR with AVX-512VL, VPCLMULQDQ 256-bit GHASH */
 #define AESNI_GCM_POWERS 32
 #define AESNI_GCM_EBADMSG 74
 

@@ -1,23 +1,29 @@
-"""The internal AES-NI GCM AEADs of arch/x86/crypto/aesni-intel_glue.c (v5.0).
+"""The AES-NI GCM AEADs of arch/x86/crypto/aesni-intel_glue.c: one
+descriptor per form, core and name.
 
-``__driver-generic-gcm-aes-aesni`` (cra_name ``__generic-gcm-aes-aesni``,
-GCM with a 12-byte IV) and ``__driver-gcm-aes-aesni`` (``__gcm-aes-aesni``,
-RFC 4106: key = AES key ‖ 4-byte salt, IV 8 bytes, AD 16 or 20 bytes ending
-with an unauthenticated IV copy), both CRYPTO_ALG_INTERNAL, priority 0,
-block size 1, tags up to 16 bytes; aesni_gcm_wrapper.py puts the public
+v5.0's internal ``__driver-generic-gcm-aes-aesni`` (cra_name
+``__generic-gcm-aes-aesni``, GCM with a 12-byte IV) and
+``__driver-gcm-aes-aesni`` (``__gcm-aes-aesni``, RFC 4106: key = AES key ‖
+4-byte salt, IV 8 bytes, AD 16 or 20 bytes ending with an unauthenticated
+IV copy), both CRYPTO_ALG_INTERNAL, priority 0, block size 1, tags up to 16
+bytes (:func:`internal_alg`); aesni_gcm_wrapper.py puts the public
 ``generic-gcm-aesni`` / ``rfc4106-gcm-aesni`` (400) over them, as v5.0's
-gcmaes_wrapper does.  The IV, tag and assoclen rules and their refusals are
-those of algs/gcm.py (tags 4, 8, 12..16 for GCM, 8/12/16 for RFC 4106).
+gcmaes_wrapper does.  :func:`gcm_alg` builds the later forms (the
+generation's names and priority, internal under the SIMD helper or, 6.16+,
+registered directly); aesni_gcm_generations.py says which exist in which
+kernel.  The IV, tag and assoclen rules and their refusals are those of
+algs/gcm.py (tags 4, 8, 12..16 for GCM, 8/12/16 for RFC 4106).
 
-The core is arch/x86/aesni_gcm.c in the form aesni_glue.py picks by CPU:
-512-bit VAES and VPCLMULQDQ with AVX-512 (except where the CPU prefers
-256-bit vectors), VAES with AVX2, else AES-NI and PCLMULQDQ.  A request runs in one FPU section
-(v5.0's gcmaes_crypt_by_sg has one for the request), scatterlists of one
-entry each side in place, others gathered into private buffers (wiped
-after use).  Decryption follows the kernel's rule: decrypt, then compare;
-EBADMSG leaves the unauthenticated plaintext in dst.  ``tfm.encrypt`` /
-``decrypt`` take a direct path (crypto_api.direct.aead_direct) while SIMD
-is usable and no FPU trace records, where a wrong tag releases nothing.
+The core is arch/x86/aesni_gcm.c in one of its forms (:data:`ISA_NAMES`):
+AES-NI and PCLMULQDQ; VAES with AVX2; VAES 256-bit with AVX-512VL (the
+AVX10/256 CTR); 512-bit VAES and VPCLMULQDQ with AVX-512.  A request runs
+in one FPU section (v5.0's gcmaes_crypt_by_sg has one for the request),
+scatterlists of one entry each side in place, others gathered into private
+buffers (wiped after use).  Decryption follows the kernel's rule: decrypt,
+then compare; EBADMSG leaves the unauthenticated plaintext in dst.
+``tfm.encrypt`` / ``decrypt`` take a direct path
+(crypto_api.direct.aead_direct) while SIMD is usable and no FPU trace
+records, where a wrong tag releases nothing.
 """
 
 from __future__ import annotations
@@ -39,13 +45,17 @@ MAX_TAG = 16
 
 @attrs.frozen
 class GcmForm:
-    """One of the two AEADs: its names, IV size and tag rule; ``esp``: the
-    RFC 4106 form (salt in the key, the AD ending with the IV copy)."""
+    """One of the two AEADs: its v5.0 internal names, IV size and tag rule;
+    ``esp``: the RFC 4106 form (salt in the key, the AD ending with the IV
+    copy); ``public``: the cra_name users ask for, ``prefix``: the first
+    part of its drivers' names (``generic-gcm``-aesni)."""
     cra_name: str
     driver: str
     ivsize: int
     check_authsize: Callable[[str, int], None]
     esp: bool
+    public: str
+    prefix: str
 
     @property
     def saltlen(self) -> int:
@@ -53,13 +63,13 @@ class GcmForm:
 
 
 GENERIC = GcmForm("__generic-gcm-aes-aesni", "__driver-generic-gcm-aes-aesni", GCM_AES_IV_SIZE,
-                  gcm_check_authsize, False)
+                  gcm_check_authsize, False, "gcm(aes)", "generic-gcm")
 RFC4106 = GcmForm("__gcm-aes-aesni", "__driver-gcm-aes-aesni", GCM_RFC4106_IV_SIZE,
-                  rfc4106_check_authsize, True)
+                  rfc4106_check_authsize, True, "rfc4106(gcm(aes))", "rfc4106-gcm")
 
 
-#: The core's code for each CPU class aesni_glue.py tells apart.
-ISA_NAMES = ("aesni", "vaes-avx2", "avx512")
+#: The core's forms, in the order of aesni_gcm.h's AESNI_GCM_ISA_* codes.
+ISA_NAMES = ("aesni", "vaes-avx2", "avx512", "avx10_256")
 
 
 def _lib():
@@ -76,15 +86,16 @@ def _init(tfm: Any) -> None:
 
 def _setkey(form: GcmForm, isa: int, tfm: Any, key: bytearray) -> None:
     ffi, lib = _lib()
-    assert (lib.AESNI_GCM_ISA_AESNI, lib.AESNI_GCM_ISA_VAES_AVX2, lib.AESNI_GCM_ISA_AVX512) == (0, 1, 2)
-    ctx, n = tfm.ctx, len(key)
+    assert (lib.AESNI_GCM_ISA_AESNI, lib.AESNI_GCM_ISA_VAES_AVX2, lib.AESNI_GCM_ISA_AVX512,
+            lib.AESNI_GCM_ISA_AVX10_256) == (0, 1, 2, 3)
+    ctx, n, driver = tfm.ctx, len(key), tfm.alg.cra_driver_name
     if form.esp:
         if n < SALT_SIZE:
-            raise CryptoError(EINVAL, f"{form.driver}: key is {n} bytes, shorter than the "
+            raise CryptoError(EINVAL, f"{driver}: key is {n} bytes, shorter than the "
                                       f"{SALT_SIZE}-byte salt it must end with")
         n -= SALT_SIZE
     if lib.aesni_gcm_setkey(ctx.k, ffi.from_buffer("uint8_t[]", key), n, isa):
-        raise CryptoError(EINVAL, f"{form.driver}: AES key is {n} bytes, expected 16, 24 or 32"
+        raise CryptoError(EINVAL, f"{driver}: AES key is {n} bytes, expected 16, 24 or 32"
                                   + (f" (then the {SALT_SIZE}-byte salt)" if form.esp else ""))
     ctx.k.authsize = tfm.authsize
     if form.esp:
@@ -92,7 +103,7 @@ def _setkey(form: GcmForm, isa: int, tfm: Any, key: bytearray) -> None:
 
 
 def _setauthsize(form: GcmForm, tfm: Any, authsize: int) -> None:
-    form.check_authsize(form.driver, authsize)
+    form.check_authsize(tfm.alg.cra_driver_name, authsize)
     tfm.ctx.k.authsize = authsize
 
 
@@ -126,7 +137,7 @@ def _crypt(form: GcmForm, req: Any, encrypt: bool) -> None:
         finally:
             capi.kernel_fpu_end()
     if rc:
-        raise CryptoError(EBADMSG, f"{form.driver}: authentication failed (tag mismatch)")
+        raise CryptoError(EBADMSG, f"{tfm.alg.cra_driver_name}: authentication failed (tag mismatch)")
 
 
 def _direct(form: GcmForm, tfm: Any, encrypt: bool) -> Optional[Callable]:
@@ -157,15 +168,23 @@ def _direct(form: GcmForm, tfm: Any, encrypt: bool) -> Optional[Callable]:
     return esp
 
 
-def internal_alg(form: GcmForm, isa: str) -> capi.AeadAlg:
-    """The internal AEAD of ``form`` running the core's ``isa`` code (one of
-    :data:`ISA_NAMES`: aesni_glue.py picks it by CPU)."""
+def gcm_alg(form: GcmForm, isa: str, cra_name: str, driver: str, priority: int, flags: int = 0,
+            alignmask: int = 0, chunksize: int = 16) -> capi.AeadAlg:
+    """``form``'s AEAD named ``cra_name``/``driver`` running the core's ``isa``
+    code (one of :data:`ISA_NAMES`; the caller checks the CPU has it).  The
+    defaults are 6.11+'s DEFINE_GCM_ALGS: no alignmask, chunk size 16."""
     code = ISA_NAMES.index(isa)
     return capi.AeadAlg(
-        cra_name=form.cra_name, cra_driver_name=form.driver, cra_priority=0,
-        cra_flags=capi.CRYPTO_ALG_INTERNAL, cra_blocksize=1, cra_alignmask=15,
-        ivsize=form.ivsize, maxauthsize=MAX_TAG, chunksize=1,      # the kernel: cra_blocksize
+        cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
+        cra_flags=flags, cra_blocksize=1, cra_alignmask=alignmask,
+        ivsize=form.ivsize, maxauthsize=MAX_TAG, chunksize=chunksize,
         init=_init, setkey=lambda tfm, key: _setkey(form, code, tfm, key),
         setauthsize=lambda tfm, a: _setauthsize(form, tfm, a),
         encrypt=lambda req: _crypt(form, req, True), decrypt=lambda req: _crypt(form, req, False),
         direct=lambda tfm, encrypt: _direct(form, tfm, encrypt))
+
+
+def internal_alg(form: GcmForm, isa: str) -> capi.AeadAlg:
+    """v5.0's internal AEAD of ``form`` running the core's ``isa`` code
+    (priority 0, alignmask 15, chunk size 1: the kernel's cra_blocksize)."""
+    return gcm_alg(form, isa, form.cra_name, form.driver, 0, capi.CRYPTO_ALG_INTERNAL, 15, 1)

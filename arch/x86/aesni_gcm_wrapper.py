@@ -1,9 +1,13 @@
 """The public AES-NI GCM AEADs over their internal algorithms, as v5.0's
-gcmaes_wrapper_encrypt/decrypt (arch/x86/crypto/aesni-intel_glue.c).
+gcmaes_wrapper_encrypt/decrypt (arch/x86/crypto/aesni-intel_glue.c) and,
+5.4-6.15, crypto/simd.c's AEAD wrapper (simd_register_aeads_compat), which
+dispatches the same way.
 
 ``generic-gcm-aesni`` (``gcm(aes)``) and ``rfc4106-gcm-aesni``
-(``rfc4106(gcm(aes))``), priority 400, CRYPTO_ALG_ASYNC, the internal
-algorithm's IV size, block size 1 and tags up to 16.  Each tfm holds
+(``rfc4106(gcm(aes))``), priority 400 over v5.0's internal algorithms (the
+internal one's own priority under the SIMD helper: 6.11's -aesni-avx 500
+...), CRYPTO_ALG_ASYNC, the internal algorithm's IV size, block size,
+chunk size and tags up to 16.  Each tfm holds
 ``cryptd(<internal driver>)`` (whose setkey and setauthsize reach the
 internal tfm, so both paths share them).  A request runs at once on the
 internal tfm in the caller's context, unless SIMD is not usable there or
@@ -33,7 +37,7 @@ def _use_cryptd(cryptd: Any) -> bool:
     return not crypto_simd_usable() or (in_atomic() and cryptd_queued(cryptd))
 
 
-def wrapper_alg(cra_name: str, driver: str, inner: capi.AeadAlg) -> capi.AeadAlg:
+def wrapper_alg(cra_name: str, driver: str, inner: capi.AeadAlg, priority: int = PRIORITY) -> capi.AeadAlg:
     """The public AEAD ``driver`` over the registered internal ``inner``."""
     basename = inner.cra_driver_name
 
@@ -77,7 +81,7 @@ def wrapper_alg(cra_name: str, driver: str, inner: capi.AeadAlg) -> capi.AeadAlg
         return run
 
     return capi.AeadAlg(
-        cra_name=cra_name, cra_driver_name=driver, cra_priority=PRIORITY,
+        cra_name=cra_name, cra_driver_name=driver, cra_priority=priority,
         cra_flags=capi.CRYPTO_ALG_ASYNC, cra_blocksize=inner.cra_blocksize,
         ivsize=inner.ivsize, maxauthsize=inner.maxauthsize, chunksize=inner.chunksize,
         init=init, exit=exit_, setkey=setkey, setauthsize=setauthsize,

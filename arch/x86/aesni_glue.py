@@ -7,16 +7,19 @@ false; the descriptor is crypto_api.algs.aes_generic.aes_cipher_alg over
 arch/x86/aesni.c), then the internal skciphers ``__ecb/__cbc/__ctr/__xts-
 aes-aesni`` (400, XTS 401; aesni_modes_glue.py), then one SIMD wrapper each
 (``ecb-aes-aesni`` ... ``xts-aes-aesni``, CRYPTO_ALG_ASYNC over cryptd,
-crypto_api.simd).  Beyond v5.0, wrapped the same way, with the names and
-CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): VAES, VPCLMULQDQ, PCLMULQDQ and
+crypto_api.simd); 6.16+ (rule ``aesni.modes_wrapping``) registers the public
+``ecb-aes-aesni`` ... directly instead, synchronous, with no wrapper.  Beyond v5.0, wrapped the same way, with the names and
+CPU checks of the kernels before 6.16 (aesni-intel_glue.c register_avx_algs): AVX gives
+``xts-/ctr-aes-aesni-avx`` (500, on the AES-NI routines); VAES, VPCLMULQDQ, PCLMULQDQ and
 AVX2 with the OS saving ymm state give ``xts-/ctr-aes-vaes-avx2`` (600);
 AVX512BW, AVX512VL and BMI2 with zmm state as well give ``-vaes-avx10_256``
 (700) and ``-vaes-avx10_512`` (800, or 1 on CPUs with prefer_ymm, which
 downclock with 512-bit registers).  6.0 added ``xctr-aes-aesni`` (400, HCTR2's
-counter mode), registered where AVX is usable.  Then v5.0's GCM AEADs
-(internal ``__driver-gcm-aes-aesni`` and ``__driver-generic-gcm-aes-aesni``,
-public ``rfc4106-gcm-aesni`` and ``generic-gcm-aesni`` at 400) where the CPU
-also has PCLMULQDQ: aesni_gcm_glue.py and aesni_gcm_wrapper.py.
+counter mode), registered where AVX is usable.  Then the GCM AEADs where
+the CPU also has PCLMULQDQ, the followed kernel's generations in its form
+(v5.0's internal ``__driver-*`` under a hand-made wrapper; 5.4-6.15's
+SIMD-wrapped internal algorithms; 6.16+'s direct registration):
+aesni_gcm_generations.py over aesni_gcm_glue.py and aesni_gcm_wrapper.py.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import attrs
 
 import crypto_api as capi
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
+from crypto_api.version_rules import rule
 
 MODULE_ARCH = "x86_64"
 MODULE_NAME = "aesni_intel"
@@ -33,11 +37,14 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni", "xts-aes-aesni",
     "xts-aes-vaes-avx2", "ctr-aes-vaes-avx2", "xts-aes-vaes-avx10_256", "ctr-aes-vaes-avx10_256",
     "xts-aes-vaes-avx10_512", "ctr-aes-vaes-avx10_512", "xctr(aes)", "xctr-aes-aesni",
-    "gcm(aes)", "rfc4106(gcm(aes))", "generic-gcm-aesni", "rfc4106-gcm-aesni")
+    "xts-aes-aesni-avx", "ctr-aes-aesni-avx",
+    "gcm(aes)", "rfc4106(gcm(aes))", "generic-gcm-aesni", "rfc4106-gcm-aesni",
+    *(f"{p}-{s}" for p in ("generic-gcm", "rfc4106-gcm")
+      for s in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")))
 ALGS = []
-SKCIPHERS = []          # the internal algorithms
-WRAPPERS = []           # their SIMD wrappers
-GCM = []                # the internal GCM AEADs, then their public wrappers (aesni_gcm_glue.py)
+SKCIPHERS = []          # the mode skciphers: internal (up to 6.15) or, 6.16+, the public ones
+WRAPPERS = []           # their SIMD wrappers (none 6.16+)
+GCM = []                # the GCM AEADs in registration order (aesni_gcm_generations.py)
 
 
 def has_vaes_avx2() -> bool:
@@ -48,6 +55,11 @@ def has_vaes_avx10() -> bool:
     # the kernel's checks, and AVX512F, which the C targets name
     return has_vaes_avx2() and all(boot_cpu_has(f) for f in ("avx512f", "avx512bw", "avx512vl",
                                                                "bmi2", "xsave_zmm"))
+
+
+def avx_modes(m) -> list:
+    """``__xts/__ctr-aes-aesni-avx`` (500) where AVX is usable (the 6.10+ glue's check)."""
+    return [m.XTS_AVX, m.CTR_AVX] if boot_cpu_has("avx") else []
 
 
 def vaes_modes(m) -> list:
@@ -70,31 +82,20 @@ def xctr_modes(m) -> list:
 
 
 def gcm_isa() -> str:
-    """The GCM core's form for this CPU (aesni_gcm_glue.ISA_NAMES): the
-    512-bit one with the VAES avx10 drivers' CPU (not where 256-bit vectors
-    are preferred), the 256-bit VAES one, else AES-NI with PCLMULQDQ."""
+    """The GCM core's form for this CPU (aesni_gcm_glue.ISA_NAMES) in the
+    kernels with one GCM driver pair (up to 6.10, whose glue picked its code
+    by CPU): the 512-bit one with the VAES avx10 drivers' CPU (not where
+    256-bit vectors are preferred), the 256-bit VAES one, else AES-NI with
+    PCLMULQDQ."""
     if has_vaes_avx10() and not boot_cpu_has("prefer_ymm"):
         return "avx512"
     return "vaes-avx2" if has_vaes_avx2() else "aesni"
 
 
 def register_gcm() -> None:
-    """v5.0's AES-NI GCM AEADs (internal, then public; aesni_gcm_glue.py,
-    aesni_gcm_wrapper.py), where the CPU has PCLMULQDQ (their GHASH)."""
-    from crypto_api.arch.x86 import aesni_gcm_glue as g
-    from crypto_api.arch.x86.aesni_gcm_wrapper import wrapper_alg
-    from crypto_api import registry
-    if not boot_cpu_has("pclmulqdq"):
-        return
-    inner = [g.internal_alg(form, gcm_isa()) for form in (g.RFC4106, g.GENERIC)]
-    capi.crypto_register_aeads(inner)
-    GCM[:] = inner
-    for alg, (name, driver) in zip(inner, (("rfc4106(gcm(aes))", "rfc4106-gcm-aesni"),
-                                           ("gcm(aes)", "generic-gcm-aesni"))):
-        if not registry.refused(alg):
-            w = wrapper_alg(name, driver, alg)
-            capi.crypto_register_aead(w)
-            GCM.append(w)
+    """The followed kernel's AES-NI GCM AEADs (aesni_gcm_generations.py)."""
+    from crypto_api.arch.x86 import aesni_gcm_generations
+    aesni_gcm_generations.register(GCM)
 
 
 def unregister_gcm() -> None:
@@ -111,10 +112,15 @@ def module_init() -> None:
     ALGS[:] = [aes_cipher_alg("aes-aesni", 300, ffi, lib, "struct aesni_ctx *",
                               "aesni_setkey", "aesni_encrypt", "aesni_decrypt", simd=True)]
     capi.crypto_register_cipher(ALGS[0])
-    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + vaes_modes(m) + xctr_modes(m)
-    internal = [m.internal_alg(mode) for mode in modes]
+    modes = [m.ECB, m.CBC, m.CTR, m.XTS] + avx_modes(m) + vaes_modes(m) + xctr_modes(m)
+    direct = rule("aesni.modes_wrapping", "simd") == "direct"
+    skciphers = [(m.public_alg if direct else m.internal_alg)(mode) for mode in modes]
     try:
-        WRAPPERS[:] = simd_register_skciphers_compat(internal)
+        if direct:
+            capi.crypto_register_skciphers(skciphers)
+            WRAPPERS[:] = []
+        else:
+            WRAPPERS[:] = simd_register_skciphers_compat(skciphers)
     except BaseException:
         capi.crypto_unregister_cipher(ALGS.pop())
         raise
@@ -122,11 +128,11 @@ def module_init() -> None:
         register_gcm()
     except BaseException:
         unregister_gcm()
-        simd_unregister_skciphers(internal, WRAPPERS)
+        simd_unregister_skciphers(skciphers, WRAPPERS)
         WRAPPERS.clear()
         capi.crypto_unregister_cipher(ALGS.pop())
         raise
-    SKCIPHERS[:] = internal
+    SKCIPHERS[:] = skciphers
 
 
 def module_exit() -> None:

@@ -3,7 +3,8 @@
 400, XTS 401), and beyond v5.0 ``__xts/__ctr-aes-vaes-avx2`` (600),
 ``-vaes-avx10_256`` (700) and ``-vaes-avx10_512`` (800) with the names of
 the kernels before 6.16 (which renamed the 512-bit ones ``-vaes-avx512`` and
-dropped ``-vaes-avx10_256``), where the CPU has what each needs; and 6.0's
+dropped ``-vaes-avx10_256``), where the CPU has what each needs; the
+``__xts/__ctr-aes-aesni-avx`` (500, AVX) on the AES-NI routines; and 6.0's
 ``__xctr-aes-aesni`` (400, the counter mode of HCTR2, crypto/xctr.c's
 XCTR: block i from 1 is E(IV ⊕ le32(i)), the IV left unchanged).
 aesni_glue.py registers them with their SIMD wrappers (crypto_api.simd).
@@ -145,6 +146,10 @@ CTR = AesMode("ctr", "aesni", 400, _ctr, _both("aesni_ctr_crypt"), blocksize=1)
 XTS = AesMode("xts", "aesni", 401, _xts, _both("aesni_xts_crypt"), keys=2, writes_iv=False)
 #: 6.0's __xctr-aes-aesni (HCTR2's counter mode; the kernel registers it only with AVX)
 XCTR = AesMode("xctr", "aesni", 400, _xctr, _both("aesni_xctr_crypt"), blocksize=1, writes_iv=False)
+#: 6.10's xts-aes-aesni-avx and 6.15's ctr-aes-aesni-avx (500, where AVX is usable): the kernel's
+#: are the AES-NI code VEX-encoded; here the AES-NI routines (this project builds them once)
+XTS_AVX = attrs.evolve(XTS, impl="aesni-avx", priority=500)
+CTR_AVX = attrs.evolve(CTR, impl="aesni-avx", priority=500)
 CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _vaes_ctr(lib.aes_vaes_avx2_ctr_crypt),
                    _both("aes_vaes_avx2_ctr_crypt"), blocksize=1)
 XTS_VAES = AesMode("xts", "vaes-avx2", 600, _vaes_xts(lib.aes_vaes_avx2_xts_crypt),
@@ -300,13 +305,13 @@ _OFFERS = {"xts": (Kind.XTS, _xts_entries), "cbc": (Kind.CBC, _cbc_entries),
            "xctr": (Kind.XCTR, _xctr_entries)}
 
 
-def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
-    """The ``__<mode>-aes-<impl>`` internal skcipher."""
+def mode_alg(mode: AesMode, cra_name: str, driver: str, flags: int) -> capi.SkcipherAlg:
+    """The skcipher of ``mode`` under the names given (internal or public)."""
     minkey, maxkey = 16 * mode.keys, 32 * mode.keys
     offer = _OFFERS.get(mode.name)
     return capi.SkcipherAlg(
-        cra_name=f"__{mode.name}(aes)", cra_driver_name=mode.driver, cra_priority=mode.priority,
-        cra_flags=capi.CRYPTO_ALG_INTERNAL, cra_blocksize=mode.blocksize,
+        cra_name=cra_name, cra_driver_name=driver, cra_priority=mode.priority,
+        cra_flags=flags, cra_blocksize=mode.blocksize,
         min_keysize=minkey, max_keysize=maxkey, ivsize=mode.ivsize,
         chunksize=AES_BLOCK_SIZE, walksize=AES_BLOCK_SIZE,
         setkey=lambda tfm, key: _setkey(mode, tfm, key),
@@ -315,3 +320,14 @@ def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
         direct=lambda tfm, encrypt: _direct(mode, tfm, encrypt),
         c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),),
         simd_rule=SIMD_ONLY)
+
+
+def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
+    """The ``__<mode>-aes-<impl>`` internal skcipher (up to 6.15, under its SIMD wrapper)."""
+    return mode_alg(mode, f"__{mode.name}(aes)", mode.driver, capi.CRYPTO_ALG_INTERNAL)
+
+
+def public_alg(mode: AesMode) -> capi.SkcipherAlg:
+    """The ``<mode>-aes-<impl>`` skcipher as 6.16+ registers it: directly,
+    synchronous, no SIMD wrapper (kernel-mode FPU taken as usable)."""
+    return mode_alg(mode, f"{mode.name}(aes)", mode.driver[2:], 0)

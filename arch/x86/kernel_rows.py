@@ -13,6 +13,15 @@ from crypto_api.kernels.row import (ARCHES, CHACHA, LIB6X, MODES, DeviceTable, R
 X86 = ("x86_64",)
 SHA2 = ("sha224", "sha256")
 SHA512 = ("sha384", "sha512")
+#: Row.lowered of the 512-bit drivers: priority 1 on CPUs that discourage 512-bit vectors (the glue's
+#: prefer_ymm: a list of Intel models in the 6.10-6.13 glue read, X86_FEATURE_PREFER_YMM in 6.17's)
+ZMM_LOW = 1
+GCM611 = ("arch/x86/crypto/aesni-intel_glue.c @6.11 (greearb/linux-ct-6.11 read: DEFINE_GCM_ALGS, "
+          "register_avx_algs; absent from the 6.10 tree read, whose GCM is the one pair)")
+GCM619 = ("'crypto: x86/aes-gcm - add VAES+AVX2 optimized code' and '- rename avx10 and avx10_512 to "
+          "avx512' (Eric Biggers' Oct 2025 series, lore 20251002023117.37504-1..3)")
+GCM619_UNKNOWN = ("6.19 from the series' date (posted in 6.18's merge window) and the reference's 6.19 "
+                  "row; not checked in a 6.18 or 6.19 tree")
 
 #: This file's rows of the table.
 ROWS = tuple(
@@ -22,18 +31,14 @@ ROWS = tuple(
            401 if m == "xts" else 400, "aesni_intel",
            f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.15 ({MODES} §5.1, §5.6)")
        for m in ("ecb", "cbc", "ctr", "xts")]
-    + [Row("driver", X86, "6.16", None, f"__{m}(aes)", f"__{m}-aes-aesni", f"__{m}-aes-aesni",
-           401 if m == "xts" else 400, "aesni_intel", f"6.16 'stop using the SIMD helper' ({MODES} §5.6)",
-           status="kept", note="6.16+ registers the modes directly (sync); this project's x86 modes stay "
-                               "SIMD-wrapped in every version and need their internal algorithm")
-       for m in ("ecb", "cbc", "ctr", "xts")]
     + [Row("driver", X86, "5.0", None, f"{m}(aes)", f"{m}-aes-aesni", f"{m}-aes-aesni",
            401 if m == "xts" else 400, "aesni_intel",
            f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1, §5.6)",
-           note="6.16+: registered directly, sync; here still the SIMD wrapper (async) in every version")
+           note="up to 6.15 the SIMD wrapper (async) over __" + m + "-aes-aesni; 6.16+ registered "
+                "directly (sync)")
        for m in ("ecb", "cbc", "ctr", "xts")]
     + [Row("driver", X86, since, until, f"{p}{m}(aes)", f"{p}{m}-aes-vaes-{v}", f"{p}{m}-aes-vaes-{v}", prio,
-           "aesni_intel", src, unknown=unk)
+           "aesni_intel", src, unknown=unk, lowered=ZMM_LOW if v == "avx10_512" else None)
        for p in ("__", "")
        for m, since, src, unk in (
            ("xts", "6.11", f"arch/x86/crypto/aesni-intel_glue.c @6.13 ({MODES} §5.6)",
@@ -43,14 +48,21 @@ ROWS = tuple(
        for v, prio, until in (("avx2", 600, "6.16" if p else None),
                               ("avx10_256", 700, "6.16"),
                               ("avx10_512", 800, "6.16"))]
+    + [Row("driver", X86, since, "6.16" if p else None, f"{p}{m}(aes)", f"{p}{m}-aes-aesni-avx",
+           f"{p}{m}-aes-aesni-avx", 500, "aesni_intel", src, unknown=unk,
+           note="the AES-NI routines here (the kernel's are the same code VEX-encoded)")
+       for p in ("__", "")
+       for m, since, src, unk in (
+           ("xts", "6.10", "arch/x86/crypto/aesni-intel_glue.c @6.10, 6.11 (greearb/linux-ct-6.10, -6.11 "
+            "read: DEFINE_XTS_ALG(aesni_avx, 500), registered where AVX); 6.17 read (direct)",
+            "first release: present in the 6.10 tree read, earlier trees not read"),
+           ("ctr", "6.15", "arch/x86/crypto/aesni-intel_glue.c @6.17 (greearb/linux-ct-6.17 read: "
+            "DEFINE_AVX_SKCIPHER_ALGS(aesni_avx, 500)); 6.15 as the VAES CTR rows",
+            "6.15 from the kernel-version issue's account (the VAES CTR rows'), not checked in a tree"))]
     + [Row("driver", X86, "6.16", None, f"{m}(aes)", f"{m}-aes-vaes-avx10_512", f"{m}-aes-vaes-avx512", 800,
            "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.19 ({MODES} §5.6)",
-           note="6.16 renamed avx10_512 to avx512 and dropped avx10_256")
+           note="6.16 renamed avx10_512 to avx512 and dropped avx10_256", lowered=ZMM_LOW)
        for m in ("xts", "ctr")]
-    + [Row("driver", X86, "6.16", None, f"__{m}(aes)", f"__{m}-aes-vaes-{v}", f"__{m}-aes-vaes-{v}", prio,
-           "aesni_intel", f"6.16 'stop using the SIMD helper' ({MODES} §5.6)", status="kept",
-           note="the internal algorithm of this project's SIMD wrapper (see the aesni rows)")
-       for m in ("xts", "ctr") for v, prio in (("avx2", 600), ("avx10_512", 800))]
     + [Row("driver", X86, since, until, f"{p}{m}(aria)", f"{p}{m}-aria-{w}", f"{p}{m}-aria-{w}", prio, module,
            src, status="kept" if p and since == "6.16" else "kernel",
            note=("the internal algorithm of this project's SIMD wrapper" if p and since == "6.16" else
@@ -68,30 +80,51 @@ ROWS = tuple(
            note="beyond the kernel: one above the xts template over ecb-aria-avx512 (600), on purpose"
                 + (" (the internal algorithm of its SIMD wrapper)" if p else ""))
        for p in ("__", "")]
-    + [Row("driver", X86, since, until, f"{p}xctr(aes)", f"{p}xctr-aes-aesni", f"{p}xctr-aes-aesni", 400,
-           "aesni_intel", src, status="kept" if p and until is None else "kernel",
-           note=("" if until else "the internal algorithm of this project's SIMD wrapper" if p
-                 else "6.16+: registered directly; here still the one AVX XCTR driver, SIMD-wrapped"),
+    + [Row("driver", X86, "6.0", "6.16", "__xctr(aes)", "__xctr-aes-aesni", "__xctr-aes-aesni", 400,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)")]
+    + [Row("driver", X86, since, until, "xctr(aes)", "xctr-aes-aesni", "xctr-aes-aesni", 400,
+           "aesni_intel", src,
+           note="" if until else "6.16+: registered directly (sync); here still the one AVX XCTR driver",
            unknown="" if until else "when the driver was split into the 6.19 generations, and their "
                                     "priorities in 6.16-6.18")
-       for p in ("__", "")
        for since, until, src in (
            ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)"),
            ("6.16", None, f"6.19: xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800 "
                           f"({LIB6X} §1.2, {MODES} §5.6)"))]
-    + [Row("driver", X86, since, until, f"__{inner}", f"__driver-{inner}", f"__driver-{inner}", 0,
-           "aesni_intel", src, status=status, note=note,
-           unknown="the version that moved them under the SIMD helper (5.1-5.4), not checked in a tree")
-       for inner in ("gcm-aes-aesni", "generic-gcm-aes-aesni")
-       for since, until, status, src, note in (
-           ("5.0", "5.4", "kernel", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1)", ""),
-           ("5.4", None, "kept", f"5.4: __rfc4106-gcm-aesni / __generic-gcm-aesni, 400 ({MODES} §5.3)",
-            "the v5.0 internal algorithm, kept in every version under the public driver"))]
+    + [Row("driver", X86, "5.0", "5.4", f"__{inner}", f"__driver-{inner}", f"__driver-{inner}", 0,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1)",
+           unknown="the version that moved GCM under the SIMD helper (5.1-5.4), not checked in a tree")
+       for inner in ("gcm-aes-aesni", "generic-gcm-aes-aesni")]
     + [Row("driver", X86, "5.0", None, name, drv, drv, 400, "aesni_intel",
            f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.19 ({MODES} §5.1, §5.3, §5.6)",
-           note="v5.0's form in every version (internal + hand-made SIMD dispatch over cryptd); 6.16+ "
-                "registers it directly (sync); 6.11+ adds -aesni-avx/-vaes-* generations, not modelled")
+           note="v5.0: over __driver-* (hand-made dispatch to cryptd); 5.4-6.15 over __" + drv + " (SIMD "
+                "helper); 6.16+ registered directly (sync). Up to 6.10 its code is picked by CPU (here the "
+                "best core); 6.11+ the AES-NI code only")
        for name, drv in (("rfc4106(gcm(aes))", "rfc4106-gcm-aesni"), ("gcm(aes)", "generic-gcm-aesni"))]
+    + [Row("driver", X86, since, "6.16", f"__{name}", f"__{p}-{g}", f"__{p}-{g}", prio, "aesni_intel", src,
+           unknown=unk, lowered=ZMM_LOW if g == "vaes-avx10_512" else None)
+       for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
+       for g, prio, since, src, unk in (
+           ("aesni", 400, "5.4", f"5.4 tree: simd_register_aeads_compat ({MODES} §5.3, §5.6)",
+            "5.1-5.4 (the first version with these names), not checked in a tree; the chunk size (16 "
+            "here, as 6.11's) and alignmask (0) of 5.4-6.10's internal algorithms not read"),
+           ("aesni-avx", 500, "6.11", GCM611, ""),
+           ("vaes-avx10_256", 700, "6.11", GCM611, ""),
+           ("vaes-avx10_512", 800, "6.11", GCM611, ""))]
+    + [Row("driver", X86, "6.11", until, name, f"{p}-{g}", f"{p}-{g}", prio, "aesni_intel",
+           f"{GCM611}; 6.16+ registered directly (greearb/linux-ct-6.17 glue read: crypto_register_aeads)"
+           + ("; removed by 'crypto: x86/aes-gcm - remove VAES+AVX10/256 optimized code' (Oct 2025 series, "
+              "lore 20251002023117.37504-3) " + GCM619 if until else ""),
+           unknown=GCM619_UNKNOWN if until else "", lowered=ZMM_LOW if g == "vaes-avx10_512" else None)
+       for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
+       for g, prio, until in (("aesni-avx", 500, None), ("vaes-avx10_256", 700, "6.19"),
+                              ("vaes-avx10_512", 800, "6.19"))]
+    + [Row("driver", X86, "6.19", None, name, f"{p}-{ours}", f"{p}-{g}", prio, "aesni_intel",
+           f"{GCM619} ({MODES} §5.6 for 6.19)", unknown=GCM619_UNKNOWN,
+           note="6.19 renamed -vaes-avx10_512 to -vaes-avx512" if ours != g else "",
+           lowered=ZMM_LOW if ours != g else None)
+       for name, p in (("rfc4106(gcm(aes))", "rfc4106-gcm"), ("gcm(aes)", "generic-gcm"))
+       for ours, g, prio in (("vaes-avx2", "vaes-avx2", 600), ("vaes-avx10_512", "vaes-avx512", 800))]
     + [Row("driver", X86, "5.0", None, "ghash", "ghash-clmulni", "ghash-clmulni", 400, "ghash_clmulni_intel",
            "arch/x86/crypto/ghash-clmulni-intel_glue.c @5.0-6.19",
            note="the kernel's is an async ahash over cryptd (internal __ghash-pclmulqdqni); here a "
@@ -162,13 +195,16 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: the AVX/VAES generations of the "
-    "AES-NI GCM drivers (generic-gcm-aesni-avx, -vaes-avx2, -vaes-avx10_*; rfc4106-gcm-*), the 5.4+ internal "
-    "names __generic-gcm-aesni / __rfc4106-gcm-aesni (the v5.0 ones stay), cts-cbc-aes-aesni, the aesni-avx mode "
-    "drivers (500)",
-    "the 512-bit drivers' priority 1 on CPUs that discourage 512-bit vectors (6.13+)",
-    "6.16+: the mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
-    " wrapped",
+    "drivers the kernel has and this project does not register: cts-cbc-aes-aesni (5.12+), the "
+    "6.15+ XCTR generations (xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx10_*/-vaes-avx512; the "
+    "6.17 glue read has no plain xctr-aes-aesni)",
+    "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
+    "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
+    "the 512-bit drivers' priority 1 (rows 'or 1') on a CPU that discourages 512-bit vectors applies "
+    "in every version from the drivers' first: the Intel model list and the later PREFER_YMM feature "
+    "are one rule here (prefer_ymm); the release that switched to the feature is not checked",
+    "6.16+: the ARIA mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
+    " wrapped (the AES-NI modes and GCM are registered directly)",
     "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "
     "section): the *-lib drivers here are the generic code and open none",
     "6.17+'s sha384-lib/sha512-lib run the SHA-512 library, whose x86 code uses SSSE3/AVX/AVX2 "
@@ -200,6 +236,33 @@ RULES = (
          f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
          unknown="xts-aes-aesni's (5.12) and xctr-aes-aesni's per-step sections are not modelled: one "
                  "section per request"),
+    Rule("aesni.modes_wrapping", X86, "5.0", "6.16", "simd",
+         "the AES-NI mode drivers (ecb/cbc/ctr/xts/xctr-aes-*) as internal __ algorithms under the SIMD "
+         "wrapper (async, cryptd where SIMD is unusable)", f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.15 "
+         f"({MODES} §5.1, §5.3)"),
+    Rule("aesni.modes_wrapping", X86, "6.16", None, "direct",
+         "the AES-NI mode drivers registered directly: synchronous, not internal, no SIMD wrapper",
+         f"'crypto: x86 - stop using the SIMD helper' ({MODES} §5.6); greearb/linux-ct-6.17 glue read"),
+    Rule("aesni.gcm_wrapping", X86, "5.0", "5.4", "v5.0",
+         "generic-gcm-aesni / rfc4106-gcm-aesni over internal __driver-* (priority 0) by hand-made "
+         "dispatch to cryptd", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1, §5.3)",
+         unknown="5.1-5.4: when the SIMD helper took over, not checked in a tree"),
+    Rule("aesni.gcm_wrapping", X86, "5.4", "6.16", "simd",
+         "each public GCM driver over its internal __<driver> (cra_name __gcm(aes) / __rfc4106(gcm(aes)), "
+         "the same priority) by crypto/simd.c's AEAD wrapper",
+         f"5.4 tree ({MODES} §5.3); 6.11 glue read (greearb/linux-ct-6.11: simd_register_aeads_compat)"),
+    Rule("aesni.gcm_wrapping", X86, "6.16", None, "direct",
+         "the GCM drivers registered directly: synchronous, not internal, no SIMD wrapper or cryptd",
+         f"'crypto: x86 - stop using the SIMD helper' ({MODES} §5.6); greearb/linux-ct-6.17 glue read"),
+    Rule("aesni.gcm_generations", X86, "5.0", "6.11", "one",
+         "one GCM pair, generic-gcm-aesni / rfc4106-gcm-aesni, whose code the glue picks by CPU",
+         "arch/x86/crypto/aesni-intel_glue.c @5.0 and the 6.10 tree read (greearb/linux-ct-6.10)"),
+    Rule("aesni.gcm_generations", X86, "6.11", "6.19", "avx10",
+         "GCM pairs -aesni 400, -aesni-avx 500, -vaes-avx10_256 700, -vaes-avx10_512 800, each "
+         "where the CPU has its features", GCM611),
+    Rule("aesni.gcm_generations", X86, "6.19", None, "vaes",
+         "GCM pairs -aesni 400, -aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800",
+         f"{GCM619} ({MODES} §5.6)", unknown=GCM619_UNKNOWN),
     Rule("chacha.sections", X86, "5.0", "5.5", "walk",
          "chacha_x86_64: 64 bytes or less, or no SIMD, run the generic code for the whole request; "
          "else one kernel_fpu_begin/end over the atomic walk, ended and begun again (a preemption "

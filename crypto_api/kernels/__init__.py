@@ -49,9 +49,10 @@ def _driver(desc: Any) -> Any:
         return desc
     if row is None:
         return None
-    if row.driver == desc.cra_driver_name and row.priority == desc.cra_priority:
+    prio = desc.cra_priority if row.lowered is not None and desc.cra_priority == row.lowered else row.priority
+    if row.driver == desc.cra_driver_name and prio == desc.cra_priority:
         return desc
-    return attrs.evolve(desc, cra_driver_name=row.driver, cra_priority=row.priority)
+    return attrs.evolve(desc, cra_driver_name=row.driver, cra_priority=prio)
 
 
 def _template(name: str) -> bool:

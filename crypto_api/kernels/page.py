@@ -81,7 +81,8 @@ def generate() -> str:
             note = " ".join(x for x in (STATUS_WORDS[r.status], r.note and f"({r.note})") if x)
             out.append("| " + " | ".join(_cell(x) for x in (
                 r.what, r.cra_name or "—", f"`{r.ours}`", _range(r), f"`{r.driver}`",
-                "—" if r.priority is None else str(r.priority), note, r.source)) + " |")
+                "—" if r.priority is None else str(r.priority)
+                + ("" if r.lowered is None else f" (or {r.lowered})"), note, r.source)) + " |")
         out.append("")
     out += ["### Loaded at boot", "",
             "The modules a booted system of that version has already loaded before any process looks a "

@@ -41,6 +41,9 @@ class Row:
     status: str = "kernel"
     note: str = ""
     unknown: str = ""
+    #: a lower priority the glue registers it at on some CPUs (x86's 512-bit
+    #: drivers: 1 where 512-bit vectors are discouraged), kept as registered
+    lowered: Optional[int] = None
 
     def __attrs_post_init__(self) -> None:
         if self.status not in STATUSES or self.what not in ("driver", "template"):

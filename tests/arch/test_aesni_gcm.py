@@ -1,10 +1,12 @@
 """The x86 AES-NI GCM AEADs (arch/x86/aesni_gcm_glue.py, aesni_gcm_wrapper.py,
 aesni_gcm.c): ``generic-gcm-aesni`` (gcm(aes)) and ``rfc4106-gcm-aesni``
-(rfc4106(gcm(aes))), 400, over v5.0's internal ``__driver-*`` AEADs.
+(rfc4106(gcm(aes))), 400, over their internal ``__generic-gcm-aesni`` /
+``__rfc4106-gcm-aesni`` (the composite registry's form, 5.4-6.15's; the
+later generations are tests/arch/test_aesni_gcm_generations.py).
 
 Checked: the NIST CAVP and kernel vectors both ways; cryptography's AESGCM
 over random keys, lengths, AD, tag lengths and scatterlist layouts (in place
-and out of place, misaligned views); each of the C core's three forms on
+and out of place, misaligned views); each of the C core's four forms on
 its own where the CPU has it; EBADMSG on the request path (the kernel's
 rule: plaintext left in dst) and on the direct path (nothing released);
 every refusal with gcm.py's errno; one FPU section per request, cryptd when
@@ -16,7 +18,6 @@ VAES; the kernel-version rows.
 """
 import array
 import json
-import logging
 import os
 from errno import EINPROGRESS
 import subprocess
@@ -31,6 +32,7 @@ from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EBADMSG, EINVAL
 from crypto_api.testmgr.vectors import load_json
 from aead_vectors import check_vector
+from aead_selftests import full_selftests
 from drawn_bytes import exactly
 from sglayout import gather, layouts, outside, scatter
 
@@ -39,7 +41,7 @@ pytestmark = pytest.mark.skipif(not (boot_cpu_has("aes") and boot_cpu_has("pclmu
 
 GCM, ESP = "gcm(aes)", "rfc4106(gcm(aes))"
 DRIVERS = {GCM: "generic-gcm-aesni", ESP: "rfc4106-gcm-aesni"}
-INTERNAL = {GCM: "__driver-generic-gcm-aes-aesni", ESP: "__driver-gcm-aes-aesni"}
+INTERNAL = {GCM: "__generic-gcm-aesni", ESP: "__rfc4106-gcm-aesni"}
 GCM_VECTORS = load_json("aes-gcm.json")["vectors"]
 ESP_VECTORS = load_json("aes-gcm-rfc4106.json")["vectors"]
 GCM_TAGS = (4, 8, 12, 13, 14, 15, 16)
@@ -73,8 +75,8 @@ def test_names_priorities_and_internals(tfms):
         assert (tfm.ivsize, tfm.maxauthsize, tfm.blocksize) == ((12 if name == GCM else 8), 16, 1)
         with capi.crypto_alloc_aead(INTERNAL[name], capi.CRYPTO_ALG_INTERNAL,
                                     capi.CRYPTO_ALG_INTERNAL) as inner:
-            assert inner.alg.cra_priority == 0
-            assert inner.alg.cra_name == ("__generic-gcm-aes-aesni" if name == GCM else "__gcm-aes-aesni")
+            assert inner.alg.cra_priority == 400
+            assert inner.alg.cra_name == "__" + name
             assert inner.alg.cra_flags & capi.CRYPTO_ALG_INTERNAL
     with pytest.raises(capi.CryptoError):       # internal: not reachable without asking for it
         capi.crypto_alloc_aead(INTERNAL[GCM])
@@ -139,17 +141,18 @@ def test_rfc4106_matches_cryptography(tfms, key, salt, iv, seq, pt, tag, data):
     tfm.setauthsize(16)
 
 
-@pytest.mark.parametrize("isa", ["aesni", "vaes-avx2", "avx512"])
+@pytest.mark.parametrize("isa", ["aesni", "vaes-avx2", "avx512", "avx10_256"])
 @pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 127, 128, 255, 256, 257, 4095, 4096, 4097, 70001])
 def test_each_core_form_matches_cryptography(isa, n):
-    """aesni_gcm.c's three forms, each where the CPU has it (the drivers use one)."""
+    """aesni_gcm.c's four forms, each where the CPU has it (each driver uses one)."""
     from crypto_api.arch.x86 import aesni_glue
     from crypto_api.arch.x86._aesni import ffi, lib
-    needs = {"aesni": True, "vaes-avx2": aesni_glue.has_vaes_avx2(), "avx512": aesni_glue.has_vaes_avx10()}
+    needs = {"aesni": True, "vaes-avx2": aesni_glue.has_vaes_avx2(), "avx512": aesni_glue.has_vaes_avx10(),
+             "avx10_256": aesni_glue.has_vaes_avx10()}
     if not needs[isa]:
         pytest.skip(f"CPU lacks what the {isa} form needs")
     code = {"aesni": lib.AESNI_GCM_ISA_AESNI, "vaes-avx2": lib.AESNI_GCM_ISA_VAES_AVX2,
-            "avx512": lib.AESNI_GCM_ISA_AVX512}[isa]
+            "avx512": lib.AESNI_GCM_ISA_AVX512, "avx10_256": lib.AESNI_GCM_ISA_AVX10_256}[isa]
     for klen in (16, 24, 32):
         for alen in (0, 5, 16, 300):
             key, nonce, ad, pt = os.urandom(klen), os.urandom(12), os.urandom(alen), os.urandom(n)
@@ -316,26 +319,6 @@ def test_the_one_call_path(tfms, entry):
         tfm.setauthsize(16)
 
 
-def full_selftests(selftest_level, caplog, drivers, seed):
-    """testmgr.alg_test at level full (20 fuzz iterations, ``seed``) for each
-    ``alg: driver`` of ``drivers``: each passes, each compared with its generic form."""
-    from crypto_api import testmgr
-    saved = testmgr.get_fuzz_iterations(), testmgr.get_fuzz_seed()
-    selftest_level("full")
-    testmgr.set_fuzz_iterations(20)
-    testmgr.set_fuzz_seed(seed)
-    try:
-        with caplog.at_level(logging.INFO, logger="crypto_api"):
-            for name, driver in drivers.items():
-                assert testmgr.alg_test(driver, name) == 0
-    finally:
-        testmgr.set_fuzz_iterations(saved[0])
-        testmgr.set_fuzz_seed(saved[1])
-    for name, driver in drivers.items():
-        assert f"alg: self-tests for {driver} ({name}) passed" in caplog.text
-    assert "skipping comparison" not in caplog.text
-
-
 def test_selftest_manager_full(selftest_level, caplog):
     """The vectors and configurations, then fuzzing against the generic gcm_base."""
     full_selftests(selftest_level, caplog, DRIVERS, 7)
@@ -354,6 +337,7 @@ def test_rfc4543_over_the_aesni_gcm(selftest_level, caplog):
 
 PROBE = r"""
 import json, os, crypto_api as capi
+capi.boot(kernel="5.10")        # one GCM pair, its code picked by CPU
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 res = capi.load_all()
 from crypto_api.arch.x86 import aesni_glue
@@ -369,8 +353,9 @@ with capi.crypto_alloc_aead("gcm(aes)") as t:
     ("pclmulqdq", None, None), ("vaes", "generic-gcm-aesni", "aesni"),
     ("avx512bw", "generic-gcm-aesni", "vaes-avx2")])
 def test_cpu_classes(missing, driver, isa):
-    """Without PCLMULQDQ no AES-NI GCM driver (the template answers); without
-    VAES the AES-NI form, without AVX-512 the 256-bit VAES one."""
+    """Up to 6.10 (one GCM pair): without PCLMULQDQ no AES-NI GCM driver (the
+    template answers); without VAES the AES-NI form, without AVX-512 the
+    256-bit VAES one."""
     if missing != "pclmulqdq" and not boot_cpu_has("vaes"):
         pytest.skip("the CPU lacks VAES already")
     env = dict(os.environ, CRYPTO_API_CPU_MASK=missing, CRYPTO_API_SELFTESTS="off")
@@ -385,8 +370,10 @@ def test_cpu_classes(missing, driver, isa):
 
 def test_kernel_rows():
     from crypto_api.kernels.query import snapshot
-    for version, internal in (("5.0", True), ("6.19", True)):
+    for version, internal in (("5.0", "__driver-generic-gcm-aes-aesni"), ("5.10", "__generic-gcm-aesni"),
+                              ("6.19", None)):
         snap = snapshot(version, "x86_64")
         assert snap["generic-gcm-aesni"] == ("gcm(aes)", 400)
         assert snap["rfc4106-gcm-aesni"] == ("rfc4106(gcm(aes))", 400)
-        assert ("__driver-generic-gcm-aes-aesni" in snap) == internal
+        assert [d for d in snap if d.startswith("__") and "gcm" in d and "generic" in d] == \
+            ([internal] if internal else [])

@@ -1,5 +1,5 @@
 """The AES-NI mode drivers (aesni_intel): names, priorities and flags as v5.0
-registers them (plus the VAES/AVX2 drivers of later kernels), the XTS vectors
+registers them (plus the AVX and VAES drivers of later kernels), the XTS vectors
 of aes-xts.json, cross-checks against `cryptography` (and, for 48-byte XTS
 keys and ciphertext stealing, an XTS built here on its AES-ECB), key and
 length refusals, the one FPU section per request of v5.0, and the SIMD
@@ -36,6 +36,10 @@ V50_DRIVERS = [
     ("ctr(aes)", "ctr-aes-aesni", 400, 1, 16, 32, 16),
     ("xts(aes)", "xts-aes-aesni", 401, 16, 32, 64, 16),
 ]
+AVX_DRIVERS = [                              # 6.10+/6.15+, on the AES-NI routines
+    ("xts(aes)", "xts-aes-aesni-avx", 500, 16, 32, 64, 16),
+    ("ctr(aes)", "ctr-aes-aesni-avx", 500, 1, 16, 32, 16),
+]
 VAES_DRIVERS = [
     ("xts(aes)", "xts-aes-vaes-avx2", 600, 16, 32, 64, 16),
     ("ctr(aes)", "ctr-aes-vaes-avx2", 600, 1, 16, 32, 16),
@@ -50,7 +54,9 @@ if HAS_AVX10:
     from crypto_api.arch.x86.cpufeature import boot_cpu_has
     if boot_cpu_has("prefer_ymm"):          # a CPU that downclocks with zmm: priority 1
         AVX10_DRIVERS = [d[:2] + (1 if "512" in d[1] else d[2],) + d[3:] for d in AVX10_DRIVERS]
-DRIVERS = V50_DRIVERS + (VAES_DRIVERS if HAS_VAES else []) + (AVX10_DRIVERS if HAS_AVX10 else [])
+HAS_AVX = bool(_cpufeatures.lib.cpu_has(b"avx"))
+DRIVERS = (V50_DRIVERS + (AVX_DRIVERS if HAS_AVX else []) + (VAES_DRIVERS if HAS_VAES else [])
+           + (AVX10_DRIVERS if HAS_AVX10 else []))
 XTS_DRIVERS = [d[1] for d in DRIVERS if d[0] == "xts(aes)"]
 
 

@@ -19,8 +19,8 @@ MODULES = ("crypto-aria-aesni-avx", "crypto-aria-aesni-avx2", "crypto-aria-gfni-
 
 _AES_MODES = [(f"{m}(aes-generic)", f"{m}-aes-{impl}")
               for m, impls in (("ecb", ["aesni"]), ("cbc", ["aesni"]),
-                               ("ctr", ["aesni", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]),
-                               ("xts", ["aesni", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]))
+                               ("ctr", ["aesni", "aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]),
+                               ("xts", ["aesni", "aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512"]))
               for impl in impls]
 _ARIA_MODES = [(f"{m}(aria-generic)", f"{m}-aria-{isa}")
                for m in ("ecb", "ctr") for isa in ("avx", "avx2", "avx512")]
@@ -42,7 +42,10 @@ AEADS = [("rfc7539(chacha20-generic,poly1305-generic)", d) for d in
          ("rfc7539esp(chacha20-simd,poly1305-simd)", "rfc7539esp-chacha20poly1305-avx2")] + \
         [("gcm_base(ctr(aes-generic),ghash-generic)", d) for d in
          ("gcm_base(ctr-aes-aesni,ghash-clmulni)", "generic-gcm-aesni")] + \
-        [("rfc4106(gcm_base(ctr(aes-generic),ghash-generic))", "rfc4106-gcm-aesni")]
+        [("rfc4106(gcm_base(ctr(aes-generic),ghash-generic))", "rfc4106-gcm-aesni")] + \
+        [(ref, f"{p}-{g}") for p, ref in (("generic-gcm", "gcm_base(ctr(aes-generic),ghash-generic)"),
+                                          ("rfc4106-gcm", "rfc4106(gcm_base(ctr(aes-generic),ghash-generic))"))
+         for g in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")]
 HASHES = ([("poly1305-generic", d) for d in ("poly1305-simd", "poly1305-x86_64")]
           + [("nhpoly1305-generic", d) for d in ("nhpoly1305-sse2", "nhpoly1305-avx2")]
           + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha256", "sha224")
