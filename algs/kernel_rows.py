@@ -25,8 +25,9 @@ ROWS = tuple(
                source=f"crypto/chacha_generic.c @5.0-6.15, crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)")
     + drivers(CHACHA, "-generic", "-lib", machines=GENERIC, since="6.18", until=None, priority=300,
                module="chacha_generic", source=f"crypto/chacha.c @6.18-6.19 ({ARCHES} §1.1, §2.1, §3.5)",
-               note="the kernel's *-lib runs the arch library code; here it is the generic C "
-                    "(this project's arch ChaCha modules register nothing from 6.18)")
+               note="the kernel's *-lib runs the arch library code; here it is the generic C on the "
+                    "emulated machines (their ChaCha modules register nothing from 6.18), and on x86 "
+                    "the x86 module's *-lib drivers take these names (arch/x86/kernel_rows.py)")
     + [Row("driver", GENERIC, "5.0", "7.0", "nhpoly1305", "nhpoly1305-generic", "nhpoly1305-generic", 100,
            "nhpoly1305", f"crypto/nhpoly1305.c @5.0-6.19; removed 7.0 ({LIB6X} §2.1)"),
        Row("driver", GENERIC, "5.0", "6.16", "poly1305", "poly1305-generic", "poly1305-generic", 100,

@@ -22,7 +22,13 @@ That is the rule of 5.0-5.4 (``chacha.sections`` = "walk" in the kernel-version
 table, crypto_api.version_rules).  From 5.5 ("step") the walk is not atomic
 and each step has a kernel_fpu_begin/end of its own, SIMD decided per step
 (a step made while SIMD is unusable runs the generic code), and XChaCha's
-HChaCha has a section of its own before the walk; no yields.
+HChaCha has a section of its own before the walk; no yields.  From 6.16
+("library") the drivers are crypto/chacha.c's over the x86 ChaCha library:
+named ``*-x86`` in 6.16-6.17 and ``*-lib`` from 6.18 (registered here, in
+place of the generic module's, so the default kernel's ChaCha runs this
+code); each walk step goes to the library, which runs a step of 64 bytes or
+less, or one made while SIMD is unusable, with the generic code and a longer
+one in pieces of at most 4096 bytes, each in a section of its own.
 """
 
 from __future__ import annotations
@@ -53,13 +59,16 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "chacha20", "chacha20-simd", "xchacha20", "xchacha20-simd", "xchacha12", "xchacha12-simd")
 
 FPU_YIELD_BYTES = 4096
-#: crypto_api.version_rules: "walk" (5.0-5.4, the composite's), "step" (5.5+)
+#: the x86 ChaCha library's longest piece in one FPU section (6.16+)
+LIBRARY_PIECE = 4096
+#: crypto_api.version_rules: "walk" (5.0-5.4, the composite's), "step" (5.5-6.15),
+#: "library" (6.16+)
 SECTIONS_RULE = "chacha.sections"
 
 
 def per_step() -> bool:
-    """True where the chosen kernel's glue opens one section per walk step (5.5+)."""
-    return rule(SECTIONS_RULE, "walk") == "step"
+    """True where the chosen kernel's glue opens sections per walk step (5.5+)."""
+    return rule(SECTIONS_RULE, "walk") != "walk"
 _from_buffer = gffi.from_buffer
 
 
@@ -164,9 +173,12 @@ def _hchacha_own_section(state, subkey, nrounds: int) -> None:
 
 
 def _step_walk(req, ctx, xchacha: bool) -> None:
-    """5.5+: one section per walk step, SIMD decided per step."""
+    """5.5+: SIMD decided per walk step; 5.5-6.15 one section per step, 6.16+
+    the library's rules (64 bytes or less: generic; pieces of at most 4096
+    bytes, a section each)."""
     state = generic.arch_state(ctx, req.iv, xchacha, _hchacha_own_section)
     nrounds = ctx.nrounds
+    library = rule(SECTIONS_RULE, "walk") == "library"
     try:
         walk = capi.skcipher_walk_virt(req, atomic=False)
         while walk.nbytes:
@@ -174,15 +186,18 @@ def _step_walk(req, ctx, xchacha: bool) -> None:
             if nbytes < walk.total:
                 nbytes -= nbytes % walk.stride
             d, s = _from_buffer("uint8_t[]", walk.dst), _from_buffer("uint8_t[]", walk.src)
-            if capi.simd_choice() == GENERIC:
+            if capi.simd_choice() == GENERIC or (library and nbytes <= generic.CHACHA_BLOCK_SIZE):
                 generic.generic_crypt(state, d, s, nbytes, nrounds)
             else:
-                _fpu_begin()
-                try:
-                    impl.dosimd(state, d, s, nbytes, nrounds)
-                    capi.fpu_account(nbytes)
-                finally:
-                    _fpu_end()
+                piece = LIBRARY_PIECE if library else nbytes
+                for pos in range(0, nbytes, piece or 1):
+                    n = min(piece, nbytes - pos)
+                    _fpu_begin()
+                    try:
+                        impl.dosimd(state, d + pos, s + pos, n, nrounds)
+                        capi.fpu_account(n)
+                    finally:
+                        _fpu_end()
             capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
     finally:
         generic.wipe_state(state)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from crypto_api.kernels.row import (ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, Rule, chacha_arch,
                                     drivers)
 
+CORE = "core reference"
+
 X86 = ("x86_64",)
 SHA2 = ("sha224", "sha256")
 SHA512 = ("sha384", "sha512")
@@ -138,6 +140,17 @@ ROWS = tuple(
     + chacha_arch(X86, "-simd", "chacha_x86_64", "-simd",
                    f"arch/x86/crypto/chacha_glue.c @5.0-6.15 ({ARCHES} §5)",
                    "x86", f"crypto/chacha.c @6.16-6.17, $(ARCH) = x86 ({ARCHES} §1.1 notes)")
+    + drivers(CHACHA, "-simd", "-lib", machines=X86, since="6.18", until=None, priority=300,
+              module="chacha_x86_64",
+              source=f"crypto/chacha.c @6.18-6.19 over the x86 ChaCha library ({CORE} §5, §6.3)",
+              note="crypto/chacha.c's *-lib drivers, whose library runs the x86 SIMD code; here the x86 "
+                   "module registers them (the kernel's module is chacha), and the generic module's "
+                   "*-lib rows do not apply on x86")
+    + drivers(CHACHA, "-generic", "-generic", machines=X86, since="5.0", until="6.18", priority=100,
+              module="chacha_generic",
+              source=f"crypto/chacha_generic.c @5.0-6.15, crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)",
+              note="x86's own rows for the generic module: the same as every machine's until 6.18, "
+                   "after which the x86 module's *-lib drivers hold the names")
     + [Row("driver", X86, "5.0", "6.16", "poly1305", "poly1305-simd", "poly1305-simd", 300, "poly1305_x86_64",
            f"arch/x86/crypto/poly1305_glue.c @5.0 ({ARCHES} §5); removed 6.16 ({ARCHES} §1.1 notes)",
            unknown="that the 5.6+ rewrite kept the name poly1305-simd and priority 300: from history, "
@@ -205,8 +218,6 @@ NOT_MODELLED = (
     "are one rule here (prefer_ymm); the release that switched to the feature is not checked",
     "6.16+: the ARIA mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
     " wrapped (the AES-NI modes and GCM are registered directly)",
-    "6.16+'s ChaCha sections (crypto/chacha.c over the library: 4 KiB pieces, each its own FPU "
-    "section): the *-lib drivers here are the generic code and open none",
     "6.17+'s sha384-lib/sha512-lib run the SHA-512 library, whose x86 code uses SSSE3/AVX/AVX2 "
     "inside its own FPU sections: the -lib drivers here are the generic C and open none",
     "whether the x86 ChaCha, Poly1305 and NHPoly1305 modules carry a CPU device table in some "
@@ -214,7 +225,6 @@ NOT_MODELLED = (
     "answer depends on it",
 )
 
-CORE = "core reference"
 
 #: The glue's rules on this machine that changed by version (crypto_api.version_rules).
 RULES = (
@@ -274,4 +284,11 @@ RULES = (
          f"arch/x86/crypto/chacha_glue.c @5.5, 5.7 ({CORE} §6.3)",
          unknown="the reference names the 64-byte shortcut only for the 5.5+ library entry; the "
                  "skcipher path keeps it here (64 bytes or less: generic, no section)"),
+    Rule("chacha.sections", X86, "6.16", None, "library",
+         "crypto/chacha.c over the x86 ChaCha library: per walk step, 64 bytes or less or no SIMD run "
+         "the generic code; longer steps run in pieces of at most 4096 bytes, each its own "
+         "kernel_fpu_begin/end; XChaCha's HChaCha has a section of its own where SIMD is usable",
+         f"crypto/chacha.c, arch/x86/lib/crypto (chacha_crypt_arch) @6.16-6.19 ({CORE} §5, §6.3)",
+         unknown="the reference gives the x86 library's 4 KiB pieces from 5.7 and the 6.16 move; the "
+                 "walk steps here are at most a page, so a skcipher step is one piece"),
 )

@@ -35,10 +35,12 @@ def covers(row, version: str) -> bool:
 
 
 def rows_of(what: str, machine: str, ours: str) -> Optional[List[Row]]:
-    """The rows of one driver or template on ``machine`` (its own, then the
-    generic ones); None if the table does not govern it."""
+    """The rows of one driver or template on ``machine``: the machine's own
+    where it has any (they replace the generic ones, so a machine can end a
+    generic driver's range), else the generic ones; None if the table does
+    not govern it."""
     idx = _index()
-    found = idx.get((what, machine, ours), []) + idx.get((what, "*", ours), [])
+    found = idx.get((what, machine, ours)) or idx.get((what, "*", ours), [])
     return found or None
 
 
@@ -54,7 +56,9 @@ def decide(what: str, machine: str, ours: str, version: str) -> Tuple[bool, Opti
 def rows_for(version: str, machine: str) -> List[Row]:
     """The rows that apply in ``version`` on ``machine``, in table order."""
     check(version)
-    return [r for r in table_rows() if covers(r, version) and (machine in r.machines or "*" in r.machines)]
+    idx = _index()
+    return [r for r in table_rows() if covers(r, version) and (
+        machine in r.machines or ("*" in r.machines and (r.what, machine, r.ours) not in idx))]
 
 
 def snapshot(version: str, machine: str) -> Dict[str, Tuple[str, int]]:

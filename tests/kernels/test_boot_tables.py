@@ -4,10 +4,12 @@ a renamed driver is found by its new name as the first lookup of a process."""
 
 import ast
 import os
+import platform
 import subprocess
 import sys
 from pathlib import Path
 
+from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.kernels import KNOWN, query
 from crypto_api.kernels.table import device_tables
 
@@ -53,4 +55,6 @@ def test_a_renamed_driver_is_found_by_its_new_name_first():
     env = {k: v for k, v in os.environ.items() if k not in ("CRYPTO_API_KERNEL", "CRYPTO_API_ARCH", "CRYPTO_API_CPU")}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["chacha_generic", "sha256-lib"]
+    # on x86 with SSSE3 the x86 module's *-lib drivers hold the names from 6.18
+    module = "chacha_x86_64" if platform.machine() == "x86_64" and boot_cpu_has("ssse3") else "chacha_generic"
+    assert out.stdout.split() == [module, "sha256-lib"]
