@@ -35,6 +35,7 @@ import attrs
 import crypto_api as capi
 from crypto_api import registry
 from crypto_api.arch.x86 import aesni_gcm_glue as g
+from crypto_api.arch.x86.aesni_cpu import gcm_isa, has_vaes_avx2, has_vaes_avx10
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.version_rules import rule
 
@@ -70,7 +71,6 @@ SETS = {
 def cpu_runs(gen: Generation) -> bool:
     """True if the CPU has what ``gen``'s registration checks (the 6.11+ glue's
     checks; PCLMULQDQ for all, as this project's GHASH needs it)."""
-    from crypto_api.arch.x86.aesni_glue import has_vaes_avx2, has_vaes_avx10
     if not boot_cpu_has("pclmulqdq"):
         return False
     if gen is AESNI:
@@ -85,7 +85,6 @@ def generations() -> List[Generation]:
     (the 512-bit one at priority 1 on CPUs with prefer_ymm)."""
     which = rule("aesni.gcm_generations", "all")
     if which == "one":
-        from crypto_api.arch.x86.aesni_glue import gcm_isa
         return [attrs.evolve(AESNI, isa=gcm_isa())] if cpu_runs(AESNI) else []
     out = [gen for gen in SETS[which] if cpu_runs(gen)]
     if boot_cpu_has("prefer_ymm"):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import attrs
 
 import crypto_api as capi
+from crypto_api.arch.x86.aesni_cpu import gcm_isa, has_vaes_avx2, has_vaes_avx10  # noqa: F401 (used by the glue and its tests)
 from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.version_rules import rule
 
@@ -45,16 +46,6 @@ ALGS = []
 SKCIPHERS = []          # the mode skciphers: internal (up to 6.15) or, 6.16+, the public ones
 WRAPPERS = []           # their SIMD wrappers (none 6.16+)
 GCM = []                # the GCM AEADs in registration order (aesni_gcm_generations.py)
-
-
-def has_vaes_avx2() -> bool:
-    return all(boot_cpu_has(f) for f in ("avx2", "vaes", "vpclmulqdq", "pclmulqdq", "xsave_ymm"))
-
-
-def has_vaes_avx10() -> bool:
-    # the kernel's checks, and AVX512F, which the C targets name
-    return has_vaes_avx2() and all(boot_cpu_has(f) for f in ("avx512f", "avx512bw", "avx512vl",
-                                                               "bmi2", "xsave_zmm"))
 
 
 def avx_modes(m) -> list:
@@ -79,17 +70,6 @@ def xctr_modes(m) -> list:
     """6.0 registers ``__xctr-aes-aesni`` only where AVX is usable (its XCTR
     code has no SSE form)."""
     return [m.XCTR] if boot_cpu_has("avx") and boot_cpu_has("xsave_ymm") else []
-
-
-def gcm_isa() -> str:
-    """The GCM core's form for this CPU (aesni_gcm_glue.ISA_NAMES) in the
-    kernels with one GCM driver pair (up to 6.10, whose glue picked its code
-    by CPU): the 512-bit one with the VAES avx10 drivers' CPU (not where
-    256-bit vectors are preferred), the 256-bit VAES one, else AES-NI with
-    PCLMULQDQ."""
-    if has_vaes_avx10() and not boot_cpu_has("prefer_ymm"):
-        return "avx512"
-    return "vaes-avx2" if has_vaes_avx2() else "aesni"
 
 
 def register_gcm() -> None:
