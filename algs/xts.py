@@ -119,29 +119,46 @@ def _not_whole_blocks(tfm, n: int) -> CryptoError:
 # --------------------------------------------------------------------------
 # C path: the blocks on the walk, the stolen pair gathered
 
-def _crypt_c(req, encrypt: bool, t) -> None:
-    tfm = req.tfm
-    ctx = tfm.ctx
-    run = ctx.data_run
+def xts_walk_blocks(req, blocks, steal) -> None:
+    """The layout of a C XTS request: the whole blocks before the stolen pair
+    walk by walk step (``blocks(walk, nbytes)``, ``nbytes`` the step's whole
+    blocks), then, where the length is not whole blocks, the last full block
+    and the partial one gathered into a private buffer that ``steal(buf, r)``
+    transforms in place, scattered to dst and wiped.  The template's C path and
+    C XTS drivers (arch/x86/aria_xts_glue.py) share it."""
     n = req.cryptlen
     r = n % BLOCK
     main = n - (BLOCK + r if r else 0)
     if main:
-        sub = capi.skcipher_request_alloc(tfm)
+        sub = capi.skcipher_request_alloc(req.tfm)
         capi.skcipher_request_set_crypt(sub, req.src, req.dst, main, bytearray(BLOCK))  # IV unused
         w = skcipher_walk_virt(sub)
         while w.nbytes:
             k = w.nbytes - w.nbytes % BLOCK
-            src, dst = w.src[:k], w.dst[:k]
-            run(encrypt, lambda fn, c: lib.modes_xts_blocks(fn, c, dst_ptr(dst), src_ptr(src), k // BLOCK, t), k)
+            blocks(w, k)
             skcipher_walk_done(w, w.nbytes - k)
     if r:
         buf = bytearray(BLOCK + r)
-        scatterwalk_map_and_copy(buf, req.src, main, len(buf), False)
+        try:
+            scatterwalk_map_and_copy(buf, req.src, main, len(buf), False)
+            steal(buf, r)
+            scatterwalk_map_and_copy(buf, req.dst, main, len(buf), True)
+        finally:
+            buf[:] = bytes(len(buf))
+
+
+def _crypt_c(req, encrypt: bool, t) -> None:
+    run = req.tfm.ctx.data_run
+
+    def blocks(w, k: int) -> None:
+        src, dst = w.src[:k], w.dst[:k]
+        run(encrypt, lambda fn, c: lib.modes_xts_blocks(fn, c, dst_ptr(dst), src_ptr(src), k // BLOCK, t), k)
+
+    def steal(buf: bytearray, r: int) -> None:
         p = dst_ptr(buf)
         run(encrypt, lambda fn, c: lib.modes_xts_tail(fn, c, p, p, r, t, int(encrypt)), len(buf))
-        scatterwalk_map_and_copy(buf, req.dst, main, len(buf), True)
-        buf[:] = bytes(len(buf))
+
+    xts_walk_blocks(req, blocks, steal)
 
 
 # --------------------------------------------------------------------------

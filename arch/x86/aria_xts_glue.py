@@ -27,12 +27,11 @@ from typing import Any, Callable, Optional
 import crypto_api as capi
 from crypto_api.algs._aria_generic import lib as glib
 from crypto_api.algs.aria_generic import ARIA_BLOCK_SIZE, ARIA_MAX_KEY_SIZE, ARIA_MIN_KEY_SIZE, aria_setkey, aria_wipe
-from crypto_api.algs.xts import stealing, xts_verify_key
+from crypto_api.algs.xts import stealing, xts_verify_key, xts_walk_blocks
 from crypto_api.arch.x86.aria_glue import ECB_FPU_MIN_BLOCKS, AriaImpl, _lib, _views
 from crypto_api.direct import skcipher_direct
 from crypto_api.errors import EINVAL, CryptoError
-from crypto_api.scatterlist import as_byte_view, scatterwalk_map_and_copy
-from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
+from crypto_api.scatterlist import as_byte_view
 
 BLOCK = ARIA_BLOCK_SIZE
 #: one above the xts template over the same module's ecb (xts(ecb-aria-avx512), 600)
@@ -71,37 +70,28 @@ def xts_crypt(impl: AriaImpl, req: Any, encrypt: bool) -> int:
     ctx, flag = tfm.ctx.aria, 1 if encrypt else 0
     t = ffi.new("uint8_t[16]")
     glib.aria_encrypt(tfm.ctx.tweak.aria, t, bytes(as_byte_view(req.iv, "iv")[:BLOCK]))
-    r = n % BLOCK
-    main = n - (BLOCK + r if r else 0)
-    if main:
-        sub = capi.skcipher_request_alloc(tfm)
-        capi.skcipher_request_set_crypt(sub, req.src, req.dst, main, bytearray(BLOCK))  # IV unused
-        w = skcipher_walk_virt(sub)
-        while w.nbytes:
-            nblocks = w.nbytes // BLOCK
-            src, dst = _views(w)
-            done = 0
-            if nblocks >= ECB_FPU_MIN_BLOCKS:
-                done = nblocks - nblocks % ECB_FPU_MIN_BLOCKS
-                capi.kernel_fpu_begin()
-                try:
-                    lib.aria_x86_xts_blocks(ctx, impl.level, impl.gfni, flag, dst, src, done, t)
-                    capi.fpu_account(BLOCK * done)
-                finally:
-                    capi.kernel_fpu_end()
-            if nblocks > done:
-                lib.aria_x86_xts_blocks(ctx, 0, impl.gfni, flag, dst + BLOCK * done, src + BLOCK * done,
-                                        nblocks - done, t)
-            skcipher_walk_done(w, w.nbytes - BLOCK * nblocks)
-    if r:
-        buf = bytearray(BLOCK + r)
-        try:
-            scatterwalk_map_and_copy(buf, req.src, main, len(buf), False)
-            p = ffi.from_buffer("uint8_t[]", buf)
-            lib.aria_x86_xts_steal(ctx, flag, p, p, r, t)
-            scatterwalk_map_and_copy(buf, req.dst, main, len(buf), True)
-        finally:
-            buf[:] = bytes(len(buf))
+
+    def blocks(w: Any, k: int) -> None:
+        nblocks = k // BLOCK
+        src, dst = _views(w)
+        done = 0
+        if nblocks >= ECB_FPU_MIN_BLOCKS:
+            done = nblocks - nblocks % ECB_FPU_MIN_BLOCKS
+            capi.kernel_fpu_begin()
+            try:
+                lib.aria_x86_xts_blocks(ctx, impl.level, impl.gfni, flag, dst, src, done, t)
+                capi.fpu_account(BLOCK * done)
+            finally:
+                capi.kernel_fpu_end()
+        if nblocks > done:
+            lib.aria_x86_xts_blocks(ctx, 0, impl.gfni, flag, dst + BLOCK * done, src + BLOCK * done,
+                                    nblocks - done, t)
+
+    def steal(buf: bytearray, r: int) -> None:
+        p = ffi.from_buffer("uint8_t[]", buf)
+        lib.aria_x86_xts_steal(ctx, flag, p, p, r, t)
+
+    xts_walk_blocks(req, blocks, steal)
     ffi.memmove(t, bytes(BLOCK), BLOCK)
     return 0
 
