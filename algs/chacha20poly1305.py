@@ -52,7 +52,7 @@ from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
 from crypto_api.version_rules import rule
 from crypto_api.scatterlist import (partly_overlapping, scatterwalk_ffwd, scatterwalk_map_and_copy,
-                                    Scatterlist, sg_init_one, sg_pieces)
+                                    Scatterlist, sg_copy_from_bytes, sg_copy_to_bytes, sg_init_one, sg_pieces)
 
 MODULE_NAME = "chacha20poly1305"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO("rfc7539", "rfc7539esp")
@@ -351,7 +351,7 @@ def step_genkey(req: Any, rctx: ChachaPolyReqCtx) -> int:
 
 def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
     if req.tfm.ctx.copy_ad and req.assoclen and req.dst is not req.src:
-        scatterwalk_map_and_copy(_copy_out(req.src, req.assoclen), req.dst, 0, req.assoclen, True)
+        sg_copy_from_bytes(req.dst, sg_copy_to_bytes(req.src, req.assoclen))
     poly = req.tfm.ctx.poly
     if rctx.direct:                 # a desc and gather buffer of an earlier direct request
         pool = rctx.pool
@@ -359,13 +359,6 @@ def step_poly_init(req: Any, rctx: ChachaPolyReqCtx) -> int:
     else:
         rctx.desc = poly.desc().init()
     return 0
-
-
-def _copy_out(sgl: List, nbytes: int) -> bytearray:
-    """The first ``nbytes`` of ``sgl`` as one buffer."""
-    out = bytearray(nbytes)
-    scatterwalk_map_and_copy(out, sgl, 0, nbytes, False)
-    return out
 
 
 def step_poly_setkey(req: Any, rctx: ChachaPolyReqCtx) -> int:

@@ -172,6 +172,14 @@ def _hchacha_own_section(state, subkey, nrounds: int) -> None:
         _fpu_end()
 
 
+def _sections(nbytes: int, library: bool):
+    """(offset, length) of each FPU section over a walk step: the whole step
+    (5.5-6.15), or pieces of at most LIBRARY_PIECE bytes (6.16+'s library)."""
+    if not library:
+        return ((0, nbytes),)
+    return ((pos, min(LIBRARY_PIECE, nbytes - pos)) for pos in range(0, nbytes, LIBRARY_PIECE))
+
+
 def _step_walk(req, ctx, xchacha: bool) -> None:
     """5.5+: SIMD decided per walk step; 5.5-6.15 one section per step, 6.16+
     the library's rules (64 bytes or less: generic; pieces of at most 4096
@@ -189,9 +197,7 @@ def _step_walk(req, ctx, xchacha: bool) -> None:
             if capi.simd_choice() == GENERIC or (library and nbytes <= generic.CHACHA_BLOCK_SIZE):
                 generic.generic_crypt(state, d, s, nbytes, nrounds)
             else:
-                piece = LIBRARY_PIECE if library else nbytes
-                for pos in range(0, nbytes, piece or 1):
-                    n = min(piece, nbytes - pos)
+                for pos, n in _sections(nbytes, library):
                     _fpu_begin()
                     try:
                         impl.dosimd(state, d + pos, s + pos, n, nrounds)
