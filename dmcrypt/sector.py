@@ -30,11 +30,12 @@ from typing import List, Optional
 from crypto_api.alg import BytesLike, WritableBuffer
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.fpu import fpu_tracing
+from crypto_api.scatterlist import partly_overlapping
 from crypto_api.skcipher import CryptoSkcipher, crypto_alloc_skcipher
 
 from .cipher_spec import parse_cipher_spec
 from .ivgen import SECTOR_SIZE, dm_crypt_iv_mode, dm_crypt_iv_packer, dm_crypt_iv_sector
-from .sector_batch import SectorBatchPlan, export_sectors, sector_batch_plan
+from .sector_batch import SectorBatchPlan, export_source, export_sectors, sector_batch_plan
 from .sector_workers import SectorWorkers
 
 #: dm-crypt's sector sizes (``sector_size:<n>``).
@@ -216,9 +217,12 @@ class VolumeCipher:
         """Sector ``n``'s ciphertext -> its plaintext."""
         return self._one(n, data, False)
 
-    # -- many sectors, in place ------------------------------------------------
-    def crypt_sectors(self, first: int, buf: WritableBuffer, encrypt: bool) -> None:
-        """Transform ``buf`` (writable, whole sectors, the first is sector ``first``) in place.
+    # -- many sectors ----------------------------------------------------------------
+    def crypt_sectors(self, first: int, buf: WritableBuffer, encrypt: bool,
+                      src: Optional[BytesLike] = None) -> None:
+        """Transform ``buf`` (writable, whole sectors, the first is sector ``first``) in place;
+        with ``src`` (as long as ``buf``, not partly overlapping it), transform
+        ``src`` into ``buf`` and leave ``src`` as it was (saves a copy).
 
         One C call per thread over the whole run where the driver has a batch
         path (crypto_api.dmcrypt.sector_batch), else one request per sector; the same
@@ -226,32 +230,38 @@ class VolumeCipher:
         """
         ss = self.sector_size
         view, count = export_sectors(buf, ss)     # exported first: its length cannot change now
+        sview = None if src is None else export_source(src, count * ss)
         if not count:
             return
+        dst_mv = memoryview(buf).cast("B")
+        src_mv = dst_mv if src is None else memoryview(src).cast("B")
+        if partly_overlapping(src_mv, dst_mv):
+            raise CryptoError(EINVAL, f"{self.tfm.alg.cra_name}: the source sectors partly overlap "
+                                      "the buffer written (use the same buffer, or separate ones)")
         self.iv(first)
         self.iv(first + count - 1)                # every IV number of the run fits the IV mode
         plan = sector_batch_plan(self.tfm, self.spec.ivmode)
         if plan is None:
-            self._per_sector(first, memoryview(buf).cast("B"), count, encrypt)
+            self._per_sector(first, src_mv, dst_mv, count, encrypt)
         else:
-            self._batch(plan, view, first, count, encrypt)
+            self._batch(plan, view, first, count, encrypt, sview)
 
-    def _per_sector(self, first: int, mv: memoryview, count: int, encrypt: bool) -> None:
+    def _per_sector(self, first: int, src: memoryview, dst: memoryview, count: int, encrypt: bool) -> None:
         ss = self.sector_size
         pack, step, base = self._pack, self._step, self._base
         if self.tfm._direct_enc is None or fpu_tracing():
             # no C direct path, or a trace records (it shows each request's own
-            # sections, as the batch plans decline then): one call per sector, in place
+            # sections, as the batch plans decline then): one call per sector
             fn = self.tfm.encrypt if encrypt else self.tfm.decrypt
             for k in range(count):
-                sector = mv[k * ss:(k + 1) * ss]
-                fn(sector, pack((first + k) * step + base), sector)
+                fn(src[k * ss:(k + 1) * ss], pack((first + k) * step + base), dst[k * ss:(k + 1) * ss])
             return
         # the tfm's batch entry point: every sector in one C call, on ``jobs`` native workers
-        sectors = [mv[k * ss:(k + 1) * ss] for k in range(count)]
+        ins = [src[k * ss:(k + 1) * ss] for k in range(count)]
+        outs = ins if src is dst else [dst[k * ss:(k + 1) * ss] for k in range(count)]
         ivs = [pack((first + k) * step + base) for k in range(count)]
         fn = self.tfm.encrypt_batch if encrypt else self.tfm.decrypt_batch
-        fn(sectors, ivs, sectors, workers=self.jobs)
+        fn(ins, ivs, outs, workers=self.jobs)
 
     def _shares(self, count: int) -> List[tuple]:
         """``(first index, count)`` of each thread's contiguous share of ``count`` sectors."""
@@ -264,13 +274,13 @@ class VolumeCipher:
             at += n
         return out
 
-    def _batch(self, plan: SectorBatchPlan, view, first: int, count: int, encrypt: bool) -> None:
+    def _batch(self, plan: SectorBatchPlan, view, first: int, count: int, encrypt: bool, sview=None) -> None:
         ss, step = self.sector_size, self._step
         number = first * step + self._base
 
         def run(share: tuple) -> None:
             at, n = share
-            plan.crypt(view, at * ss, ss, n, number + at * step, step, encrypt)
+            plan.crypt(view, at * ss, ss, n, number + at * step, step, encrypt, sview)
 
         shares = self._shares(count)
         if len(shares) == 1:

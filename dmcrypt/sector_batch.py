@@ -60,19 +60,21 @@ class SectorBatchPlan:
     keep: Tuple[Any, ...] = ()
 
     def crypt(self, buf: Any, offset: int, sector_size: int, count: int, iv_first: int,
-              iv_step: int, encrypt: bool) -> None:
+              iv_step: int, encrypt: bool, src: Any = None) -> None:
         """Transform ``count`` sectors of ``buf`` (from :func:`export_sectors`) in place,
         from byte ``offset``; the first gets IV number ``iv_first``, each next one
-        ``iv_step`` more.
+        ``iv_step`` more.  With ``src`` (from :func:`export_source`, as long as
+        ``buf``) the sectors are read from ``src`` and written to ``buf``.
 
         Runs in the calling thread inside one FPU section (the GIL is released
         for the C call).  The caller checked that ``buf`` holds the sectors and
         that every IV number fits in 64 bits.
         """
         ptr = buf + offset
+        sptr = ptr if src is None else src + offset
         kernel_fpu_begin()
         try:
-            err = self.call(self.desc, ptr, ptr, sector_size, count, iv_first & _U64, iv_step,
+            err = self.call(self.desc, ptr, sptr, sector_size, count, iv_first & _U64, iv_step,
                             1 if encrypt else 0)
             fpu_account(count * sector_size)
         finally:
@@ -132,3 +134,15 @@ def export_sectors(buf: Any, sector_size: int) -> Tuple[Any, int]:
     if n % sector_size:
         raise CryptoError(EINVAL, f"buffer of {n} bytes is not whole {sector_size}-byte sectors")
     return view, n // sector_size
+
+
+def export_source(buf: Any, length: int) -> Any:
+    """``uint8_t[]`` over ``buf`` (read-only is fine), the source of an
+    out-of-place transform; EINVAL unless it is ``length`` bytes."""
+    try:
+        view = _ffi.from_buffer("uint8_t[]", buf)
+    except (TypeError, BufferError):
+        raise CryptoError(EINVAL, "the source sectors are not a buffer") from None
+    if len(view) != length:
+        raise CryptoError(EINVAL, f"source of {len(view)} bytes for {length} bytes of sectors")
+    return view

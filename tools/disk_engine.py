@@ -24,7 +24,10 @@ threads, several batches at once (:mod:`.disk_pipeline`); the durable steps
 (writing the record, its sync, the in-place write, the image's sync) run on
 the calling thread, one batch after the other in order, exactly as a single
 thread would do them.  A batch prepared but not yet recorded has changed
-nothing, so a kill or a stop may drop it.
+nothing, so a kill or a stop may drop it.  With ``journal`` the originals are
+read straight into the record and transformed out of it into the batch's
+own buffer (no copy); the buffers of a batch whose in-place write is synced
+are refilled by a later batch (no fresh memory to fault in per batch).
 
 Out of place (``--output``) the source is never written, so a rerun simply
 starts again.
@@ -41,7 +44,8 @@ from crypto_api.dmcrypt import VolumeCipher
 
 from .disk_geometry import Geometry
 from .disk_io import pread_full, pwrite_full, sync
-from .disk_journal import DIGEST, SECTOR_DIGEST, Journal, Record, sector_digest, sector_digests
+from .disk_journal import Journal, Record
+from .disk_seal import DIGEST, SECTOR_DIGEST
 from .disk_pipeline import Pipeline
 from .disk_signals import StopSignals
 
@@ -62,11 +66,12 @@ def fingerprint(fd: int, geo: Geometry, image: str, span: int = COPY_BYTES) -> b
 
 
 def finish_batch(vc: VolumeCipher, fd: int, geo: Geometry, rec: Record, encrypt: bool,
-                 resilience: str, image: str) -> None:
-    """Bring the batch of ``rec`` to its transformed state and sync the image."""
+                 journal: Journal, image: str) -> None:
+    """Bring the batch of ``rec`` (a record of ``journal``) to its transformed state and sync the image."""
     ss = geo.sector_size
     first = geo.index(rec.pos)
-    if resilience == "journal":
+    sector_digest = journal.sector_digest
+    if journal.params.resilience == "journal":
         buf = bytearray(rec.payload)                 # the originals, whatever the image holds
         vc.crypt_sectors(first, buf, encrypt)
     else:
@@ -97,24 +102,31 @@ def _batches(geo: Geometry, start: int, batch_bytes: int) -> List[Tuple[int, int
     return [(pos, min(batch, geo.end - pos)) for pos in range(start, geo.end, batch)]
 
 
+def _buffer(n: int, reuse: Optional[bytearray]) -> bytearray:
+    return reuse if reuse is not None and len(reuse) == n else bytearray(n)
+
+
 def _prepare(vc: VolumeCipher, fd: int, geo: Geometry, journal: Journal, seq: int, pos: int, n: int,
-             encrypt: bool, image: str) -> Tuple[bytearray, bytearray]:
+             encrypt: bool, image: str, reuse: Optional[Tuple[bytearray, bytearray]] = None
+             ) -> Tuple[bytearray, bytearray]:
     """On a worker: read one batch, make its sealed record, transform it in memory.
-    Returns ``(record, transformed sectors)``; nothing is written."""
+    Returns ``(record, transformed sectors)``; nothing is written.  ``reuse``: the
+    buffers of a batch the writer is done with, refilled where they fit."""
+    old_rec, old_buf = reuse if reuse is not None else (None, None)
+    buf = _buffer(n, old_buf)
     if journal.params.resilience == "journal":
-        rec, originals = journal.frame(seq, pos, n, n)
+        rec, originals = journal.frame(seq, pos, n, n, old_rec)
         pread_full(fd, originals, pos, image)        # read straight into the record
-        buf = bytearray(originals)
+        vc.crypt_sectors(geo.index(pos), buf, encrypt, src=originals)    # the record keeps them
         originals.release()
     else:
-        buf = bytearray(n)
         pread_full(fd, buf, pos, image)
-        digests = sector_digests(buf, geo.sector_size)
-        rec, room = journal.frame(seq, pos, n, len(digests))
+        digests = journal.sector_digests(buf, geo.sector_size)
+        rec, room = journal.frame(seq, pos, n, len(digests), old_rec)
         room[:] = digests
         room.release()
+        vc.crypt_sectors(geo.index(pos), buf, encrypt)
     journal.seal(rec)                                 # the record's digest, here and not on the writer
-    vc.crypt_sectors(geo.index(pos), buf, encrypt)
     return rec, buf
 
 
@@ -137,16 +149,22 @@ def run_in_place(vcs: Sequence[VolumeCipher], fd: int, geo: Geometry, journal: J
     if rec is not None and rec.done:
         return
     if rec is not None:
-        finish_batch(vcs[0], fd, geo, rec, encrypt, journal.params.resilience, image)
+        finish_batch(vcs[0], fd, geo, rec, encrypt, journal, image)
         pos, seq = rec.end, rec.seq + 1
     state["done"] = pos - geo.start
     if progress is not None:
         progress(pos - geo.start)
     batches = _batches(geo, pos, journal.batch_bytes)
 
+    spare: List[Tuple[bytearray, bytearray]] = []   # buffers of batches written and synced
+
     def work(worker: int, k: int) -> Tuple[bytearray, bytearray]:
         at, n = batches[k]
-        return _prepare(vcs[worker], fd, geo, journal, seq + k, at, n, encrypt, image)
+        try:
+            reuse = spare.pop()                      # list.pop and append are atomic
+        except IndexError:
+            reuse = None
+        return _prepare(vcs[worker], fd, geo, journal, seq + k, at, n, encrypt, image, reuse)
 
     stop.check()
     with Pipeline(len(vcs), len(batches), work) as pipe:
@@ -156,6 +174,7 @@ def run_in_place(vcs: Sequence[VolumeCipher], fd: int, geo: Geometry, journal: J
             journal.put(seq + k, record)             # the originals are safe ...
             pwrite_full(fd, buf, at)                 # ... before their sectors are overwritten
             sync(fd)                                 # and this batch is done before the next record
+            spare.append((record, buf))              # now free for a later batch to refill
             state["done"] = at + n - geo.start
             if progress is not None:
                 progress(n)

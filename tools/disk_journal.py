@@ -5,7 +5,7 @@ luks2_reencrypt.c, resilience modes ``journal`` and ``checksum``), with its
 own format.  The journal is a file beside the image (``IMAGE.crypto-api-
 journal`` unless ``--journal`` names one):
 
-* a header (4 KiB): magic, the job's parameters as JSON (action, algorithm,
+* a header (4 KiB): magic (which names the format version), the job's parameters as JSON (action, algorithm,
   IV mode, sector size, ``--skip``, large sectors, the volume's byte range,
   the image size, a key check value, the resilience mode, the batch size)
   and a SHA-256 digest of it.  It is written to a temporary name, synced and
@@ -14,9 +14,16 @@ journal`` unless ``--journal`` names one):
   in place, a record naming it (sequence number, byte position, length)
   and holding either a copy of its original sectors (``journal``) or a
   16-byte digest of each (``checksum``) is written into the older slot and
-  synced.  Each record ends with a SHA-256 digest of the header's digest
-  and the record, so a record torn by a crash reads as absent and the other slot
-  (the batch before, which is complete) takes over.
+  synced.  Each record ends with a digest bound to the header's digest
+  (:mod:`.disk_seal`), so a record torn by a crash reads as absent and the
+  other slot (the batch before, which is complete) takes over.
+
+Format versions (:mod:`.disk_seal`): version 1 (``CAPIDJ01``) seals records
+and sectors with SHA-256; version 2 (``CAPIDJ02``, what new jobs write) with
+NH-Poly1305 keyed from the header digest.  A journal is resumed in the
+version it was created in, so an older run's journal finishes as it began;
+an older build refuses a version 2 journal (it does not know its magic)
+rather than starting the job over.
 
 Everything before the newest valid record's batch is done; everything after
 it is untouched; the batch itself is finished from the record on restart.
@@ -38,18 +45,17 @@ from typing import Optional
 
 import attrs
 
-from crypto_api.dmcrypt import VolumeCipher, sha256_sector_digests
+from crypto_api.dmcrypt import VolumeCipher
 from crypto_api.errors import EEXIST, EINVAL, CryptoError
 
 from .disk_io import pread_full, pwrite_full, sync, sync_dir
 from .disk_lock import lock_exclusive
+from .disk_seal import DIGEST, FORMAT_VERSION, MAGICS, SECTOR_DIGEST, make_seal
 
 SUFFIX = ".crypto-api-journal"
 HEADER_SIZE = 4096
-HEADER_MAGIC = b"CAPIDJ01"
-RECORD_MAGIC = b"CAPIDR01"
-DIGEST = 32                       # header and record digests (SHA-256: the fastest hashlib has here)
-SECTOR_DIGEST = 16                # per-sector digests of resilience "checksum"
+MAGIC_BYTES = 8
+_VERSIONS = {magics[0]: version for version, magics in MAGICS.items()}     # header magic -> version
 _RECORD_HEAD = struct.Struct("<8sQQII")          # magic, seq, pos, nbytes, payload length
 RESILIENCE_MODES = ("journal", "checksum")
 EUCLEAN = errno.EUCLEAN
@@ -62,15 +68,6 @@ def key_check_value(vc: VolumeCipher) -> str:
     real sector (all bytes 0xff)."""
     ct = vc.tfm.encrypt(_KCV_INPUT, b"\xff" * vc.tfm.ivsize)
     return hashlib.blake2b(ct, digest_size=16, person=b"capi-disk-kcv").hexdigest()
-
-
-def sector_digest(sector) -> bytes:
-    return hashlib.sha256(sector).digest()[:SECTOR_DIGEST]
-
-
-def sector_digests(buf, sector_size: int) -> bytes:
-    """:func:`sector_digest` of each sector of ``buf``, concatenated, in one C call."""
-    return sha256_sector_digests(buf, sector_size, SECTOR_DIGEST)
 
 
 @attrs.frozen
@@ -149,21 +146,25 @@ def _payload_size(params: JobParams, nbytes: int) -> int:
 class Journal:
     """An open, locked journal file."""
 
-    def __init__(self, path: str, fd: int, params: JobParams, batch_bytes: int, digest: bytes) -> None:
+    def __init__(self, path: str, fd: int, params: JobParams, batch_bytes: int, digest: bytes,
+                 version: int = FORMAT_VERSION) -> None:
         self.path = path
         self.fd = fd
         self.params = params
         self.batch_bytes = batch_bytes
-        self._key = digest
+        self.version = version
+        self._record_magic = MAGICS[version][1]
+        self._seal = make_seal(version, digest)
         self.slot_size = -(-(_RECORD_HEAD.size + _payload_size(params, batch_bytes) + DIGEST) // 4096) * 4096
 
     # -- creating and opening ------------------------------------------------
     @classmethod
-    def create(cls, path: str, params: JobParams, batch_bytes: int) -> "Journal":
-        """Write a new journal (temporary name, synced, renamed, directory synced)."""
+    def create(cls, path: str, params: JobParams, batch_bytes: int, version: int = FORMAT_VERSION) -> "Journal":
+        """Write a new journal (temporary name, synced, renamed, directory synced)
+        in format ``version`` (an older one only to test that older journals resume)."""
         body = json.dumps({"params": attrs.asdict(params), "batch_bytes": batch_bytes},
                           sort_keys=True).encode()
-        head = HEADER_MAGIC + struct.pack("<I", len(body)) + body
+        head = MAGICS[version][0] + struct.pack("<I", len(body)) + body
         header = head + hashlib.sha256(head).digest()
         if len(header) > HEADER_SIZE:
             raise CryptoError(EINVAL, f"journal {path}: parameters too long for the header")
@@ -173,9 +174,10 @@ class Journal:
         except FileNotFoundError:
             pass
         fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        journal = None
         try:
             lock_exclusive(fd, tmp, "journal")
-            journal = cls(path, fd, params, batch_bytes, header[-DIGEST:])
+            journal = cls(path, fd, params, batch_bytes, header[-DIGEST:], version)
             size = HEADER_SIZE + 2 * journal.slot_size
             try:
                 os.posix_fallocate(fd, 0, size)  # no ENOSPC later for the journal itself
@@ -189,7 +191,10 @@ class Journal:
             os.rename(tmp, path)
             sync_dir(path)
         except BaseException:
-            os.close(fd)
+            if journal is not None:
+                journal.close()
+            else:
+                os.close(fd)
             try:
                 os.unlink(tmp)
             except OSError:
@@ -208,15 +213,16 @@ class Journal:
                 pread_full(fd, buf, 0, f"journal {path}")
             except CryptoError:
                 raise CryptoError(EUCLEAN, f"journal {path}: shorter than its header") from None
-            (n,) = struct.unpack_from("<I", buf, len(HEADER_MAGIC))
-            end = len(HEADER_MAGIC) + 4 + n
-            if (buf[:len(HEADER_MAGIC)] != HEADER_MAGIC or end + DIGEST > HEADER_SIZE
+            (n,) = struct.unpack_from("<I", buf, MAGIC_BYTES)
+            end = MAGIC_BYTES + 4 + n
+            version = _VERSIONS.get(bytes(buf[:MAGIC_BYTES]))
+            if (version is None or end + DIGEST > HEADER_SIZE
                     or hashlib.sha256(buf[:end]).digest() != buf[end:end + DIGEST]):
-                raise CryptoError(EUCLEAN, f"journal {path}: not a crypto-api disk journal, or its "
-                                           "header is damaged")
-            data = json.loads(bytes(buf[len(HEADER_MAGIC) + 4:end]))
+                raise CryptoError(EUCLEAN, f"journal {path}: not a crypto-api disk journal (of a format "
+                                           "this version knows), or its header is damaged")
+            data = json.loads(bytes(buf[MAGIC_BYTES + 4:end]))
             params = JobParams(**data["params"])
-            return cls(path, fd, params, int(data["batch_bytes"]), bytes(buf[end:end + DIGEST]))
+            return cls(path, fd, params, int(data["batch_bytes"]), bytes(buf[end:end + DIGEST]), version)
         except BaseException:
             os.close(fd)
             raise
@@ -226,18 +232,27 @@ class Journal:
         return HEADER_SIZE + (seq % 2) * self.slot_size
 
     def _mac(self, data) -> bytes:
-        h = hashlib.sha256(self._key)            # binds the record to this journal's header
-        h.update(data)
-        return h.digest()
+        return self._seal.record(data)           # bound to this journal's header
 
-    def frame(self, seq: int, pos: int, nbytes: int, payload_len: int):
+    def sector_digest(self, sector) -> bytes:
+        """The ``checksum`` digest of one sector, in this journal's format."""
+        return self._seal.sector(sector)
+
+    def sector_digests(self, buf, sector_size: int) -> bytes:
+        """:meth:`sector_digest` of each sector of ``buf``, concatenated."""
+        return self._seal.sectors(buf, sector_size)
+
+    def frame(self, seq: int, pos: int, nbytes: int, payload_len: int, reuse: Optional[bytearray] = None):
         """``(record, payload)``: a record of batch ``seq`` with its head filled
         and ``payload`` (a writable view of its next ``payload_len`` bytes) for
         the caller to fill (reading the originals straight into it saves a
-        copy); :meth:`seal` it once filled.  Touches no file: any thread may
+        copy); :meth:`seal` it once filled.  ``reuse``: a record no longer
+        needed, refilled if it has the size (saves allocating and faulting in
+        a batch's worth of fresh memory).  Touches no file: any thread may
         build records while another writes them."""
-        rec = bytearray(_RECORD_HEAD.size + payload_len + DIGEST)
-        _RECORD_HEAD.pack_into(rec, 0, RECORD_MAGIC, seq, pos, nbytes, payload_len)
+        size = _RECORD_HEAD.size + payload_len + DIGEST
+        rec = reuse if reuse is not None and len(reuse) == size else bytearray(size)
+        _RECORD_HEAD.pack_into(rec, 0, self._record_magic, seq, pos, nbytes, payload_len)
         return rec, memoryview(rec)[_RECORD_HEAD.size:_RECORD_HEAD.size + payload_len]
 
     def seal(self, rec: bytearray) -> bytearray:
@@ -266,7 +281,7 @@ class Journal:
             return None                          # never written
         magic, seq, pos, nbytes, plen = _RECORD_HEAD.unpack_from(buf)
         end = _RECORD_HEAD.size + plen
-        if magic != RECORD_MAGIC or end + DIGEST > len(buf) or self._mac(buf[:end]) != buf[end:end + DIGEST]:
+        if magic != self._record_magic or end + DIGEST > len(buf) or self._mac(buf[:end]) != buf[end:end + DIGEST]:
             return None                          # never written, or torn
         return Record(seq, pos, nbytes, bytes(buf[_RECORD_HEAD.size:end]))
 
@@ -290,6 +305,7 @@ class Journal:
 
     # -- the end -------------------------------------------------------------------
     def close(self) -> None:
+        self._seal.close()
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1

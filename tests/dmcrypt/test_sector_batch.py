@@ -69,6 +69,46 @@ def test_a_batch_is_one_request_per_sector(spec, keylen, ss, jobs):
         assert bytes(buf) == data
 
 
+@pytest.mark.parametrize("spec, keylen", SPECS + specs([("capi:xts(aes-generic)-plain64", 64)]))
+@pytest.mark.parametrize("path", ["batch", "nosimd", "traced"])
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_out_of_place_gives_the_in_place_bytes_and_leaves_the_source(spec, keylen, path, jobs):
+    """crypt_sectors(src=...): the batch plan, the per-sector loop (SIMD off)
+    and one request per sector (traced) all write one_by_one's bytes into
+    the buffer and never touch the source (read-only bytes here)."""
+    data = os.urandom(1024 * 7)
+    with VolumeCipher(spec, os.urandom(keylen), sector_size=1024, iv_offset=6, jobs=jobs) as vc:
+        want = one_by_one(vc, 11, data)
+        out = bytearray(len(data))
+        if path == "batch":
+            vc.encrypt_sectors(0, bytearray(1024))      # a plan where the driver has one
+            vc.crypt_sectors(11, out, True, src=data)
+        elif path == "nosimd":
+            with capi.simd_disabled():
+                vc.crypt_sectors(11, out, True, src=data)
+        else:
+            with capi.fpu_trace():
+                vc.crypt_sectors(11, out, True, src=data)
+        assert bytes(out) == want
+        back = bytearray(len(data))
+        vc.crypt_sectors(11, back, False, src=memoryview(out))
+        assert bytes(back) == data
+
+
+def test_out_of_place_refuses_a_partly_overlapping_or_short_source():
+    with VolumeCipher(XTS, os.urandom(64)) as vc:
+        buf = bytearray(512 * 4)
+        mv = memoryview(buf)
+        with pytest.raises(CryptoError) as e:
+            vc.crypt_sectors(0, mv[:1024], True, src=mv[512:1536])
+        assert e.value.errno == EINVAL and "overlap" in e.value.message
+        with pytest.raises(CryptoError) as e:
+            vc.crypt_sectors(0, mv[:1024], True, src=bytes(512))
+        assert e.value.errno == EINVAL
+        vc.crypt_sectors(0, mv[:1024], True, src=mv[:1024])            # the same bytes: in place
+        assert bytes(buf[:1024]) == one_by_one(vc, 0, bytes(1024))
+
+
 @pytest.mark.parametrize("spec", ["aes-xts-plain64", "capi:xts(aes)-plain64", XTS]
                          + ["capi:%s-plain64" % d for d in VAES_XTS])
 def test_the_xts_batch_runs_the_driver_the_registry_picked(spec):
@@ -119,7 +159,7 @@ def test_without_the_module_there_is_no_batch_and_a_request_loads_it_again():
             from crypto_api.dmcrypt import sector_batch
             assert sector_batch._planners == []
             buf = bytearray(data)
-            vc._per_sector(0, memoryview(buf), 3, True)
+            vc._per_sector(0, memoryview(buf), memoryview(buf), 3, True)
             ref = bytes(buf)
         finally:
             assert vc.batch_driver is not None          # requested again

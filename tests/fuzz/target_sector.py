@@ -5,9 +5,10 @@ this project's, crypto_api.dmcrypt.sector_batch and algs/sector_batch.c).
 One input picks a cipher specification, a sector size, ``iv_offset``,
 ``iv_large_sectors``, a worker count, a first sector (near the 32-bit wrap
 of ``plain`` too) and a run of sectors; :meth:`VolumeCipher.crypt_sectors`
-over a view at an odd offset of a larger buffer must give, sector by
-sector, the generic driver's bytes with the IV dm-crypt hands it, and leave
-the bytes around the run alone.  A refusal must come from both sides alike.
+over a view at an odd offset of a larger buffer (in place, or from a
+separate source buffer: ``src=``) must give, sector by sector, the generic
+driver's bytes with the IV dm-crypt hands it, and leave the bytes around the
+run, and the source, alone.  A refusal must come from both sides alike.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ def check(data: bytes) -> None:
     encrypt = fi.flag()
     msg = fi.blob(count * sector_size)
     lead = fi.uint(31)
+    src = bytearray(msg) if fi.flag() else None       # out of place: the run starts as guard bytes
     buf = bytearray([GUARD]) * (lead + len(msg) + 8)
-    buf[lead:lead + len(msg)] = msg
+    if src is None:
+        buf[lead:lead + len(msg)] = msg
     try:
         vc = VolumeCipher(spec, key, sector_size=sector_size, iv_offset=iv_offset,
                           iv_large_sectors=large, jobs=jobs)
@@ -58,9 +61,12 @@ def check(data: bytes) -> None:
             iv = iv_bytes(number % (1 << 64), mode, ref.ivsize)
             fn = ref.encrypt if encrypt else ref.decrypt
             want.append((number, fn, msg[k * sector_size:(k + 1) * sector_size], iv))
-        done, refused = outcome(lambda: vc.crypt_sectors(first, memoryview(buf)[lead:lead + len(msg)], encrypt))
+        done, refused = outcome(lambda: vc.crypt_sectors(first, memoryview(buf)[lead:lead + len(msg)], encrypt,
+                                                         src=src))
     what = f"{spec} {'encrypt' if encrypt else 'decrypt'} sectors {first}+{count} of {sector_size} bytes " \
-           f"(iv_offset {iv_offset}, large {large}, jobs {jobs})"
+           f"(iv_offset {iv_offset}, large {large}, jobs {jobs}, {'in place' if src is None else 'from src'})"
+    if src is not None and src != msg:
+        raise AssertionError(f"{what}: the source changed")
     too_big = any(n >= (1 << 64) for n, *_ in want)
     if refused:
         if not too_big:

@@ -396,3 +396,62 @@ def test_a_symlink_to_the_image_finds_the_same_journal(job, monkeypatch, capsys,
     assert main(argv) == 0                              # resumes the job, not a second one
     assert path.read_bytes() == reference_image(orig, key)
     assert not os.path.exists(str(link) + ".crypto-api-journal")
+
+
+def _journal_version(path, unfinished=False):
+    """The format version of IMAGE's journal (None: none, or ``unfinished`` and its job is done)."""
+    from crypto_api.tools.disk_journal import Journal, default_path
+    if not os.path.exists(default_path(str(path))):
+        return None
+    j = Journal.open(default_path(str(path)))
+    try:
+        last = j.latest()
+        return None if unfinished and last is not None and last.done else j.version
+    finally:
+        j.close()
+
+
+@pytest.mark.parametrize("resilience, kind", [("journal", "torn"), ("journal", "enospc"),
+                                              ("checksum", "torn-page"), ("checksum", "kill")])
+def test_a_journal_of_the_previous_format_is_resumed_in_its_format(job, monkeypatch, capsys, resilience, kind):
+    """A job started by a build that wrote format 1 (SHA-256 records and
+    sector digests: the old sealing, made here by creating the journal in
+    version 1) and killed at any write or sync is finished by this build,
+    which keeps writing format 1 into that journal (a record in another
+    format would read as absent, and the batch it names would be lost)."""
+    from crypto_api.tools import disk_journal
+    path, orig, key, args = job
+    argv = args("--resilience", resilience)
+    want = reference_image(orig, key)
+    real_create = disk_journal.Journal.create.__func__
+
+    def create_v1(cls, jpath, params, batch_bytes, version=None):
+        return real_create(cls, jpath, params, batch_bytes, version=1)
+
+    with monkeypatch.context() as m:
+        m.setattr(disk_journal.Journal, "create", classmethod(create_v1))
+        points = count_points(m, path, orig, argv)
+    assert _journal_version(path) == 1
+    assert points >= 4 * 8 + 3
+    resumed = 0
+    for at in range(points):
+        path.write_bytes(orig)
+        with monkeypatch.context() as m:
+            m.setattr(disk_journal.Journal, "create", classmethod(create_v1))
+            Faults(m, at, kind)
+            try:
+                main(argv)
+            except Killed:
+                pass
+        capsys.readouterr()
+        version = _journal_version(path, unfinished=True)
+        assert main(argv) == 0, (at, capsys.readouterr().err)     # this build, unpatched
+        assert path.read_bytes() == want, f"{kind} at point {at}"
+        assert journal_done(path)
+        resumed += version == 1
+        if version == 1:                                           # a job begun in format 1 ends in it
+            assert _journal_version(path) == 1
+    assert resumed >= points // 2                                  # most kills left a format 1 job
+    path.write_bytes(orig)
+    os.unlink(str(path) + ".crypto-api-journal")
+    assert main(argv) == 0 and _journal_version(path) == 2         # a new job: the current format

@@ -132,8 +132,8 @@ def test_a_kill_with_prepared_batches_in_flight_then_every_sector_written_once(
     prepared = threading.Event()
     real_prepare, real_put, real_pwrite = disk_engine._prepare, Journal.put, disk_engine.pwrite_full
 
-    def prepare(vc, fd, geo, journal, seq, pos, n, encrypt, image):
-        out = real_prepare(vc, fd, geo, journal, seq, pos, n, encrypt, image)
+    def prepare(vc, fd, geo, journal, seq, pos, n, encrypt, image, *reuse):
+        out = real_prepare(vc, fd, geo, journal, seq, pos, n, encrypt, image, *reuse)
         if seq == ahead:
             prepared.set()
         return out
