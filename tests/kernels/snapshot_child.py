@@ -15,13 +15,6 @@ import crypto_api as capi
 from crypto_api import registry, template
 
 
-def _prefer_ymm() -> bool:
-    """Whether this x86 CPU discourages 512-bit vectors (the 512-bit drivers' rows then say
-    their ``lowered`` priority)."""
-    from crypto_api.arch.x86.cpufeature import boot_cpu_has
-    return boot_cpu_has("prefer_ymm")
-
-
 def main(version: str) -> None:
     offered = []
     rule = registry.version_rule()
@@ -36,11 +29,9 @@ def main(version: str) -> None:
     registered = [[a.cra_driver_name, a.cra_name, a.cra_priority, a.cra_module]
                   for a in registry.snapshot()
                   if not a.is_larval and a.instance is None]
-    arch = capi.machine.current_machine().arch
     json.dump({"offered": offered, "registered": registered, "errors": errors,
-               "prefer_ymm": arch == "x86_64" and _prefer_ymm(),
                "templates": template.registered_templates(),
-               "arch": arch}, sys.stdout)
+               "arch": capi.machine.current_machine().arch}, sys.stdout)
 
 
 if __name__ == "__main__":

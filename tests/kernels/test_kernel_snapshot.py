@@ -36,11 +36,9 @@ def boot_child(version, arch, cpu):
     return json.loads(out.stdout)
 
 
-def expected(version, arch, offered, prefer_ymm=False):
-    """The table's (cra_name, priority) per driver; on a CPU that discourages
-    512-bit vectors a row with a ``lowered`` priority expects that one."""
-    return {r.driver: (r.cra_name, r.lowered if prefer_ymm and r.lowered is not None else r.priority)
-            for r in query.rows_for(version, arch) if r.what == "driver" and r.ours in offered}
+def expected(version, arch, offered):
+    return {r.driver: (r.cra_name, r.priority) for r in query.rows_for(version, arch)
+            if r.what == "driver" and r.ours in offered}
 
 
 @pytest.mark.parametrize("arch,cpu", MACHINES, ids=[f"{a}-{c or 'default'}" for a, c in MACHINES])
@@ -53,8 +51,7 @@ def test_registry_follows_the_table(arch, cpu):
         assert offered <= ours, f"drivers the table does not cover on {arch}: {sorted(offered - ours)}"
         registered = {d: (name, prio) for d, name, prio, _module in got["registered"]}
         assert len(registered) == len(got["registered"]), "a driver name registered twice"
-        assert registered == expected(version, arch, offered, got["prefer_ymm"]), \
-            f"{arch} {cpu} kernel {version}"
+        assert registered == expected(version, arch, offered), f"{arch} {cpu} kernel {version}"
         assert sorted(got["templates"]) == sorted(query.templates(version, arch)), version
 
 
