@@ -48,7 +48,7 @@ def _set_iv(req, iv: bytes) -> None:
         mv.cast("B")[:len(iv)] = iv
 
 
-def _encrypt(child, buf: bytearray, iv: bytes, bs: int) -> bytes:
+def cs3_encrypt(child, buf: bytearray, iv: bytes, bs: int) -> bytes:
     """CS3 encryption of ``buf`` (more than one block) in place; the output IV."""
     n = len(buf)
     m = (n - 1) // bs * bs               # the bytes before the last, possibly partial, block
@@ -65,7 +65,7 @@ def _encrypt(child, buf: bytearray, iv: bytes, bs: int) -> bytes:
         work[:] = bytes(len(work))
 
 
-def _decrypt(child, buf: bytearray, iv: bytes, bs: int) -> bytes:
+def cs3_decrypt(child, buf: bytearray, iv: bytes, bs: int) -> bytes:
     """CS3 decryption of ``buf`` (more than one block) in place; the output IV."""
     n = len(buf)
     m = (n - 1) // bs * bs
@@ -85,6 +85,18 @@ def _decrypt(child, buf: bytearray, iv: bytes, bs: int) -> bytes:
         d[:] = bytes(bs)
 
 
+def cs3_crypt(child, buf: bytearray, iv: bytes, bs: int, encrypt: bool) -> bytes:
+    """CS3 over ``buf`` (one block or more) in place with ``child``'s CBC
+    (``encrypt(data, iv, out=None)`` / ``decrypt(data, iv)``); the output IV.
+    Shared with drivers that steal around their own CBC code
+    (arch/x86/aesni_cts.py)."""
+    if len(buf) == bs:                   # a single block is plain CBC
+        ctext = bytes(buf) if not encrypt else None
+        buf[:] = (child.encrypt if encrypt else child.decrypt)(bytes(buf), iv)
+        return bytes(buf) if encrypt else ctext
+    return (cs3_encrypt if encrypt else cs3_decrypt)(child, buf, iv, bs)
+
+
 def _crypt(req, encrypt: bool) -> None:
     tfm = req.tfm
     child = tfm.ctx.child
@@ -97,12 +109,7 @@ def _crypt(req, encrypt: bool) -> None:
     buf = bytearray(n)
     try:
         scatterwalk_map_and_copy(buf, req.src, 0, n, False)
-        if n == bs:                      # a single block is plain CBC
-            ctext = bytes(buf) if not encrypt else None
-            buf[:] = (child.encrypt if encrypt else child.decrypt)(bytes(buf), iv)
-            out_iv = bytes(buf) if encrypt else ctext
-        else:
-            out_iv = (_encrypt if encrypt else _decrypt)(child, buf, iv, bs)
+        out_iv = cs3_crypt(child, buf, iv, bs, encrypt)
         scatterwalk_map_and_copy(buf, req.dst, 0, n, True)
         _set_iv(req, out_iv)
     finally:

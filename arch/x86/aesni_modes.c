@@ -229,12 +229,18 @@ X86_TARGET_AESNI
 void aesni_xctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 		      size_t nbytes, const uint8_t *iv)
 {
+	aesni_xctr_from(ctx, out, in, nbytes, iv, 1);
+}
+
+X86_TARGET_AESNI
+void aesni_xctr_from(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+		     size_t nbytes, const uint8_t *iv, uint32_t ctr)
+{
 	__m128i bounce[AESNI_MAX_ROUND_KEYS];
 	int bounced;
 	const __m128i *rk = keys_of(ctx, 0, bounce, &bounced);
 	const int rounds = (int)ctx->rounds;
 	const __m128i base = LD(iv);
-	uint32_t ctr = 1;
 	__m128i v[8];
 	uint8_t ks[16];
 	size_t i;

@@ -30,6 +30,12 @@ void aes_vaes_avx10_256_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, con
 int aes_vaes_avx10_256_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
 				 uint8_t *out, const uint8_t *in, size_t nbytes, const uint8_t *iv,
 				 int dec);
+void aes_vaes_avx2_xctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+			      size_t nbytes, const uint8_t *iv);
+void aes_vaes_avx10_256_xctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+				   size_t nbytes, const uint8_t *iv);
+void aes_vaes_avx10_512_xctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+				   size_t nbytes, const uint8_t *iv);
 void aes_vaes_avx10_512_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
 				  size_t nbytes, uint8_t *iv);
 int aes_vaes_avx10_512_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_ctx,
@@ -56,6 +62,11 @@ int aesni_mode_direct(const struct aesni_direct *h, char *dst, const char *src, 
 /* Shared between the two files of the extension. */
 X86_INTERNAL X86_TARGET_AESNI __m128i aesni_xts_first_tweak(const struct aesni_ctx *tweak_ctx,
 							     const uint8_t *iv);
+/* XCTR from keystream block ctr on (aesni_xctr_crypt starts at 1; the VAES
+ * code hands its tail here). */
+X86_INTERNAL X86_TARGET_AESNI void aesni_xctr_from(const struct aesni_ctx *ctx, uint8_t *out,
+						   const uint8_t *in, size_t nbytes,
+						   const uint8_t *iv, uint32_t ctr);
 X86_INTERNAL X86_TARGET_AESNI void aesni_xts_tail(const struct aesni_ctx *ctx, __m128i t,
 						  uint8_t *out, const uint8_t *in, size_t nbytes,
 						  int dec);

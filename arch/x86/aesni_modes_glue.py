@@ -66,16 +66,23 @@ class AesMode:
     ivsize: int = AES_BLOCK_SIZE
     keys: int = 1                   # XTS: two AES keys
     writes_iv: bool = True
+    walksize: int = AES_BLOCK_SIZE
+    stem: str = ""                  # the driver's stem where it is not the name ("cts-cbc")
+    cra: str = ""                   # the cra_name where it is not "<name>(aes)"
 
     @property
     def driver(self) -> str:
-        return f"__{self.name}-aes-{self.impl}"
+        return f"__{self.stem or self.name}-aes-{self.impl}"
+
+    @property
+    def cra_name(self) -> str:
+        return self.cra or f"{self.name}(aes)"
 
     def bad_length(self, n: int) -> Optional[str]:
         if self.name == "xts" and not xts_stealing():
             return "not a multiple of 16 bytes (no ciphertext stealing before 5.12)" if n % AES_BLOCK_SIZE else None
-        if self.name == "xts":
-            return None if n >= AES_BLOCK_SIZE else "XTS needs at least 16 bytes"
+        if self.name in ("xts", "cts"):
+            return None if n >= AES_BLOCK_SIZE else f"{self.name.upper()} needs at least 16 bytes"
         if self.blocksize == AES_BLOCK_SIZE and n % AES_BLOCK_SIZE:
             return "not a multiple of the 16-byte block size"
         return None
@@ -119,6 +126,7 @@ def _xctr(ctx, out, inp, n, iv, encrypt):
 
 
 def _vaes_ctr(fn: Callable) -> Callable:
+    """A VAES CTR or XCTR routine (same arguments: key, out, in, nbytes, iv) as a mode's run."""
     def run(ctx, out, inp, n, iv, encrypt):
         fn(ctx.k, out, inp, n, iv)
         return 0
@@ -146,10 +154,12 @@ CTR = AesMode("ctr", "aesni", 400, _ctr, _both("aesni_ctr_crypt"), blocksize=1)
 XTS = AesMode("xts", "aesni", 401, _xts, _both("aesni_xts_crypt"), keys=2, writes_iv=False)
 #: 6.0's __xctr-aes-aesni (HCTR2's counter mode; the kernel registers it only with AVX)
 XCTR = AesMode("xctr", "aesni", 400, _xctr, _both("aesni_xctr_crypt"), blocksize=1, writes_iv=False)
-#: 6.10's xts-aes-aesni-avx and 6.15's ctr-aes-aesni-avx (500, where AVX is usable): the kernel's
+#: 6.10's xts-aes-aesni-avx and 6.15's ctr-aes-aesni-avx (500, where AVX is usable), and the
+#: xctr-aes-aesni-avx of the glue that defines all three per generation (6.17 read): the kernel's
 #: are the AES-NI code VEX-encoded; here the AES-NI routines (this project builds them once)
 XTS_AVX = attrs.evolve(XTS, impl="aesni-avx", priority=500)
 CTR_AVX = attrs.evolve(CTR, impl="aesni-avx", priority=500)
+XCTR_AVX = attrs.evolve(XCTR, impl="aesni-avx", priority=500)
 CTR_VAES = AesMode("ctr", "vaes-avx2", 600, _vaes_ctr(lib.aes_vaes_avx2_ctr_crypt),
                    _both("aes_vaes_avx2_ctr_crypt"), blocksize=1)
 XTS_VAES = AesMode("xts", "vaes-avx2", 600, _vaes_xts(lib.aes_vaes_avx2_xts_crypt),
@@ -166,6 +176,12 @@ CTR_AVX10_512 = attrs.evolve(CTR_VAES, impl="vaes-avx10_512", priority=800,
 XTS_AVX10_512 = attrs.evolve(XTS_VAES, impl="vaes-avx10_512", priority=800,
                              run=_vaes_xts(lib.aes_vaes_avx10_512_xts_crypt),
                              routines=_both("aes_vaes_avx10_512_xts_crypt"))
+#: the VAES XCTR generations (600, 800; the 512-bit one named -vaes-avx512 by the kernels that have it)
+XCTR_VAES = attrs.evolve(XCTR, impl="vaes-avx2", priority=600, run=_vaes_ctr(lib.aes_vaes_avx2_xctr_crypt),
+                         routines=_both("aes_vaes_avx2_xctr_crypt"))
+XCTR_AVX10_512 = attrs.evolve(XCTR, impl="vaes-avx10_512", priority=800,
+                              run=_vaes_ctr(lib.aes_vaes_avx10_512_xctr_crypt),
+                              routines=_both("aes_vaes_avx10_512_xctr_crypt"))
 
 
 def _setkey(mode: AesMode, tfm: Any, key: bytearray) -> None:
@@ -313,21 +329,21 @@ def mode_alg(mode: AesMode, cra_name: str, driver: str, flags: int) -> capi.Skci
         cra_name=cra_name, cra_driver_name=driver, cra_priority=mode.priority,
         cra_flags=flags, cra_blocksize=mode.blocksize,
         min_keysize=minkey, max_keysize=maxkey, ivsize=mode.ivsize,
-        chunksize=AES_BLOCK_SIZE, walksize=AES_BLOCK_SIZE,
+        chunksize=AES_BLOCK_SIZE, walksize=mode.walksize,
         setkey=lambda tfm, key: _setkey(mode, tfm, key),
         encrypt=lambda req: _req_crypt(mode, req, True),
         decrypt=lambda req: _req_crypt(mode, req, False),
-        direct=lambda tfm, encrypt: _direct(mode, tfm, encrypt),
+        direct=(lambda tfm, encrypt: _direct(mode, tfm, encrypt)) if mode.name in _DIRECT_MODES else None,
         c_entries=() if offer is None else (Offer(offer[0], offer[1](mode)),),
         simd_rule=SIMD_ONLY)
 
 
 def internal_alg(mode: AesMode) -> capi.SkcipherAlg:
     """The ``__<mode>-aes-<impl>`` internal skcipher (up to 6.15, under its SIMD wrapper)."""
-    return mode_alg(mode, f"__{mode.name}(aes)", mode.driver, capi.CRYPTO_ALG_INTERNAL)
+    return mode_alg(mode, "__" + mode.cra_name, mode.driver, capi.CRYPTO_ALG_INTERNAL)
 
 
 def public_alg(mode: AesMode) -> capi.SkcipherAlg:
     """The ``<mode>-aes-<impl>`` skcipher as 6.16+ registers it: directly,
     synchronous, no SIMD wrapper (kernel-mode FPU taken as usable)."""
-    return mode_alg(mode, f"{mode.name}(aes)", mode.driver[2:], 0)
+    return mode_alg(mode, mode.cra_name, mode.driver[2:], 0)

@@ -1,6 +1,6 @@
 /*
- * AES-XTS and AES-CTR bulk code with VAES, the counterpart of the later
- * kernels' xts-/ctr-aes-vaes-avx2, -vaes-avx10_256 and -vaes-avx10_512
+ * AES-XTS, AES-CTR and AES-XCTR bulk code with VAES, the counterpart of the later
+ * kernels' xts-/ctr-/xctr-aes-vaes-avx2, -vaes-avx10_256 and -vaes-avx10_512
  * (arch/x86/crypto/aes-xts-avx-x86_64.S, aes-ctr-avx-x86_64.S): one body,
  * aesni_vaes_body.h, built three times:
  *
@@ -103,6 +103,12 @@ int name##_xts_crypt(const struct aesni_ctx *ctx, const struct aesni_ctx *tweak_
 }											\
 void name##_ctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,	\
 		      size_t nbytes, uint8_t *iv)					\
+{											\
+	(void)ctx; (void)out; (void)in; (void)nbytes; (void)iv;				\
+	abort();									\
+}											\
+void name##_xctr_crypt(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,	\
+		       size_t nbytes, const uint8_t *iv)				\
 {											\
 	(void)ctx; (void)out; (void)in; (void)nbytes; (void)iv;				\
 	abort();									\

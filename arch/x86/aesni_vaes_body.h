@@ -1,5 +1,5 @@
 /*
- * The VAES XTS and CTR bulk loops, written once for any vector width and
+ * The VAES XTS, CTR and XCTR bulk loops, written once for any vector width and
  * included by aesni_vaes.c once per driver (the later kernels' vaes-avx2,
  * vaes-avx10_256 and vaes-avx10_512 builds of arch/x86/crypto/
  * aes-xts-avx-x86_64.S and aes-ctr-avx-x86_64.S).  The includer defines:
@@ -147,6 +147,34 @@ int VAES_NAME(xts_crypt)(const struct aesni_ctx *ctx, const struct aesni_ctx *tw
 	return 0;
 }
 
+/* inc[j]: the 64-bit block offsets j * VEC_BLOCKS + lane, one per lane, in
+ * each lane's low half (added to a counter held the same way). */
+VAES_TARGET
+static inline void VAES_NAME(lane_offsets)(VEC *inc)
+{
+	__m128i lanes[VEC_BLOCKS];
+	int i, j;
+
+	for (j = 0; j < VAES_NV; j++) {
+		for (i = 0; i < VEC_BLOCKS; i++)
+			lanes[i] = _mm_set_epi64x(0, (long long)(j * VEC_BLOCKS + i));
+		inc[j] = V_LOAD(lanes);
+	}
+}
+
+/* One loop of a counter mode: the counter blocks v[] through the cipher,
+ * XORed with VAES_STEP blocks of in into out. */
+VAES_TARGET
+static inline void VAES_NAME(keystream_xor)(const VEC *rk, const int rounds, VEC *v, uint8_t *out,
+					    const uint8_t *in)
+{
+	int j;
+
+	VAES_NAME(crypt_n)(rk, rounds, 0, v, VAES_NV);
+	for (j = 0; j < VAES_NV; j++)
+		V_STORE(out + 16 * VEC_BLOCKS * j, V_XOR(v[j], V_LOAD(in + 16 * VEC_BLOCKS * j)));
+}
+
 /* CTR: whole loops of VAES_STEP blocks while the low 64 bits of the counter
  * do not wrap inside one loop (those loops go to the 128-bit code). */
 VAES_TARGET
@@ -159,23 +187,16 @@ static inline size_t VAES_NAME(ctr_bulk)(const VEC *rk, const int rounds, uint8_
 	const VEC bswap = V_BCAST(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7,
 					       8, 9, 10, 11, 12, 13, 14, 15));
 	VEC v[VAES_NV], inc[VAES_NV], base;
-	__m128i lanes[VEC_BLOCKS];
 	size_t done = 0;
-	int i, j;
+	int j;
 
-	for (j = 0; j < VAES_NV; j++) {
-		for (i = 0; i < VEC_BLOCKS; i++)
-			lanes[i] = _mm_set_epi64x(0, (long long)(j * VEC_BLOCKS + i));
-		inc[j] = V_LOAD(lanes);
-	}
+	VAES_NAME(lane_offsets)(inc);
 	for (; nblocks - done >= VAES_STEP && *lo <= UINT64_MAX - (VAES_STEP - 1);
 	     done += VAES_STEP, in += 16 * VAES_STEP, out += 16 * VAES_STEP) {
 		base = V_BCAST(_mm_set_epi64x((long long)*hi, (long long)*lo));
 		for (j = 0; j < VAES_NV; j++)
 			v[j] = V_SHUFB(V_ADDQ(base, inc[j]), bswap);
-		VAES_NAME(crypt_n)(rk, rounds, 0, v, VAES_NV);
-		for (j = 0; j < VAES_NV; j++)
-			V_STORE(out + 16 * VEC_BLOCKS * j, V_XOR(v[j], V_LOAD(in + 16 * VEC_BLOCKS * j)));
+		VAES_NAME(keystream_xor)(rk, rounds, v, out, in);
 		*lo += VAES_STEP;
 		*hi += (*lo == 0);
 	}
@@ -216,6 +237,49 @@ void VAES_NAME(ctr_crypt)(const struct aesni_ctx *ctx, uint8_t *out, const uint8
 		crypto_memzero(rk, sizeof(rk));
 	}
 	aesni_ctr_crypt(ctx, out, in, nbytes, iv);
+}
+
+/* XCTR (HCTR2's counter mode): keystream block i is E(iv ^ le32(i)), i from
+ * 1.  Whole loops of VAES_STEP blocks while the 32-bit block number stays
+ * below 2^32; the rest (and any partial block) goes to the 128-bit code,
+ * which continues from the block number reached. */
+VAES_TARGET
+static inline size_t VAES_NAME(xctr_bulk)(const VEC *rk, const int rounds, uint8_t *out,
+					  const uint8_t *in, size_t nblocks, const uint8_t *iv,
+					  uint32_t *ctr)
+{
+	const VEC base = V_BCAST(_mm_loadu_si128((const __m128i *)(const void *)iv));
+	VEC v[VAES_NV], inc[VAES_NV], n;
+	size_t done = 0;
+	int j;
+
+	VAES_NAME(lane_offsets)(inc);
+	for (; nblocks - done >= VAES_STEP && *ctr <= UINT32_MAX - VAES_STEP;
+	     done += VAES_STEP, in += 16 * VAES_STEP, out += 16 * VAES_STEP) {
+		n = V_BCAST(_mm_set_epi64x(0, (long long)*ctr));
+		for (j = 0; j < VAES_NV; j++)
+			v[j] = V_XOR(base, V_ADDQ(n, inc[j]));
+		VAES_NAME(keystream_xor)(rk, rounds, v, out, in);
+		*ctr += VAES_STEP;
+	}
+	return done;
+}
+
+VAES_TARGET
+void VAES_NAME(xctr_crypt)(const struct aesni_ctx *ctx, uint8_t *out, const uint8_t *in,
+			   size_t nbytes, const uint8_t *iv)
+{
+	VEC rk[AESNI_MAX_ROUND_KEYS];
+	uint32_t ctr = 1;
+	size_t done = 0;
+
+	if (nbytes >= 16 * VAES_STEP) {
+		VAES_NAME(load_keys)(ctx, 0, rk);
+		VAES_BY_ROUNDS(ctx->rounds,
+			       done = VAES_NAME(xctr_bulk)(rk, nr_, out, in, nbytes >> 4, iv, &ctr));
+		crypto_memzero(rk, sizeof(rk));
+	}
+	aesni_xctr_from(ctx, out + 16 * done, in + 16 * done, nbytes - 16 * done, iv, ctr);
 }
 
 #undef VAES_NV

@@ -5,7 +5,7 @@ its Kconfig dependency does): needs AVX, AVX2, AES-NI, OSXSAVE and SSE+YMM
 state, else ENODEV.  With GFNI the GFNI S-box code runs at both widths, else
 the AES-NI one.  Registers ``__ecb-aria-avx2`` / ``__ctr-aria-avx2``
 (internal, 500; walksize 16) and the wrappers ``ecb-aria-avx2`` /
-``ctr-aria-avx2``.  Each request uses 32-block calls, then 16-block calls,
+``ctr-aria-avx2`` (6.16+ the public drivers directly).  Each request uses 32-block calls, then 16-block calls,
 then the generic code.
 """
 

@@ -4,7 +4,8 @@ Module ``aria_aesni_avx_x86_64``: needs AVX, AES-NI, OSXSAVE and the OS
 saving SSE and YMM state, else ENODEV and nothing is registered.  With GFNI
 the GFNI S-box code runs, else the AES-NI one.  Registers ``__ecb-aria-avx``
 and ``__ctr-aria-avx`` (internal, priority 400; the CTR walksize is 256, 16
-blocks) and their SIMD wrappers ``ecb-aria-avx`` / ``ctr-aria-avx``.
+blocks) and their SIMD wrappers ``ecb-aria-avx`` / ``ctr-aria-avx``; 6.16+
+the public drivers directly (aria_glue.AriaModule).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ AVX-512 and GFNI has.  Always the GFNI S-box code: 64-, then 32-, then
 16-block calls, then the generic code.  Registers ``__ecb-aria-avx512`` /
 ``__ctr-aria-avx512`` (internal, 600; walksize 16) and their wrappers, and
 this project's ``__xts-aria-avx512`` (601, no kernel counterpart:
-arch/x86/aria_xts_glue.py) with its wrapper.
+arch/x86/aria_xts_glue.py) with its wrapper; 6.16+ (rule
+``aria.modes_wrapping``) the public ``ecb-/ctr-/xts-aria-avx512`` directly.
 """
 
 from __future__ import annotations

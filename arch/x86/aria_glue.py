@@ -1,7 +1,9 @@
 """What the three x86 ARIA modules share (the kernel's arch/x86/crypto/
 aria_aesni_avx_glue.c, aria_aesni_avx2_glue.c, aria_gfni_avx512_glue.c as of
 6.3, with the 6.1-6.15 SIMD wrappers): the internal ``__ecb-aria-<impl>`` and
-``__ctr-aria-<impl>`` skciphers, their walk loops and the module init.
+``__ctr-aria-<impl>`` skciphers (6.16+, rule ``aria.modes_wrapping``: the
+public ``ecb-/ctr-aria-<impl>`` registered directly, synchronous, no
+wrapper), their walk loops and the module init.
 
 * The key schedule is aria-generic's (the kernel's asm reads the generic
   context); a call of a SIMD function processes exactly its width (16, 32 or
@@ -35,6 +37,7 @@ from crypto_api.arch.x86.cpufeature import boot_cpu_has
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.direct import skcipher_direct
 from crypto_api.scatterlist import as_byte_view
+from crypto_api.version_rules import rule
 from crypto_api.walk import skcipher_walk_done, skcipher_walk_virt
 
 BLOCK = ARIA_BLOCK_SIZE
@@ -156,21 +159,36 @@ def _direct(impl: AriaImpl, tfm: Any, mode: int, ivsize: int) -> Optional[Callab
                            min_len=0 if ivsize else BLOCK, align=1 if ivsize else BLOCK, keep=aria)
 
 
-def internal_algs(impl: AriaImpl) -> List[capi.SkcipherAlg]:
-    """``__ecb-aria-<impl>`` and ``__ctr-aria-<impl>`` (CRYPTO_ALG_INTERNAL)."""
+def direct_registration() -> bool:
+    """True where the followed kernel registers the ARIA modes directly (rule
+    ``aria.modes_wrapping``: 6.16+), False where they are internal algorithms
+    under the SIMD wrapper (6.1-6.15, and the composite registry)."""
+    return rule("aria.modes_wrapping", "simd") == "direct"
+
+
+def names(mode: str, impl: str, direct: bool) -> Tuple[str, str, int]:
+    """(cra_name, driver, flags) of ``mode``'s driver: ``__<mode>(aria)`` /
+    ``__<mode>-aria-<impl>`` (CRYPTO_ALG_INTERNAL) under the SIMD wrapper, the
+    public names with no flag when registered directly."""
+    pre = "" if direct else "__"
+    return (f"{pre}{mode}(aria)", f"{pre}{mode}-aria-{impl}", 0 if direct else capi.CRYPTO_ALG_INTERNAL)
+
+
+def mode_algs(impl: AriaImpl, direct: bool) -> List[capi.SkcipherAlg]:
+    """The ECB and CTR drivers, internal (SIMD-wrapped) or public (``direct``)."""
     common = dict(cra_priority=impl.priority, min_keysize=ARIA_MIN_KEY_SIZE,
                   max_keysize=ARIA_MAX_KEY_SIZE, chunksize=BLOCK, exit=lambda tfm: aria_wipe(tfm.ctx))
-    flags = capi.CRYPTO_ALG_INTERNAL
-    ecb_drv, ctr_drv = f"__ecb-aria-{impl.impl}", f"__ctr-aria-{impl.impl}"
+    ecb_name, ecb_drv, flags = names("ecb", impl.impl, direct)
+    ctr_name, ctr_drv, _ = names("ctr", impl.impl, direct)
     ecb = capi.SkcipherAlg(
-        cra_name="__ecb(aria)", cra_driver_name=ecb_drv, cra_flags=flags, cra_blocksize=BLOCK,
+        cra_name=ecb_name, cra_driver_name=ecb_drv, cra_flags=flags, cra_blocksize=BLOCK,
         ivsize=0, walksize=BLOCK,
         setkey=lambda tfm, key: aria_setkey(tfm.ctx, key, ecb_drv),
         encrypt=lambda req: ecb_crypt(impl, req, True),
         decrypt=lambda req: ecb_crypt(impl, req, False),
         direct=lambda tfm, encrypt: _direct(impl, tfm, 1 if encrypt else 0, 0), **common)
     ctr = capi.SkcipherAlg(
-        cra_name="__ctr(aria)", cra_driver_name=ctr_drv, cra_flags=flags, cra_blocksize=1,
+        cra_name=ctr_name, cra_driver_name=ctr_drv, cra_flags=flags, cra_blocksize=1,
         ivsize=BLOCK, walksize=impl.ctr_walksize,
         setkey=lambda tfm, key: aria_setkey(tfm.ctx, key, ctr_drv),
         encrypt=lambda req: ctr_crypt(impl, req), decrypt=lambda req: ctr_crypt(impl, req),
@@ -184,7 +202,8 @@ def ymm_usable() -> bool:
 
 
 class AriaModule:
-    """One module's registered state: its internal algorithms and wrappers."""
+    """One module's registered state: its algorithms (internal, or public where
+    registered directly) and their wrappers (none where direct)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -193,16 +212,21 @@ class AriaModule:
         self.impl: Optional[AriaImpl] = None         # what init chose (None: not registered)
 
     def init(self, checks: Sequence[Tuple[bool, str]], impl: AriaImpl,
-             more: Sequence[Callable[[AriaImpl], capi.SkcipherAlg]] = ()) -> None:
+             more: Sequence[Callable[[AriaImpl, bool], capi.SkcipherAlg]] = ()) -> None:
         """ENODEV (nothing registered) on the first failing check, else
-        register the internal algorithms (the kernel's two, then one per
-        ``more``: this project's, such as arch/x86/aria_xts_glue.py's) and
-        their SIMD wrappers."""
+        register the algorithms (the kernel's two, then one per ``more``:
+        this project's, such as arch/x86/aria_xts_glue.py's): internal with
+        their SIMD wrappers, or 6.16+ directly (synchronous, no wrapper)."""
         for ok, why in checks:
             capi.require_cpu(ok, f"{impl.impl} ARIA ({self.name})", why)
         from crypto_api.simd import simd_register_skciphers_compat
-        algs = internal_algs(impl) + [make(impl) for make in more]
-        self.wrappers = simd_register_skciphers_compat(algs)
+        direct = direct_registration()
+        algs = mode_algs(impl, direct) + [make(impl, direct) for make in more]
+        if direct:
+            capi.crypto_register_skciphers(algs)
+            self.wrappers = []
+        else:
+            self.wrappers = simd_register_skciphers_compat(algs)
         self.internal, self.impl = algs, impl
 
     def exit(self) -> None:

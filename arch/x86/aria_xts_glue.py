@@ -1,5 +1,6 @@
 """XTS ARIA on the x86 ARIA cores: ``__xts-aria-avx512`` and its SIMD wrapper
-``xts-aria-avx512``.  No kernel counterpart: the kernel has no x86 XTS ARIA
+``xts-aria-avx512`` (6.3-6.15; from 6.16 ``xts-aria-avx512`` registered
+directly, as the module's ECB and CTR are).  No kernel counterpart: the kernel has no x86 XTS ARIA
 driver (it answers ``xts(aria)`` with the ``xts`` template over
 ``ecb-aria-*``); this project registers one beside the AVX-512 module's ECB
 and CTR, at priority 601, one above that template instance (600), on purpose
@@ -28,7 +29,7 @@ import crypto_api as capi
 from crypto_api.algs._aria_generic import lib as glib
 from crypto_api.algs.aria_generic import ARIA_BLOCK_SIZE, ARIA_MAX_KEY_SIZE, ARIA_MIN_KEY_SIZE, aria_setkey, aria_wipe
 from crypto_api.algs.xts import stealing, xts_verify_key, xts_walk_blocks
-from crypto_api.arch.x86.aria_glue import ECB_FPU_MIN_BLOCKS, AriaImpl, _lib, _views
+from crypto_api.arch.x86.aria_glue import ECB_FPU_MIN_BLOCKS, AriaImpl, _lib, _views, names
 from crypto_api.direct import skcipher_direct
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.scatterlist import as_byte_view
@@ -114,11 +115,13 @@ def _direct(impl: AriaImpl, tfm: Any, encrypt: bool) -> Optional[Callable]:
                            BLOCK, min_len=BLOCK, keep=keys)
 
 
-def xts_alg(impl: AriaImpl) -> capi.SkcipherAlg:
-    """``__xts(aria)`` / ``__xts-aria-<impl>`` (CRYPTO_ALG_INTERNAL)."""
-    drv = f"__xts-aria-{impl.impl}"
+def xts_alg(impl: AriaImpl, direct: bool) -> capi.SkcipherAlg:
+    """``__xts(aria)`` / ``__xts-aria-<impl>`` (CRYPTO_ALG_INTERNAL, under the
+    SIMD wrapper), or where the module's drivers are registered directly
+    (``direct``, 6.16+) ``xts(aria)`` / ``xts-aria-<impl>``."""
+    name, drv, flags = names("xts", impl.impl, direct)
     return capi.SkcipherAlg(
-        cra_name="__xts(aria)", cra_driver_name=drv, cra_flags=capi.CRYPTO_ALG_INTERNAL,
+        cra_name=name, cra_driver_name=drv, cra_flags=flags,
         cra_priority=impl.priority + PRIORITY_ABOVE_TEMPLATE, cra_blocksize=BLOCK,
         min_keysize=2 * ARIA_MIN_KEY_SIZE, max_keysize=2 * ARIA_MAX_KEY_SIZE, ivsize=BLOCK,
         chunksize=BLOCK, walksize=BLOCK,

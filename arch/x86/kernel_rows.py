@@ -22,6 +22,14 @@ GCM611 = ("arch/x86/crypto/aesni-intel_glue.c @6.11 (greearb/linux-ct-6.11 read:
           "register_avx_algs; absent from the 6.10 tree read, whose GCM is the one pair)")
 GCM619 = ("'crypto: x86/aes-gcm - add VAES+AVX2 optimized code' and '- rename avx10 and avx10_512 to "
           "avx512' (Eric Biggers' Oct 2025 series, lore 20251002023117.37504-1..3)")
+XCTR617 = ("arch/x86/crypto/aesni-intel_glue.c @6.17 (greearb/linux-ct-6.17 read: DEFINE_AVX_SKCIPHER_ALGS "
+           "defines xts-, ctr- and xctr-aes-<suffix> per generation: aesni-avx 500 where AVX, vaes-avx2 600, "
+           f"vaes-avx512 800); 6.19 the same ({LIB6X} §1.2, {MODES} §5.6)")
+XCTR_UNKNOWN = ("the first release with the XCTR generations is not checked: the 6.17 glue read has them, the "
+                "6.0 one has only xctr-aes-aesni; the table starts them at 6.17, the first version read (6.15's "
+                "CTR rewrite, which the CTR rows date to 6.15, may have brought them); 6.16's direct "
+                "xctr-aes-aesni is the 6.0 driver under 6.16's rule, not read")
+CTS_UNKNOWN = "5.12 from history, not checked in a 5.12 tree (absent 5.10, present 5.17)"
 GCM619_UNKNOWN = ("6.19 from the series' date (posted in 6.18's merge window) and the reference's 6.19 "
                   "row; not checked in a 6.18 or 6.19 tree")
 
@@ -66,33 +74,47 @@ ROWS = tuple(
            note="6.16 renamed avx10_512 to avx512 and dropped avx10_256", lowered=ZMM_LOW)
        for m in ("xts", "ctr")]
     + [Row("driver", X86, since, until, f"{p}{m}(aria)", f"{p}{m}-aria-{w}", f"{p}{m}-aria-{w}", prio, module,
-           src, status="kept" if p and since == "6.16" else "kernel",
-           note=("the internal algorithm of this project's SIMD wrapper" if p and since == "6.16" else
-                 "6.16+: registered directly, sync; here still the SIMD wrapper" if not p and since == "6.16"
-                 else ""))
+           src, note="registered directly, sync, not internal (rule aria.modes_wrapping)" if since == "6.16"
+           else "the SIMD wrapper (async, cryptd where SIMD is unusable)" if not p else "")
        for w, prio, module, first in (("avx", 400, "aria_aesni_avx_x86_64", "6.1"),
                                       ("avx2", 500, "aria_aesni_avx2_x86_64", "6.3"),
                                       ("avx512", 600, "aria_gfni_avx512_x86_64", "6.3"))
        for since, until, src in ((first, "6.16", f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
-                                 ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2)"))
-       for p in ("__", "") for m in ("ecb", "ctr")]
-    + [Row("driver", X86, "5.0", None, f"{p}xts(aria)", f"{p}xts-aria-avx512", f"{p}xts-aria-avx512", 601,
+                                 ("6.16", None, f"arch/x86/crypto/aria_*_glue.c @6.19 ({MODES} §6.2, §5.6)"))
+       for p in ("__", "") for m in ("ecb", "ctr") if not (p and since == "6.16")]
+    + [Row("driver", X86, "6.3", until, f"{p}xts(aria)", f"{p}xts-aria-avx512", f"{p}xts-aria-avx512", 601,
            "aria_gfni_avx512_x86_64", "no kernel counterpart (arch/x86/aria_xts_glue.py; the kernel has "
-           f"no x86 XTS ARIA: {MODES} §6.2)", status="project",
-           note="beyond the kernel: one above the xts template over ecb-aria-avx512 (600), on purpose"
-                + (" (the internal algorithm of its SIMD wrapper)" if p else ""))
-       for p in ("__", "")]
+           f"no x86 XTS ARIA: {MODES} §6.2); its module's range: aria_gfni_avx512 6.3+ ({MODES} §6)",
+           status="project",
+           note="beyond the kernel: one above the xts template over ecb-aria-avx512 (600), on purpose; only "
+                "where its module's ECB/CTR drivers exist, in their form"
+                + (" (the internal algorithm of its SIMD wrapper, up to 6.15)" if p else
+                   " (SIMD-wrapped up to 6.15, registered directly from 6.16)"))
+       for p, until in (("__", "6.16"), ("", None))]
     + [Row("driver", X86, "6.0", "6.16", "__xctr(aes)", "__xctr-aes-aesni", "__xctr-aes-aesni", 400,
            "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)")]
     + [Row("driver", X86, since, until, "xctr(aes)", "xctr-aes-aesni", "xctr-aes-aesni", 400,
-           "aesni_intel", src,
-           note="" if until else "6.16+: registered directly (sync); here still the one AVX XCTR driver",
-           unknown="" if until else "when the driver was split into the 6.19 generations, and their "
-                                    "priorities in 6.16-6.18")
-       for since, until, src in (
-           ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)"),
-           ("6.16", None, f"6.19: xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800 "
-                          f"({LIB6X} §1.2, {MODES} §5.6)"))]
+           "aesni_intel", src, note=note, unknown=XCTR_UNKNOWN if until == "6.17" else "")
+       for since, until, src, note in (
+           ("6.0", "6.16", f"arch/x86/crypto/aesni-intel_glue.c @6.0, AVX only ({LIB6X} §1.2)", ""),
+           ("6.16", "6.17", f"6.16's direct registration ({MODES} §5.6); absent from the 6.17 glue read "
+                            "(greearb/linux-ct-6.17: no plain xctr-aes-aesni)",
+            "6.16: registered directly (sync)"))]
+    + [Row("driver", X86, "6.17", None, "xctr(aes)", f"xctr-aes-{ours}", f"xctr-aes-{g}", prio, "aesni_intel",
+           XCTR617, unknown=XCTR_UNKNOWN, lowered=ZMM_LOW if prio == 800 else None,
+           note=("the AES-NI XCTR routine here (the kernel's is the same code VEX-encoded)" if prio == 500 else
+                 "the kernel's -vaes-avx512; this project's name keeps avx10_512" if prio == 800 else ""))
+       for ours, g, prio in (("aesni-avx", "aesni-avx", 500), ("vaes-avx2", "vaes-avx2", 600),
+                             ("vaes-avx10_512", "vaes-avx512", 800))]
+    + [Row("driver", X86, "5.12", "6.16", "__cts(cbc(aes))", "__cts-cbc-aes-aesni", "__cts-cbc-aes-aesni", 400,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c 5.12 rewrite, present 5.17 ({MODES} §5.6): "
+           "walksize 32", unknown=CTS_UNKNOWN),
+       Row("driver", X86, "5.12", None, "cts(cbc(aes))", "cts-cbc-aes-aesni", "cts-cbc-aes-aesni", 400,
+           "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c 5.12 rewrite, present 5.17 ({MODES} §5.6); "
+           "6.16+ direct, walksize 32 (greearb/linux-ct-6.17 glue read)", unknown=CTS_UNKNOWN,
+           note="up to 6.15 the SIMD wrapper (async, walksize 16) over __cts-cbc-aes-aesni; 6.16+ registered "
+                "directly (sync). The stealing here is the cts template's code around the AES-NI CBC "
+                "routines (arch/x86/aesni_cts.py)")]
     + [Row("driver", X86, "5.0", "5.4", f"__{inner}", f"__driver-{inner}", f"__driver-{inner}", 0,
            "aesni_intel", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1)",
            unknown="the version that moved GCM under the SIMD helper (5.1-5.4), not checked in a tree")
@@ -208,16 +230,13 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: cts-cbc-aes-aesni (5.12+), the "
-    "6.15+ XCTR generations (xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx10_*/-vaes-avx512; the "
-    "6.17 glue read has no plain xctr-aes-aesni)",
+    "the XCTR generations between 6.15 and 6.17 (a -vaes-avx10_256 XCTR driver, if 6.15 had one): the "
+    "table starts xctr-aes-aesni-avx/-vaes-avx2/-vaes-avx512 at 6.17, the first glue read with them",
     "the AES-NI GCM cores' instruction encodings: generic-gcm-aesni-avx runs the same (AES-NI) core "
     "as generic-gcm-aesni, and -vaes-avx10_256's GHASH is the VAES/AVX2 core's 256-bit one",
     "the 512-bit drivers' priority 1 (rows 'or 1') on a CPU that discourages 512-bit vectors applies "
     "in every version from the drivers' first: the Intel model list and the later PREFER_YMM feature "
     "are one rule here (prefer_ymm); the release that switched to the feature is not checked",
-    "6.16+: the ARIA mode drivers registered directly (sync, no SIMD wrapper, no cryptd): here still"
-    " wrapped (the AES-NI modes and GCM are registered directly)",
     "6.17+'s sha384-lib/sha512-lib run the SHA-512 library, whose x86 code uses SSSE3/AVX/AVX2 "
     "inside its own FPU sections: the -lib drivers here are the generic C and open none",
     "whether the x86 ChaCha, Poly1305 and NHPoly1305 modules carry a CPU device table in some "
@@ -244,15 +263,28 @@ RULES = (
     Rule("aesni.modes_sections", X86, "5.11", None, "step",
          "ecb-, cbc-, ctr-aes-aesni: one kernel_fpu_begin/end per walk step (non-atomic walk)",
          f"arch/x86/crypto/aesni-intel_glue.c 5.11, present 5.17, absent 5.10 ({MODES} §5.2, §5.6)",
-         unknown="xts-aes-aesni's (5.12) and xctr-aes-aesni's per-step sections are not modelled: one "
-                 "section per request"),
+         unknown="xts-aes-aesni's (5.12), cts-cbc-aes-aesni's and the XCTR drivers' per-step sections "
+                 "are not modelled: one section per request"),
     Rule("aesni.modes_wrapping", X86, "5.0", "6.16", "simd",
-         "the AES-NI mode drivers (ecb/cbc/ctr/xts/xctr-aes-*) as internal __ algorithms under the SIMD "
+         "the AES-NI mode drivers (ecb/cbc/cts-cbc/ctr/xts/xctr-aes-*) as internal __ algorithms under the SIMD "
          "wrapper (async, cryptd where SIMD is unusable)", f"arch/x86/crypto/aesni-intel_glue.c @5.0-6.15 "
          f"({MODES} §5.1, §5.3)"),
     Rule("aesni.modes_wrapping", X86, "6.16", None, "direct",
          "the AES-NI mode drivers registered directly: synchronous, not internal, no SIMD wrapper",
          f"'crypto: x86 - stop using the SIMD helper' ({MODES} §5.6); greearb/linux-ct-6.17 glue read"),
+    Rule("aesni.xctr_generations", X86, "5.0", "6.17", "one",
+         "at most the one XCTR driver, xctr-aes-aesni (400, 6.0+, where AVX is usable)",
+         f"arch/x86/crypto/aesni-intel_glue.c @6.0 ({LIB6X} §1.2)", unknown=XCTR_UNKNOWN),
+    Rule("aesni.xctr_generations", X86, "6.17", None, "generations",
+         "xctr-aes-aesni-avx 500, -vaes-avx2 600, -vaes-avx512 800, each beside its XTS and CTR twins; no "
+         "xctr-aes-aesni", XCTR617, unknown=XCTR_UNKNOWN),
+    Rule("aria.modes_wrapping", X86, "6.1", "6.16", "simd",
+         "the ARIA mode drivers (ecb/ctr-aria-avx, -avx2, -avx512; this project's xts-aria-avx512) as internal "
+         "__ algorithms under the SIMD wrapper (async, cryptd where SIMD is unusable)",
+         f"arch/x86/crypto/aria_*_glue.c @6.1-6.15 ({MODES} §6.2)"),
+    Rule("aria.modes_wrapping", X86, "6.16", None, "direct",
+         "the ARIA mode drivers registered directly: synchronous, not internal, no SIMD wrapper, same "
+         "priorities", f"'crypto: x86 - stop using the SIMD helper' ({MODES} §5.6 last line, §6.2)"),
     Rule("aesni.gcm_wrapping", X86, "5.0", "5.4", "v5.0",
          "generic-gcm-aesni / rfc4106-gcm-aesni over internal __driver-* (priority 0) by hand-made "
          "dispatch to cryptd", f"arch/x86/crypto/aesni-intel_glue.c @5.0 ({MODES} §5.1, §5.3)",

@@ -66,7 +66,9 @@ def generate() -> str:
         "there, and the source (the kernel file and version, and the reference that read it).  "
         "**project only**: a driver no kernel has; the decision is that these stay in every version at "
         "their own priority (below the kernel's where they are alternative designs, above it where "
-        "they are the faster one-pass AEADs).  **kept**: the kernel of that range has no such "
+        "they are the faster one-pass AEADs), except one registered by a kernel module beside that "
+        "module's own drivers, which follows its module's versions and form (`xts-aria-avx512`: "
+        "the AVX-512 ARIA module's 6.3+, SIMD-wrapped up to 6.15).  **kept**: the kernel of that range has no such "
         "driver, but this project keeps it because another of its parts needs it.  Versions outside a "
         "driver's rows do not register it.  A range bound that is not one of the versions above "
         "(5.5, 6.16, ...) is the kernel's own history; only the versions above can be chosen.",

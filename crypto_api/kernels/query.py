@@ -61,9 +61,12 @@ def rows_for(version: str, machine: str) -> List[Row]:
         machine in r.machines or ("*" in r.machines and (r.what, machine, r.ours) not in idx))]
 
 
-def snapshot(version: str, machine: str) -> Dict[str, Tuple[str, int]]:
-    """driver name -> (cra_name, priority) of every table driver ``version`` registers on ``machine``."""
-    return {r.driver: (r.cra_name, r.priority) for r in rows_for(version, machine) if r.what == "driver"}
+def snapshot(version: str, machine: str, lowered: bool = False) -> Dict[str, Tuple[str, int]]:
+    """driver name -> (cra_name, priority) of every table driver ``version`` registers on ``machine``
+    (``lowered``: on a CPU where the glue lowers some, such as x86's 512-bit drivers where 512-bit
+    vectors are discouraged, at that lower priority)."""
+    return {r.driver: (r.cra_name, r.lowered if lowered and r.lowered is not None else r.priority)
+            for r in rows_for(version, machine) if r.what == "driver"}
 
 
 def templates(version: str, machine: str) -> List[str]:

@@ -20,6 +20,7 @@ from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has
 from crypto_api.fpu import fpu_trace, simd_disabled
 from crypto_api.testmgr.vectors import load_json
 from hctr2_ref import hctr2 as ref_hctr2, xctr as ref_xctr
+from simd_pair import assert_simd_pair
 
 HAS_XCTR = IS_X86 and boot_cpu_has("aes") and boot_cpu_has("avx") and boot_cpu_has("xsave_ymm")
 pytestmark = pytest.mark.skipif(not HAS_XCTR, reason="x86 with AES-NI and AVX only")
@@ -35,18 +36,7 @@ def test_names_priorities_flags(proc_records):
         recs = {r["driver"]: r for r in proc_records()}
     fields = {"priority": "400", "blocksize": "1", "min keysize": "16", "max keysize": "32",
               "ivsize": "16", "chunksize": "16", "type": "skcipher"}
-    wrapper, inner = recs[DRIVER], recs["__" + DRIVER]
-    assert (wrapper["name"], wrapper["module"], wrapper["async"], wrapper["internal"]) == \
-        ("xctr(aes)", "aesni_intel", "yes", "no")
-    assert (inner["name"], inner["module"], inner["async"], inner["internal"]) == \
-        ("__xctr(aes)", "aesni_intel", "no", "yes")
-    for rec in (wrapper, inner):
-        assert {k: rec[k] for k in fields} == fields
-
-
-def test_it_is_the_best_xctr():
-    with capi.crypto_alloc_skcipher("xctr(aes)") as t:
-        assert t.driver_name == DRIVER
+    assert_simd_pair(recs, DRIVER, "xctr(aes)", "aesni_intel", fields)
 
 
 @pytest.mark.parametrize("vec", load_json("aes-xctr.json")["vectors"], ids=lambda v: v["id"])
@@ -110,8 +100,9 @@ def test_the_wrapper_queues_to_cryptd_when_simd_is_unusable():
 
 
 def test_hctr2_over_an_asynchronous_xctr_completes_through_its_callback():
-    """hctr2(aes) spawns xctr-aes-aesni (asynchronous): where SIMD is unusable
-    the XCTR step goes to cryptd and the instance finishes in its callback."""
+    """hctr2(aes) spawns the best XCTR driver, in the composite registry a SIMD
+    wrapper (asynchronous) as xctr-aes-aesni is: where SIMD is unusable the
+    XCTR step goes to cryptd and the instance finishes in its callback."""
     key, tweak, msg = bytes(range(32)), bytes(range(32, 64)), bytes(range(200))
     with capi.crypto_alloc_skcipher("hctr2(aes)") as t:
         assert t.alg.cra_flags & ASYNC
@@ -149,9 +140,12 @@ with capi.crypto_alloc_skcipher("xctr(aes)") as x, capi.crypto_alloc_skcipher("h
     ("avx", "xctr(aes-aesni)", "hctr2_base(xctr(aes-aesni),polyval-clmulni)", (2 * 300 + 4 * 200 + 300) // 7),
 ])
 def test_what_hctr2_gets(mask, xctr, hctr2, prio):
+    """Under 6.12 (6.0-6.16: the one XCTR driver; 6.17+ has one per
+    generation, tests/kernels/test_x86_modes_versions.py) xctr-aes-aesni is the
+    best xctr(aes) and hctr2's; without AVX the template over aes-aesni."""
     if not boot_cpu_has("pclmulqdq"):
         pytest.skip("CPU lacks PCLMULQDQ")
-    env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off")
+    env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off", CRYPTO_API_KERNEL="6.12")
     out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [xctr, hctr2, prio]
 
