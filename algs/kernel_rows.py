@@ -89,9 +89,9 @@ ROWS = tuple(
            f"aead_geniv_alloc/aead_init_geniv (crypto/aead.c in 5.0, crypto/geniv.c later) ({MODES} §1.8)",
            note=f"{t} takes an inner IV of " + ("exactly 8 bytes" if t == "seqiv" else "a multiple of 8 bytes")
                 + "; no testmgr entry: alg_test reports 'No test' and passes",
-           unknown="the salt comes from os.urandom, not the kernel's default RNG (stdrng); whether any "
-                   "release between 5.0 and 6.19 had a testmgr entry for a geniv instance was not read "
-                   "in testmgr.c itself (none found in the indexed sources)")
+           unknown="the salt comes from os.urandom, not the kernel's default RNG (stdrng); no seqiv( or "
+                   "echainiv( entry in a 5.x testmgr.c searched whole, the 6.x tables were not read to the "
+                   "end (assumed still none)")
        for t in ("seqiv", "echainiv")]
     + [Row("template", GENERIC, "6.0", None, "", t, t, None, mod, f"{src} ({LIB6X} §1.1)")
        for t, mod, src in (("xctr", "xctr", "crypto/xctr.c, 6.0+"),
