@@ -7,7 +7,8 @@ Checked: the /proc/crypto record (the kernel's name, driver, priority 200,
 module aes_neon_blk, shape); the module loads on demand through the
 ``xctr(aes)`` alias; what ``xctr(aes)`` and ``hctr2(aes)`` resolve to (the
 CE driver where the CPU has AES, else this one, with hctr2 composed over it
-by the 6.0-6.18 priority formula); testmgr's aes_xctr vectors; the NEON
+by the 6.0-6.18 priority formula), and per kernel version (none before
+6.0, 6.19's formula); testmgr's aes_xctr vectors; the NEON
 sections of the shared aes-glue walk; random keys, lengths and scatterlist
 layouts against an independent XCTR (tests/hctr2_ref.py over
 ``cryptography``'s AES) and the xctr template over aes-generic in the same
@@ -161,3 +162,31 @@ def test_full_selftests_without_the_crypto_extensions():
     require_emulation()
     assert run_json(SELFTEST.replace("HCTR2", repr(HCTR2_NEON)), NO_CE_CPU) == \
         {"xctr-aes-neon": 0, HCTR2_NEON: 0}
+
+
+VERSION = r'''
+import json
+import crypto_api as capi
+
+got = {}
+for name in ("xctr(aes)", "hctr2(aes)"):
+    try:
+        t = capi.crypto_alloc_skcipher(name)
+        got[name] = [t.driver_name, t.alg.cra_priority]
+    except capi.CryptoError as e:
+        got[name] = -e.errno
+print(json.dumps(got))
+'''
+
+
+def test_per_kernel_version_without_the_crypto_extensions():
+    """xctr-aes-neon is a 6.0 driver: 5.10 has no xctr(aes) at all; 6.1 and
+    6.19 resolve xctr(aes) to it and hctr2(aes) over it, by 6.1's formula
+    (2·200 + 4·100 + 200) / 7 and 6.19's (2·200 + 200) / 3.  One process per
+    version."""
+    require_emulation()
+    got = {v: run_json(VERSION, NO_CE_CPU, {"CRYPTO_API_KERNEL": v}) for v in ("5.10", "6.1", "6.19")}
+    assert got == {"5.10": {"xctr(aes)": -2, "hctr2(aes)": -2},
+                   "6.1": {"xctr(aes)": ["xctr-aes-neon", 200], "hctr2(aes)": [HCTR2_NEON, 142]},
+                   "6.19": {"xctr(aes)": ["xctr-aes-neon", 200],
+                            "hctr2(aes)": ["hctr2_base(xctr-aes-neon,polyval-lib)", 200]}}
