@@ -24,8 +24,8 @@ ciphertext.  Decrypt hashes AD ‖ ciphertext in src and compares before
 decrypting: EBADMSG leaves dst untouched (unlike gcm/rfc7539, which decrypt
 first).  The dst AD region is not written when decrypting.
 
-``echainiv``/``seqiv`` (the IV generators IPsec wraps around authenc) are not
-modelled.  ``authencesn`` (algs/authencesn.py) shares the keys, the instance
+``echainiv``/``seqiv``, the IV generators IPsec wraps around authenc, are
+algs/echainiv.py and algs/seqiv.py.  ``authencesn`` (algs/authencesn.py) shares the keys, the instance
 and the cipher step from here.
 """
 
@@ -36,7 +36,7 @@ from typing import Any, Callable, List, Sequence
 
 import crypto_api as capi
 from crypto_api.algs.chacha20poly1305 import _ffwd, _run_chain, _step_done
-from crypto_api.algs.gcm import _check_aead_type
+from crypto_api.algs.gcm import check_aead_type
 from crypto_api.completion import ASYNC_PENDING
 from crypto_api.errors import EBADMSG, EINVAL, CryptoError
 from crypto_api.scatterlist import scatterwalk_map_and_copy, sg_pieces
@@ -229,7 +229,7 @@ def authenc_decrypt(req: Any) -> Any:
 def authenc_create_common(tmpl: capi.Template, tb: list, encrypt, decrypt, setauthsize=None) -> None:
     """The instance of ``tmpl.name(<hash>,<skcipher>)`` (authenc and authencesn alike)."""
     name = tmpl.name
-    mask = _check_aead_type(tb, name)
+    mask = check_aead_type(tb, name)
     auth_name = capi.crypto_attr_alg_name(tb, 1, name)
     enc_name = capi.crypto_attr_alg_name(tb, 2, name)
     if len(tb) > 3:

@@ -225,7 +225,7 @@ def gcm_decrypt(req: Any) -> Any:
 # --------------------------------------------------------------------------
 # gcm_base and gcm: instances
 
-def _check_aead_type(tb: list, name: str) -> int:
+def check_aead_type(tb: list, name: str) -> int:
     """The type attribute must allow an AEAD; returns the mask for the children."""
     algt = capi.crypto_get_attr_type(tb)
     if (algt.type ^ capi.CRYPTO_ALG_TYPE_AEAD) & algt.mask & capi.CRYPTO_ALG_TYPE_MASK:
@@ -236,7 +236,7 @@ def _check_aead_type(tb: list, name: str) -> int:
 
 def gcm_create_common(tmpl: capi.Template, tb: list, ctr_name: str, ghash_name: str) -> None:
     name = tmpl.name
-    mask = _check_aead_type(tb, name)
+    mask = check_aead_type(tb, name)
     ghash = capi.crypto_grab_shash(ghash_name)
     g = ghash.alg
     if g.digestsize != GHASH_DIGEST_SIZE:
@@ -360,15 +360,22 @@ def _sub_done(subreq: Any, err: int) -> None:
     capi.aead_request_complete(subreq.data, err)
 
 
-def _inner(req: Any, src: List, dst: List, cryptlen: int, assoclen: int, encrypt: bool) -> Any:
-    ctx = req.tfm.ctx
-    iv = esp_nonce(ctx.nonce, req.iv)
-    sub = capi.aead_request_alloc(ctx.child)
+def run_child_aead(req: Any, child: Any, src: List, dst: List, cryptlen: int, assoclen: int, iv: Any,
+                   encrypt: bool) -> Any:
+    """Run ``child`` (an inner AEAD tfm) over a subrequest of ``req`` whose
+    completion is ``req``'s: None when done, -EINPROGRESS/-EBUSY when pending.
+    The IPsec forms here and the IV generators (algs/geniv.py) call it."""
+    sub = capi.aead_request_alloc(child)
     capi.aead_request_set_callback(sub, req.flags, _sub_done, req)
     capi.aead_request_set_crypt(sub, src, dst, cryptlen, iv)
     capi.aead_request_set_ad(sub, assoclen)
     rc = (capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt)(sub)
     return rc if rc in ASYNC_PENDING else None
+
+
+def _inner(req: Any, src: List, dst: List, cryptlen: int, assoclen: int, encrypt: bool) -> Any:
+    ctx = req.tfm.ctx
+    return run_child_aead(req, ctx.child, src, dst, cryptlen, assoclen, esp_nonce(ctx.nonce, req.iv), encrypt)
 
 
 def rfc4106_crypt(req: Any, encrypt: bool) -> Any:
@@ -400,7 +407,7 @@ def rfc4543_crypt(req: Any, encrypt: bool) -> Any:
 
 def _ipsec_create(tmpl: capi.Template, tb: list, ivsize: int, setauthsize, crypt) -> None:
     name = tmpl.name
-    mask = _check_aead_type(tb, name)
+    mask = check_aead_type(tb, name)
     inner_name = capi.crypto_attr_alg_name(tb, 1, name)
     if len(tb) > 2:
         raise CryptoError(EINVAL, f"{name}: takes 1 parameter (gcm), got {len(tb) - 1}")

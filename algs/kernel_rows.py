@@ -84,6 +84,15 @@ ROWS = tuple(
     + [Row("template", GENERIC, "5.0", None, "", t, t, None, t, f"crypto/{t}.c @6.x",
            unknown="only a 6.x tree was read; earlier versions are taken to build the same instances")
        for t in ("authenc", "authencesn")]
+    + [Row("template", GENERIC, "5.0", None, "", t, t, None, t,
+           f"crypto/{t}.c (AEAD form; create, encrypt and decrypt read in a 5.x and a 6.x tree) with "
+           f"aead_geniv_alloc/aead_init_geniv (crypto/aead.c in 5.0, crypto/geniv.c later) ({MODES} §1.8)",
+           note=f"{t} takes an inner IV of " + ("exactly 8 bytes" if t == "seqiv" else "a multiple of 8 bytes")
+                + "; no testmgr entry: alg_test reports 'No test' and passes",
+           unknown="the salt comes from os.urandom, not the kernel's default RNG (stdrng); no seqiv( or "
+                   "echainiv( entry in a 5.x testmgr.c searched whole, the 6.x tables were not read to the "
+                   "end (assumed still none)")
+       for t in ("seqiv", "echainiv")]
     + [Row("template", GENERIC, "6.0", None, "", t, t, None, mod, f"{src} ({LIB6X} §1.1)")
        for t, mod, src in (("xctr", "xctr", "crypto/xctr.c, 6.0+"),
                            ("hctr2", "hctr2", "crypto/hctr2.c, 6.0+"),

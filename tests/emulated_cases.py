@@ -1,5 +1,6 @@
 """What the emulated-machine tests run in their child interpreter: the NEON
-sections a call opens, one AEAD request of a random case (its scatterlist
+sections a call opens (of an skcipher request over a scatterlist layout too), one skcipher
+request of a random case against a generic driver, the vectors an skcipher fails, one AEAD request of a random case (its scatterlist
 layouts from sglayout), one decryption of a tampered message and one split
 keyed digest.  The parent side,
 ``arm64_emulation.run_json`` / ``run_cases``, sends a batch as JSON on stdin
@@ -14,6 +15,56 @@ def trace(fn):
     with capi.fpu_trace() as tr:
         res = fn()
     return res, [[s.unit, s.nbytes] for s in tr.sections]
+
+
+def skcipher_sections(tfm, layout, encrypt=True):
+    """The [unit, nbytes] of each SIMD section one request of ``tfm`` opens
+    over zeros scattered as ``layout`` (src and dst alike, a zero IV); every
+    section must have been closed."""
+    n = sum(length for _, length in layout)
+    src, _ = scatter(bytes(n), layout, b"\x00")
+    dst, _ = scatter(bytes(n), layout, b"\x00")
+    req = capi.skcipher_request_alloc(tfm)
+    capi.skcipher_request_set_crypt(req, src, dst, n, bytearray(tfm.ivsize))
+    op = capi.crypto_skcipher_encrypt if encrypt else capi.crypto_skcipher_decrypt
+    with capi.fpu_trace() as tr:
+        op(req)
+    assert all(s.closed for s in tr.sections)
+    return [[s.unit, s.nbytes] for s in tr.sections]
+
+
+def vector_failures(tfm, suite_file, iv_field="iv"):
+    """The ids of the vectors of ``suite_file`` (testmgr/vectors) that ``tfm``
+    does not both encrypt and decrypt right (one-call, the IV from ``iv_field``)."""
+    from crypto_api.testmgr.vectors import load_json
+    bad = []
+    for v in load_json(suite_file)["vectors"]:
+        k, iv, p, c = (bytes.fromhex(v[f]) for f in ("key", iv_field, "plaintext", "ciphertext"))
+        tfm.setkey(k)
+        if tfm.encrypt(p, iv) != c or tfm.decrypt(c, iv) != p:
+            bad.append(v["id"])
+    return bad
+
+
+def skcipher_case(tfm, generic, c):
+    """Key ``tfm`` and ``generic`` with ``c``'s key, en- or decrypt ``c``'s
+    data under its IV through ``generic`` (one call) and through ``tfm`` (a
+    request from src scattered as ``c["src"]`` into dst as ``c["dst"]``):
+    [rc, tfm's result (hex), generic's (hex), the bytes around dst's
+    entries unchanged, src and the IV unchanged]."""
+    key, iv, data = (bytes.fromhex(c[k]) for k in ("key", "iv", "data"))
+    tfm.setkey(key)
+    generic.setkey(key)
+    want_generic = (generic.encrypt if c["encrypt"] else generic.decrypt)(data, iv).hex()
+    src, sbufs = scatter(data, c["src"], b"\x5a")
+    dst, dbufs = scatter(bytes(len(data)), c["dst"], b"\xa5")
+    around = outside(dbufs, c["dst"])
+    req = capi.skcipher_request_alloc(tfm)
+    ivbuf = bytearray(iv)
+    capi.skcipher_request_set_crypt(req, src, dst, len(data), ivbuf)
+    rc = (capi.crypto_skcipher_encrypt if c["encrypt"] else capi.crypto_skcipher_decrypt)(req)
+    return [rc, gather(dbufs, c["dst"]).hex(), want_generic, outside(dbufs, c["dst"]) == around,
+            gather(sbufs, c["src"]) == data and bytes(ivbuf) == iv]
 
 
 def aead_case(tfm, c):

@@ -6,6 +6,9 @@
 * ``aes_ce_xctr``: XCTR over the AES-CE block routine (the XCTR path of
   aes-modes.S with aes-ce.S), linking core ``aes_ce``; built ``+crypto``,
   needs HWCAP aes.
+* ``aes_neon_xctr``: XCTR over table-lookup AES on plain NEON (the XCTR
+  path of aes-modes.S with aes-neon.S); built ``-march=armv8-a``, needs
+  HWCAP asimd.  Both XCTR cores run the loop of xctr_loop.h.
 """
 
 import os
@@ -26,4 +29,9 @@ CORES = [
          cdef=header_cdef(_HERE, "aes_ce_xctr.h"),
          cflags=("-march=armv8-a+crypto", *INCLUDES),
          feature="aes"),
+    Core(name="aes_neon_xctr",
+         sources=("aes_neon_xctr.c",),
+         cdef=header_cdef(_HERE, "aes_neon_xctr.h"),
+         cflags=("-march=armv8-a", *INCLUDES),
+         feature="asimd"),
 ]

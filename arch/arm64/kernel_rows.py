@@ -40,7 +40,13 @@ ROWS = tuple(
            note="this project's hctr2 spawns a polyval shash in every version"),
        Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-ce", "xctr-aes-ce", 300, "aes_ce_blk",
            f"arch/arm64/crypto/aes-glue.c (MODE ce, PRIO 300), 6.0+ ({LIB6X} §1.2)",
-           note="the module's other modes (ecb, cbc, ctr, xts, cts, essiv) are not modelled")]
+           note="the module's other modes (ecb, cbc, ctr, xts, cts, essiv) are not modelled"),
+       Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-neon", "xctr-aes-neon", 200, "aes_neon_blk",
+           f"arch/arm64/crypto/aes-glue.c (MODE neon, PRIO 200), 6.0+ ({LIB6X} §1.2); the NEON build "
+           "registers it (and its ecb/cbc/ctr/xts) only under '#if defined(USE_V8_CRYPTO_EXTENSIONS) || "
+           "!IS_ENABLED(CONFIG_CRYPTO_AES_ARM64_BS)' (read in a 6.x tree), with the xctr(aes) alias",
+           note="the kernel configuration without aes-neonbs, which this machine does not model; "
+                "the module's other modes are not modelled")]
     + [Row("driver", ARM64, "5.0", "5.6", "ghash", "ghash-neon", "ghash-neon", 100, "ghash_ce",
            "arch/arm64/crypto/ghash-ce-glue.c @5.0 (ghash_alg[0], registered with or without PMULL); "
            "'crypto: arm64/ghash-neon - bump priority to 150' (posted 2019-11-28) raised it",
@@ -94,9 +100,9 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: aes-neonbs and aes-glue modes",
-    "xctr-aes-neon (aes-glue.c's NEON build, 200; registered only in kernels built without "
-    "aes-neonbs): this machine has no NEON table AES core; xctr-aes-ce is the one aes-glue mode modelled",
+    "drivers the kernel has and this project does not register: aes-neonbs and the aes-glue modes "
+    "other than xctr (xctr-aes-ce and xctr-aes-neon are modelled; xctr-aes-neon as in a kernel "
+    "built without aes-neonbs, CONFIG_CRYPTO_AES_ARM64_BS, the only configuration that has it)",
 )
 
 #: The glue's rules on this machine that changed by version (crypto_api.version_rules).

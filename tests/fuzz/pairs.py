@@ -45,7 +45,10 @@ AEADS = [("rfc7539(chacha20-generic,poly1305-generic)", d) for d in
         [("rfc4106(gcm_base(ctr(aes-generic),ghash-generic))", "rfc4106-gcm-aesni")] + \
         [(ref, f"{p}-{g}") for p, ref in (("generic-gcm", "gcm_base(ctr(aes-generic),ghash-generic)"),
                                           ("rfc4106-gcm", "rfc4106(gcm_base(ctr(aes-generic),ghash-generic))"))
-         for g in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")]
+         for g in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")] + \
+        [("rfc4543(gcm_base(ctr(aes-generic),ghash-generic))", f"rfc4543({g})")
+         for g in ("gcm_base(ctr-aes-aesni,ghash-clmulni)", "generic-gcm-aesni", "generic-gcm-aesni-avx",
+                   "generic-gcm-vaes-avx2", "generic-gcm-vaes-avx10_256", "generic-gcm-vaes-avx10_512")]
 HASHES = ([("poly1305-generic", d) for d in ("poly1305-simd", "poly1305-x86_64")]
           + [("nhpoly1305-generic", d) for d in ("nhpoly1305-sse2", "nhpoly1305-avx2")]
           + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha256", "sha224")

@@ -1,9 +1,10 @@
-"""Fuzz target: the ChaCha20-Poly1305 AEAD drivers against the generic template.
+"""Fuzz target: the AEAD drivers (ChaCha20-Poly1305, GCM and its ESP forms) against the generic form.
 
 No kernel counterpart (crypto/testmgr.c's test_aead_vs_generic_impl).  One
-input picks a pair (RFC 7539 or its ESP form, the SIMD template instance or
-the one-pass AVX2 driver), a key and an authsize (valid, or not: both refuse
-alike), an IV, associated data and a message; it encrypts, or decrypts the
+input picks a pair (pairs.AEADS: RFC 7539 or its ESP form, GCM, rfc4106 or
+rfc4543 over the x86 GCM drivers), a key and an authsize (valid, or not:
+both refuse alike), an IV, associated data (for the ESP forms of GCM mostly
+the 16 or 20 bytes they accept) and a message; it encrypts, or decrypts the
 reference's ciphertext with maybe one bit flipped (both must refuse with
 EBADMSG), through the one-call path in one buffer form and through a request
 over random scatterlists.
@@ -50,7 +51,8 @@ def check(data: bytes) -> None:
                     lambda: drv.setauthsize(authsize) or b"") is None:
         return
     iv = fi.blob(ref.ivsize)
-    assoc = fi.blob(fi.length(64))
+    esp_gcm = drv_name.startswith(("rfc4106", "rfc4543"))
+    assoc = fi.blob(fi.choice((16, 20, fi.length(64))) if esp_gcm else fi.length(64))
     msg = fi.blob(fi.length(MAX_LEN))
     encrypt = fi.flag()
     if not encrypt:

@@ -1,8 +1,10 @@
 """The arm64 AES cores on their own under qemu-aarch64: aes_arm64.c (scalar
-tables, on the generic key schedule) and aes_ce.c (Crypto Extensions, with
-its own AESE/AESIMC key expansion), against the AES vectors and
-`cryptography`, under two CPU models; the CE core raises SIGILL on a CPU
-model without the AES feature."""
+tables, on the generic key schedule), aes_ce.c (Crypto Extensions, with
+its own AESE/AESIMC key expansion) and aes_neon_xctr.c's block routine
+(TBL lookups on plain NEON, built without the crypto extension), against
+the AES vectors and `cryptography`, under two CPU models; the CE core
+raises SIGILL on a CPU model without the AES feature, the NEON one runs
+there."""
 
 import json
 import pathlib
@@ -18,12 +20,19 @@ from crypto_api.algs import _aes_generic
 VECTORS = pathlib.Path(__file__).resolve().parents[3] / "crypto_api" / "testmgr" / "vectors"
 NO_AES_CPU = "cortex-a53,neon=off,vfp=off"     # HWCAP 0x883: fp asimd crc32 cpuid, no aes
 CE_FLAGS = ("-march=armv8-a+crypto", "-DAES_CE")
+NEON_FLAGS = ("-march=armv8-a", "-DAES_NEON")
 
 
 @pytest.fixture(scope="module")
 def aes_exe(tmp_path_factory):
     return build(tmp_path_factory.mktemp("aes"), "aes_main.c",
                  ["aes_arm64.c", "aes_ce.c", generic("aes_generic.c")], CE_FLAGS)
+
+
+@pytest.fixture(scope="module")
+def neon_exe(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("aes_neon"), "aes_main.c",
+                 ["aes_arm64.c", "aes_neon_xctr.c", generic("aes_generic.c")], NEON_FLAGS)
 
 
 def block_vectors():
@@ -84,3 +93,17 @@ def test_no_aes_cpu(aes_exe):
     assert run(aes_exe, NO_AES_CPU, [("enc", k, p)]) == [c]
     res = run_raw(aes_exe, NO_AES_CPU, f"ceenc {k.hex()} {p.hex()}")
     assert res.returncode == -4, (res.returncode, res.stderr)
+
+
+@pytest.mark.parametrize("cpu", CPU_MODELS + (NO_AES_CPU,))
+def test_neon_core_vectors(neon_exe, cpu):
+    vs = block_vectors()
+    assert run(neon_exe, cpu, [("neonenc", k, p) for k, p, _ in vs]) == [c for _, _, c in vs]
+
+
+@settings(max_examples=5, deadline=None)
+@given(cases=st.lists(st.tuples(st.sampled_from([16, 24, 32]), st.binary(min_size=32, max_size=32),
+                                st.binary(min_size=16, max_size=16)), min_size=1, max_size=16))
+def test_neon_core_matches_cryptography(neon_exe, cases):
+    reqs = [(k[:n], b) for n, k, b in cases]
+    assert run(neon_exe, NO_AES_CPU, [("neonenc", k, b) for k, b in reqs]) == [ecb(k, b, True) for k, b in reqs]

@@ -1,9 +1,11 @@
 /*
- * Standalone test program of the arm64 AES cores (aes_arm64.c, and aes_ce.c
- * when built with AES_CE).  Keys are expanded by the generic code
- * (algs/aes_generic.c), as the aes-arm64 glue does, or by aes_ce_expandkey.
+ * Standalone test program of the arm64 AES cores (aes_arm64.c, aes_ce.c
+ * when built with AES_CE, aes_neon_xctr.c when built with AES_NEON).  Keys
+ * are expanded by the generic code (algs/aes_generic.c), as the aes-arm64
+ * and aes-neon-blk glue do, or by aes_ce_expandkey.
  *
  *   "enc KEY BLOCK" / "dec KEY BLOCK"         scalar core, generic schedule
+ *   "neonenc KEY BLOCK"                       NEON table core, generic schedule
  *   "ceenc KEY BLOCK" / "cedec KEY BLOCK"     CE core, CE schedule
  *   "cekeys KEY"                              CE schedule: key_enc || key_dec
  *                                             (4*(rounds+1) words each)
@@ -11,6 +13,9 @@
 #include "harness.h"
 #include "aes_arm64.h"
 #include "aes_generic.h"
+#ifdef AES_NEON
+#include "aes_neon_xctr.h"
+#endif
 
 static void handle(const char *op, struct arg *a, int nargs)
 {
@@ -31,6 +36,10 @@ static void handle(const char *op, struct arg *a, int nargs)
 		aes_arm64_encrypt(ctx.key_enc, out, a[1].p, rounds);
 	else if (!strcmp(op, "dec") && nargs == 2)
 		aes_arm64_decrypt(ctx.key_dec, out, a[1].p, rounds);
+#ifdef AES_NEON
+	else if (!strcmp(op, "neonenc") && nargs == 2)
+		aes_neon_encrypt(ctx.key_enc, out, a[1].p, rounds);
+#endif
 #ifdef AES_CE
 	else if (!strcmp(op, "cekeys") || !strcmp(op, "ceenc") || !strcmp(op, "cedec")) {
 		uint32_t enc[60], dec[60];
