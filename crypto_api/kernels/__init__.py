@@ -39,12 +39,20 @@ def _machine() -> str:
     return current_machine().arch
 
 
+def _rows_machine() -> str:
+    """The machine whose driver rows apply: the chosen one, or the generic rows
+    alone where no arch module loads (modules.generic_only: a kernel built
+    without arch code, so e.g. 6.18's *-lib ChaCha drivers are the generic
+    module's, not the machine library's)."""
+    return "*" if modules.generic_only_chosen() else _machine()
+
+
 def _driver(desc: Any) -> Any:
     version = selected()
     if version is None:
         return desc
     ours = desc.cra_driver_name or desc.cra_name + "-generic"
-    governed, row = decide("driver", _machine(), ours, version)
+    governed, row = decide("driver", _rows_machine(), ours, version)
     if not governed:
         return desc
     if row is None:
