@@ -47,15 +47,11 @@ def neon_stream(core, req, xchacha: bool, per_step: bool = False) -> None:
     ``per_step`` (arm64 5.5+): SIMD asked again for the HChaCha and each
     step; where it is unusable, that piece runs the generic code."""
 
-    def hchacha(state, subkey, nrounds: int) -> None:
-        if per_step and capi.simd_choice() == GENERIC:
-            generic.generic_hchacha(state, subkey, nrounds)
-            return
-        capi.kernel_neon_begin()
-        try:
-            core.hchacha_block_neon(state, subkey, nrounds)
-        finally:
-            capi.kernel_neon_end()
+    # the library's hchacha_block_arch: NEON in a section of its own where SIMD is usable (up to
+    # 5.4 the request only gets here when it is), else the generic HChaCha
+    hchacha = chacha_library.hchacha_block_arch(chacha_library.ArchLibrary(
+        present=lambda: True, begin=capi.kernel_neon_begin, end=capi.kernel_neon_end,
+        blocks=core.chacha_doneon, hchacha=core.hchacha_block_neon))
 
     def step(state, dst, src, n: int, nrounds: int) -> None:
         if per_step and capi.simd_choice() == GENERIC:
