@@ -89,6 +89,26 @@ def arch_state(ctx, iv, xchacha: bool, hchacha):
     return state
 
 
+def stream_steps(req, xchacha: bool, hchacha, step) -> None:
+    """An arch glue's request over the walk: the state (XChaCha's subkey from
+    ``hchacha``, see :func:`arch_state`), then each walk step, non-final ones
+    rounded down to the walk's stride, through ``step(state, dst, src,
+    nbytes, nrounds)`` (``dst``/``src`` the step's buffers, at least
+    ``nbytes`` long); the state wiped after."""
+    ctx = req.tfm.ctx
+    state = arch_state(ctx, req.iv, xchacha, hchacha)
+    try:
+        walk = capi.skcipher_walk_virt(req, atomic=False)
+        while walk.nbytes:
+            n = walk.nbytes
+            if n < walk.total:
+                n -= n % walk.stride
+            step(state, walk.dst, walk.src, n, ctx.nrounds)
+            capi.skcipher_walk_done(walk, walk.nbytes - n)
+    finally:
+        wipe_state(state)
+
+
 def advance_counter(state, nbytes: int) -> None:
     """Word 12 += the blocks ``nbytes`` used (a partial last block counts), mod 2^32;
     word 13 never takes a carry (the v5.0 arch glues' 32-bit counter)."""
@@ -256,6 +276,17 @@ ALGS = (
     chacha_alg("xchacha20", "xchacha20-generic", 100, True, 20, crypto_xchacha_crypt),
     chacha_alg("xchacha12", "xchacha12-generic", 100, True, 12, crypto_xchacha_crypt),
 )
+
+
+def chacha_family(suffix: str, priority: int, encrypts, **kw) -> tuple:
+    """chacha20, xchacha20 and xchacha12 descriptors named ``<cra_name><suffix>``
+    at ``priority`` over ``encrypts`` = (ChaCha callback, XChaCha callback);
+    ``kw`` as :func:`chacha_alg` takes them."""
+    chacha, xchacha = encrypts
+    return tuple(chacha_alg(cra, cra + suffix, priority, x, rounds, fn, **kw)
+                 for cra, x, rounds, fn in (("chacha20", False, 20, chacha),
+                                            ("xchacha20", True, 20, xchacha),
+                                            ("xchacha12", True, 12, xchacha)))
 
 
 def module_init() -> None:

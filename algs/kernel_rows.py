@@ -25,9 +25,9 @@ ROWS = tuple(
                source=f"crypto/chacha_generic.c @5.0-6.15, crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)")
     + drivers(CHACHA, "-generic", "-lib", machines=GENERIC, since="6.18", until=None, priority=300,
                module="chacha_generic", source=f"crypto/chacha.c @6.18-6.19 ({ARCHES} §1.1, §2.1, §3.5)",
-               note="the kernel's *-lib runs the arch library code; here it is the generic C on the "
-                    "emulated machines (their ChaCha modules register nothing from 6.18), and on x86 "
-                    "the x86 module's *-lib drivers take these names (arch/x86/kernel_rows.py)")
+               note="the kernel's *-lib runs the arch library code; every machine emulated here has its "
+                    "own rows (row.chacha_arch: its ChaCha module registers the *-lib drivers over its "
+                    "library), so these apply only to a machine without one")
     + [Row("driver", GENERIC, "5.0", "7.0", "nhpoly1305", "nhpoly1305-generic", "nhpoly1305-generic", 100,
            "nhpoly1305", f"crypto/nhpoly1305.c @5.0-6.19; removed 7.0 ({LIB6X} §2.1)"),
        Row("driver", GENERIC, "5.0", "6.16", "poly1305", "poly1305-generic", "poly1305-generic", 100,
@@ -186,6 +186,15 @@ RULES = (
          f"Apr 2025), present 6.19, absent 6.13 ({MODES} §3.6)",
          unknown="6.16 from the series' merge window (absent 6.13, present 6.19); the library's code here "
                  "is the best registered poly1305 shash, so a trace still shows its updates"),
+    Rule("chacha.registers", GENERIC, "6.16", "6.18", "optimized",
+         "crypto/chacha.c registers the *-<arch> ChaCha drivers only where chacha_is_arch_optimized() "
+         "(the arch library has its SIMD code on this CPU); the *-generic always",
+         f"crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1 notes, §3.5)",
+         unknown="6.16-6.17 from the pull requests (no release tree read)"),
+    Rule("chacha.registers", GENERIC, "6.18", None, "always",
+         "crypto/chacha.c registers the three *-lib drivers on every CPU (the library runs the generic "
+         "code inside where the CPU lacks the SIMD code)",
+         f"crypto/chacha.c @6.18-6.19 ({ARCHES} §1.1 notes, §3.5)"),
 )
 
 #: What the table does not cover anywhere (the fidelity page lists it).

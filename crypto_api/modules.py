@@ -142,6 +142,11 @@ def generic_only() -> None:
     rescan()
 
 
+def generic_only_chosen() -> bool:
+    """True once :func:`generic_only` was called."""
+    return _generic_only
+
+
 def _entry_points() -> Dict[str, str]:
     found: Dict[str, str] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):

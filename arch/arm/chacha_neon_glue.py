@@ -16,15 +16,22 @@ of its own first.  Inside a step the core
 (arch/arm/chacha_neon.c) runs the 4-block routine per 256 bytes, the
 1-block routine per 64 and bounces a last partial block.  The v5.0 module
 has no Cortex-A7 special case (that came with 5.5's scalar ``*-arm``).
+
+From 6.16 the module registers crypto/chacha.c's drivers over the arm ChaCha
+library (``*-arm`` 300 in 6.16-6.17, ``*-lib`` from 6.18, registered on
+every CPU, walksize 64): per walk step, 64 bytes or less or NEON not usable
+run the kernel's scalar arm code (here the generic C: this project has no
+scalar arm core), a longer step NEON pieces of at most 4 KiB, each its own
+kernel_neon_begin/end, HChaCha NEON in a section of its own
+(crypto_api.algs.chacha_library).  The library's Cortex-A5/A7 rule (scalar
+code only) is not modelled, as the 5.5-6.15 priority 0 is not.
 """
 
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api import modules
 from crypto_api.algs import chacha_generic as generic
-from crypto_api.arch.common import chacha_neon as shared
-from crypto_api.machine import backend, current_machine
+from crypto_api.arch.common.chacha_neon import NeonChachaModule
 
 MODULE_ARCH = "arm"
 MODULE_NAME = "chacha_neon"
@@ -32,20 +39,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "chacha20", "chacha20-neon", "xchacha20", "xchacha20-neon", "xchacha12", "xchacha12-neon")
 
 WALKSIZE = 4 * generic.CHACHA_BLOCK_SIZE
-_core = None                  # the arm chacha_neon core, loaded at module init
-
-chacha_neon, xchacha_neon = shared.v5_requests(lambda: _core)
-ALGS = shared.neon_algs(WALKSIZE, (chacha_neon, xchacha_neon))
-
-
-def module_init() -> None:
-    global _core
-    capi.require_cpu(current_machine().has("neon"), MODULE_NAME, "the CPU lacks NEON")
-    _core = backend.load("arm", "chacha_neon")
-    if not modules.is_loaded(generic.MODULE_NAME):      # the exported generic helpers' module
-        modules.insmod(generic.MODULE_NAME)
-    capi.crypto_register_skciphers(ALGS)
-
-
-def module_exit() -> None:
-    capi.crypto_unregister_skciphers(ALGS)
+_module = NeonChachaModule(MODULE_ARCH, MODULE_NAME, "neon", WALKSIZE)
+ALGS = _module.algs
+module_init = _module.init
+module_exit = _module.exit

@@ -47,18 +47,9 @@ def _hchacha_generic(state, subkey, nrounds: int) -> None:
 
 
 def _stream(req, xchacha: bool) -> None:
-    ctx = req.tfm.ctx
-    state = generic.arch_state(ctx, req.iv, xchacha, _hchacha_generic)
-    try:
-        walk = capi.skcipher_walk_virt(req, atomic=False)
-        while walk.nbytes:
-            n = walk.nbytes
-            if n < walk.total:
-                n -= n % walk.stride
-            neon_glue.neon_call(neon4_step, state, walk.dst, walk.src, n, ctx.nrounds, nbytes=n)
-            capi.skcipher_walk_done(walk, walk.nbytes - n)
-    finally:
-        generic.wipe_state(state)
+    generic.stream_steps(req, xchacha, _hchacha_generic,
+                         lambda state, dst, src, n, nrounds: neon_glue.neon_call(
+                             neon4_step, state, dst, src, n, nrounds, nbytes=n))
 
 
 def chacha_neon4(req) -> None:

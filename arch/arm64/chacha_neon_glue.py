@@ -17,7 +17,15 @@ runs the 5-block routine per 320 bytes and the 1-block routine for a last
 piece of 64 bytes or less (arch/arm64/chacha_neon.c).  XChaCha derives its
 subkey with the NEON HChaCha in a section of its own, before the walk.
 
-The request path is the one the arm machine's module shares
+From 6.16 the module registers crypto/chacha.c's drivers over the arm64
+ChaCha library instead (``*-arm64`` in 6.16-6.17 where the CPU has ASIMD,
+``*-lib`` from 6.18 on every CPU; walksize 64): per walk step, 64 bytes or
+less or no SIMD run the generic code, a longer step NEON pieces of at most
+4 KiB, each its own kernel_neon_begin/end (chacha_doneon with 5.6+'s block
+count), and XChaCha's HChaCha NEON in a section of its own
+(crypto_api.algs.chacha_library).
+
+The module is the one the arm machine's glue declares too
 (crypto_api.arch.common.chacha_neon).  The core runs wherever
 crypto_api.machine.backend puts it (natively on an arm64 host, else under
 qemu-user); this glue does not know which.
@@ -26,10 +34,8 @@ qemu-user); this glue does not know which.
 from __future__ import annotations
 
 import crypto_api as capi
-from crypto_api import modules
 from crypto_api.algs import chacha_generic as generic
-from crypto_api.arch.common.chacha_neon import neon_algs, v5_requests
-from crypto_api.machine import backend, current_machine
+from crypto_api.arch.common.chacha_neon import NeonChachaModule
 
 MODULE_ARCH = "arm64"
 MODULE_NAME = "chacha_neon"
@@ -37,20 +43,7 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "chacha20", "chacha20-neon", "xchacha20", "xchacha20-neon", "xchacha12", "xchacha12-neon")
 
 WALKSIZE = 5 * generic.CHACHA_BLOCK_SIZE
-_core = None                  # the chacha_neon core, loaded at module init
-
-chacha_neon, xchacha_neon = v5_requests(lambda: _core)
-ALGS = neon_algs(WALKSIZE, (chacha_neon, xchacha_neon))
-
-
-def module_init() -> None:
-    global _core
-    capi.require_cpu(current_machine().has("asimd"), MODULE_NAME, "the CPU lacks ASIMD")
-    _core = backend.load("arm64", "chacha_neon")
-    if not modules.is_loaded(generic.MODULE_NAME):      # the exported generic helpers' module
-        modules.insmod(generic.MODULE_NAME)
-    capi.crypto_register_skciphers(ALGS)
-
-
-def module_exit() -> None:
-    capi.crypto_unregister_skciphers(ALGS)
+_module = NeonChachaModule(MODULE_ARCH, MODULE_NAME, "asimd", WALKSIZE)
+ALGS = _module.algs
+module_init = _module.init
+module_exit = _module.exit

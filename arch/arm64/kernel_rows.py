@@ -20,7 +20,8 @@ ROWS = tuple(
            f"arch/arm64/crypto/aes-ce-glue.c @5.0-6.19 ({ARCHES} §1.1)")]
     + chacha_arch(ARM64, "-neon", "chacha_neon", "-neon",
                    f"arch/arm64/crypto/chacha-neon-glue.c @5.0-6.15 ({ARCHES} §1.1)",
-                   "arm64", f"crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)")
+                   "arm64", f"crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)",
+                   f"crypto/chacha.c @6.18-6.19 over lib/crypto/arm64/chacha.h ({ARCHES} §1.1, §1.7)")
     + drivers(CHACHA, "-neon-4way", "-neon-4way", machines=ARM64, since="5.0", until=None, priority=200,
                module="chacha_neon_4way", source="no kernel counterpart (arch/arm64/chacha_neon4_glue.py)",
                status="project", note="the seed's 4-block design, below the kernel's 300")
@@ -125,4 +126,10 @@ RULES = (
          "kernel_neon_begin/end per walk step (stride 320) with SIMD decided per step; HChaCha "
          "likewise (no SIMD: the generic code there)",
          f"arch/arm64/crypto/chacha-neon-glue.c @5.5-6.15 ({ARCHES} §1.6)"),
+    Rule("chacha.sections", ARM64, "6.16", None, "library",
+         "crypto/chacha.c over the arm64 ChaCha library: walk stride 64; per step, 64 bytes or less or no "
+         "SIMD run the generic code, longer steps NEON pieces of at most 4096 bytes, each its own "
+         "kernel_neon_begin/end; XChaCha's HChaCha NEON in a section of its own where SIMD is usable",
+         f"crypto/chacha.c, lib/crypto/arm64/chacha.h (chacha_crypt_arch) @6.16-6.19 ({ARCHES} §1.6, §1.7)",
+         unknown="6.16-6.17 from the pull requests and the moved file's mirror copy (no release tree read)"),
 )

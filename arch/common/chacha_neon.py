@@ -16,14 +16,23 @@ kernel-version table, crypto_api.version_rules; the composite's).  From 5.5
 arm64's glue ("step") has no 64-byte shortcut and decides SIMD at each step
 (a step made while SIMD is unusable, and an HChaCha, run the generic code
 there), and arm's ("request_any") decides once per request with no 64-byte
-shortcut.
+shortcut.  From 6.16 ("library") both modules register crypto/chacha.c's
+drivers over their ChaCha library instead (crypto_api.algs.chacha_library):
+walk stride 64, 64 bytes or less or no SIMD generic, longer steps in NEON
+pieces of at most 4 KiB, HChaCha with NEON in a section of its own.
+:class:`NeonChachaModule` is the module both machines' glue declare.
 """
 
 from __future__ import annotations
 
+from typing import Any, List
+
 import crypto_api as capi
+from crypto_api import modules
 from crypto_api.algs import chacha_generic as generic
+from crypto_api.algs import chacha_library
 from crypto_api.fpu import GENERIC
+from crypto_api.machine import backend, current_machine
 from crypto_api.version_rules import rule
 
 
@@ -37,41 +46,26 @@ def neon_stream(core, req, xchacha: bool, per_step: bool = False) -> None:
     steps rounded down to the walk stride, the driver's walksize).
     ``per_step`` (arm64 5.5+): SIMD asked again for the HChaCha and each
     step; where it is unusable, that piece runs the generic code."""
-    ctx = req.tfm.ctx
 
-    def hchacha(state, subkey, nrounds: int) -> None:
+    # the library's hchacha_block_arch: NEON in a section of its own where SIMD is usable (up to
+    # 5.4 the request only gets here when it is), else the generic HChaCha
+    hchacha = chacha_library.hchacha_block_arch(chacha_library.ArchLibrary(
+        present=lambda: True, begin=capi.kernel_neon_begin, end=capi.kernel_neon_end,
+        blocks=core.chacha_doneon, hchacha=core.hchacha_block_neon))
+
+    def step(state, dst, src, n: int, nrounds: int) -> None:
         if per_step and capi.simd_choice() == GENERIC:
-            generic.generic_hchacha(state, subkey, nrounds)
+            generic.generic_crypt(state, _from_buffer("uint8_t[]", dst), _from_buffer("uint8_t[]", src),
+                                  n, nrounds)
             return
         capi.kernel_neon_begin()
         try:
-            core.hchacha_block_neon(state, subkey, nrounds)
+            core.chacha_doneon(state, dst[:n], src[:n], n, nrounds)
+            capi.fpu_account(n)
         finally:
             capi.kernel_neon_end()
 
-    state = generic.arch_state(ctx, req.iv, xchacha, hchacha if xchacha else None)
-    doneon = core.chacha_doneon
-    nrounds = ctx.nrounds
-    try:
-        walk = capi.skcipher_walk_virt(req, atomic=False)
-        while walk.nbytes:
-            n = walk.nbytes
-            if n < walk.total:
-                n -= n % walk.stride
-            if per_step and capi.simd_choice() == GENERIC:
-                generic.generic_crypt(state, _from_buffer("uint8_t[]", walk.dst),
-                                      _from_buffer("uint8_t[]", walk.src), n, nrounds)
-                capi.skcipher_walk_done(walk, walk.nbytes - n)
-                continue
-            capi.kernel_neon_begin()
-            try:
-                doneon(state, walk.dst[:n], walk.src[:n], n, nrounds)
-                capi.fpu_account(n)
-            finally:
-                capi.kernel_neon_end()
-            capi.skcipher_walk_done(walk, walk.nbytes - n)
-    finally:
-        generic.wipe_state(state)
+    generic.stream_steps(req, xchacha, hchacha if xchacha else None, step)
 
 
 def v5_requests(get_core):
@@ -99,10 +93,47 @@ def v5_requests(get_core):
 
 def neon_algs(walksize: int, encrypts) -> tuple:
     """The three ``*-neon`` descriptors (priority 300) with ``walksize``."""
-    chacha, xchacha = encrypts
     # the core is not callable from C in this process: every path is the request path
-    return tuple(generic.chacha_alg(cra, cra + "-neon", 300, x, rounds, fn, c_stream=None,
-                                    contiguous=None, direct=None, walksize=walksize)
-                 for cra, x, rounds, fn in (("chacha20", False, 20, chacha),
-                                            ("xchacha20", True, 20, xchacha),
-                                            ("xchacha12", True, 12, xchacha)))
+    return generic.chacha_family("-neon", 300, encrypts, c_stream=None, contiguous=None, direct=None,
+                                 walksize=walksize)
+
+
+class NeonChachaModule:
+    """An arm/arm64 ``chacha_neon`` module: up to 6.15 the ``*-neon``
+    drivers of ``walksize`` over :func:`v5_requests`, registered only where
+    the CPU has ``feature`` (else ENODEV); from 6.16 crypto/chacha.c's over
+    the NEON library (named ``*-neon`` here, renamed by the table),
+    registered as the version's ``chacha.registers`` says (without NEON they
+    run the generic code).  Either way it loads ``chacha_generic`` first (the
+    exported generic helpers; in 6.16-6.17 the ``*-generic`` drivers)."""
+
+    def __init__(self, arch: str, module: str, feature: str, walksize: int) -> None:
+        self.arch, self.module, self.feature = arch, module, feature
+        self.core: Any = None
+        #: the drivers registered (filled at init, emptied at exit)
+        self.algs: List[Any] = []
+        self.v5_algs = neon_algs(walksize, v5_requests(lambda: self.core))
+        self.library = chacha_library.ArchLibrary(
+            present=lambda: self.core is not None, begin=capi.kernel_neon_begin, end=capi.kernel_neon_end,
+            blocks=chacha_library.counted(lambda *a: self.core.chacha_doneon(*a)),
+            hchacha=lambda *a: self.core.hchacha_block_neon(*a))
+        self.lib_algs = chacha_library.library_algs("-neon", 300, lambda: self.library, module)
+
+    def init(self) -> None:
+        has = current_machine().has(self.feature)
+        if chacha_library.library_followed():
+            chosen = self.lib_algs if chacha_library.library_registers(has) else ()
+        else:
+            capi.require_cpu(has, self.module, f"the CPU lacks {self.feature.upper()}")
+            chosen = self.v5_algs
+        self.core = backend.load(self.arch, "chacha_neon") if has else None
+        if not modules.is_loaded(generic.MODULE_NAME):      # the exported generic helpers' module
+            modules.insmod(generic.MODULE_NAME)
+        self.algs[:] = chosen
+        if chosen:
+            capi.crypto_register_skciphers(chosen)
+
+    def exit(self) -> None:
+        if self.algs:
+            capi.crypto_unregister_skciphers(self.algs)
+            self.algs.clear()

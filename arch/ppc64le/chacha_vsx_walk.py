@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import crypto_api as capi
 from crypto_api.simd_rule import ANY_LENGTH
 from crypto_api.algs import chacha_generic as generic
 from crypto_api.algs._chacha_generic import ffi as gffi
@@ -34,21 +33,14 @@ def generic_c(state: Any, dst: Any, src: Any, n: int, nrounds: int) -> None:
 
 def stream(req: Any, xchacha: bool, step: Step) -> None:
     """Encrypt (= decrypt) ``req`` with ``step`` inside one VSX section per walk step."""
-    ctx = req.tfm.ctx
-    state = generic.arch_state(ctx, req.iv, xchacha, glib.hchacha_block_generic)
-    try:
-        walk = capi.skcipher_walk_virt(req, atomic=False)
-        while walk.nbytes:
-            n = walk.nbytes
-            if n < walk.total:
-                n -= n % walk.stride
-            if vsx_glue.simd_usable():
-                vsx_glue.vsx_call(step, state, walk.dst, walk.src, n, ctx.nrounds, nbytes=n)
-            else:
-                generic_c(state, walk.dst, walk.src, n, ctx.nrounds)
-            capi.skcipher_walk_done(walk, walk.nbytes - n)
-    finally:
-        generic.wipe_state(state)
+
+    def one_step(state: Any, dst: Any, src: Any, n: int, nrounds: int) -> None:
+        if vsx_glue.simd_usable():
+            vsx_glue.vsx_call(step, state, dst, src, n, nrounds, nbytes=n)
+        else:
+            generic_c(state, dst, src, n, nrounds)
+
+    generic.stream_steps(req, xchacha, glib.hchacha_block_generic, one_step)
 
 
 def chacha_algs(suffix: str, priority: int, module: str, step: Step) -> tuple:
@@ -60,8 +52,5 @@ def chacha_algs(suffix: str, priority: int, module: str, step: Step) -> tuple:
     def xchacha(req):
         stream(req, True, step)
 
-    return tuple(generic.chacha_alg(name, f"{name}-{suffix}", priority, x, rounds, fn, module=module,
-                                    c_stream=None, contiguous=None, direct=None, simd_rule=ANY_LENGTH)
-                 for name, x, rounds, fn in (("chacha20", False, 20, chacha),
-                                             ("xchacha20", True, 20, xchacha),
-                                             ("xchacha12", True, 12, xchacha)))
+    return generic.chacha_family("-" + suffix, priority, (chacha, xchacha), module=module, c_stream=None,
+                                 contiguous=None, direct=None, simd_rule=ANY_LENGTH)

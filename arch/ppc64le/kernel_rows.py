@@ -7,7 +7,7 @@ these with the generic rows and the other machines'.
 
 from __future__ import annotations
 
-from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, chacha_arch, drivers
+from crypto_api.kernels.row import ARCHES, CHACHA, LIB6X, MODES, DeviceTable, Row, Rule, chacha_arch, drivers
 
 PPC = ("ppc64le",)
 
@@ -19,7 +19,8 @@ ROWS = tuple(
            f"arch/powerpc/crypto/poly1305-p10-glue.c @6.5-6.15 ({ARCHES} §3.3)")]
     + chacha_arch(PPC, "-p10", "chacha_p10_crypto", "-p10",
                    f"arch/powerpc/crypto/chacha-p10-glue.c @6.5-6.15 ({ARCHES} §3.2)",
-                   "powerpc", f"crypto/chacha.c @6.16-6.17 ({ARCHES} §3.5)", since="6.5")
+                   "powerpc", f"crypto/chacha.c @6.16-6.17 ({ARCHES} §3.5)",
+                   f"crypto/chacha.c @6.18-6.19 over lib/crypto/powerpc/chacha.h ({ARCHES} §3.5)", since="6.5")
     + drivers(CHACHA, "-vsx-4way", "-vsx-4way", machines=PPC, since="5.0", until=None, priority=50,
                module="chacha_vsx_4way", source="no kernel counterpart (arch/ppc64le/chacha_vsx4_glue.py)",
                status="project", note="the seed's POWER8 design, below every kernel ChaCha (50)")
@@ -44,4 +45,14 @@ DEVICE_TABLES = (
 NOT_MODELLED = (
     "drivers the kernel has and this project does not register: p8_aes_cbc, p8_aes_ctr, "
     "p8_aes_xts, p8_ghash",
+)
+
+#: The glue's rules on this machine that changed by version (crypto_api.version_rules).
+RULES = (
+    Rule("chacha.sections", PPC, "6.16", None, "library",
+         "crypto/chacha.c over the powerpc ChaCha library: walk stride 64; per step, 64 bytes or less, no "
+         "POWER10 or no SIMD run the generic code, longer steps P10_DO pieces of at most 4096 bytes, each "
+         "its own VSX section; HChaCha always the generic code",
+         f"crypto/chacha.c, lib/crypto/powerpc/chacha.h (chacha_crypt_arch) @6.16-6.19 ({ARCHES} §3.2, §3.5)",
+         unknown="6.16-6.17 from the pull requests (no release tree read)"),
 )

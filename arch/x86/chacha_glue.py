@@ -28,7 +28,8 @@ named ``*-x86`` in 6.16-6.17 and ``*-lib`` from 6.18 (registered here, in
 place of the generic module's, so the default kernel's ChaCha runs this
 code); each walk step goes to the library, which runs a step of 64 bytes or
 less, or one made while SIMD is unusable, with the generic code and a longer
-one in pieces of at most 4096 bytes, each in a section of its own.
+one in pieces of at most 4096 bytes, each in a section of its own (the rules
+every machine's library shares: crypto_api.algs.chacha_library).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import logging
 
 import crypto_api as capi
 from crypto_api.algs import chacha_generic as generic
+from crypto_api.algs import chacha_library
 from crypto_api.algs._chacha_generic import ffi as gffi
 from crypto_api.arch.x86._chacha_glue import ffi as _wffi
 from crypto_api.arch.x86._chacha_glue import lib as _wlib
@@ -59,8 +61,6 @@ MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "chacha20", "chacha20-simd", "xchacha20", "xchacha20-simd", "xchacha12", "xchacha12-simd")
 
 FPU_YIELD_BYTES = 4096
-#: the x86 ChaCha library's longest piece in one FPU section (6.16+)
-LIBRARY_PIECE = 4096
 #: crypto_api.version_rules: "walk" (5.0-5.4, the composite's), "step" (5.5-6.15),
 #: "library" (6.16+)
 SECTIONS_RULE = "chacha.sections"
@@ -159,54 +159,41 @@ def _glue_loop(ctx, iv, xchacha: bool, src, dst, n: int, src_off: int, dst_off: 
             capi.kernel_fpu_end()
 
 
-def _hchacha_own_section(state, subkey, nrounds: int) -> None:
-    """5.5+'s hchacha_block_arch: the SSSE3 HChaCha in a section of its own
-    where SIMD is usable, else the generic one."""
-    if capi.simd_choice() == GENERIC:
-        generic.generic_hchacha(state, subkey, nrounds)
-        return
-    _fpu_begin()
-    try:
-        impl.hchacha(state, subkey, nrounds)
-    finally:
-        _fpu_end()
+def _x86_blocks(state, dst, src, n: int, nrounds: int) -> None:
+    impl.dosimd(state, _from_buffer("uint8_t[]", dst), _from_buffer("uint8_t[]", src), n, nrounds)
 
 
-def _sections(nbytes: int, library: bool):
-    """(offset, length) of each FPU section over a walk step: the whole step
-    (5.5-6.15), or pieces of at most LIBRARY_PIECE bytes (6.16+'s library)."""
-    if not library:
-        return ((0, nbytes),)
-    return ((pos, min(LIBRARY_PIECE, nbytes - pos)) for pos in range(0, nbytes, LIBRARY_PIECE))
+#: the x86 ChaCha library (chacha_crypt_arch, hchacha_block_arch): the block code
+#: chosen at init, HChaCha with the SSSE3 code, each in its own kernel_fpu_begin/end
+LIBRARY = chacha_library.ArchLibrary(present=lambda: impl.dosimd is not None, begin=_fpu_begin,
+                                     end=_fpu_end, blocks=_x86_blocks,
+                                     hchacha=lambda state, out, nrounds: impl.hchacha(state, out, nrounds))
+#: 5.5+'s hchacha_block_arch: the SSSE3 HChaCha in a section of its own where
+#: SIMD is usable, else the generic one
+_hchacha_own_section = chacha_library.hchacha_block_arch(LIBRARY)
 
 
 def _step_walk(req, ctx, xchacha: bool) -> None:
     """5.5+: SIMD decided per walk step; 5.5-6.15 one section per step, 6.16+
-    the library's rules (64 bytes or less: generic; pieces of at most 4096
-    bytes, a section each)."""
-    state = generic.arch_state(ctx, req.iv, xchacha, _hchacha_own_section)
-    nrounds = ctx.nrounds
-    library = rule(SECTIONS_RULE, "walk") == "library"
+    the library's rules (crypto_api.algs.chacha_library)."""
+    if rule(SECTIONS_RULE, "walk") == chacha_library.LIBRARY:
+        chacha_library.library_stream(LIBRARY, req, xchacha)
+        return
+    generic.stream_steps(req, xchacha, _hchacha_own_section, _one_section_step)
+
+
+def _one_section_step(state, dst, src, nbytes: int, nrounds: int) -> None:
+    """5.5-6.15: a walk step in one FPU section, or the generic code where SIMD is unusable."""
+    d, s = _from_buffer("uint8_t[]", dst), _from_buffer("uint8_t[]", src)
+    if capi.simd_choice() == GENERIC:
+        generic.generic_crypt(state, d, s, nbytes, nrounds)
+        return
+    _fpu_begin()
     try:
-        walk = capi.skcipher_walk_virt(req, atomic=False)
-        while walk.nbytes:
-            nbytes = walk.nbytes
-            if nbytes < walk.total:
-                nbytes -= nbytes % walk.stride
-            d, s = _from_buffer("uint8_t[]", walk.dst), _from_buffer("uint8_t[]", walk.src)
-            if capi.simd_choice() == GENERIC or (library and nbytes <= generic.CHACHA_BLOCK_SIZE):
-                generic.generic_crypt(state, d, s, nbytes, nrounds)
-            else:
-                for pos, n in _sections(nbytes, library):
-                    _fpu_begin()
-                    try:
-                        impl.dosimd(state, d + pos, s + pos, n, nrounds)
-                        capi.fpu_account(n)
-                    finally:
-                        _fpu_end()
-            capi.skcipher_walk_done(walk, walk.nbytes - nbytes)
+        impl.dosimd(state, d, s, nbytes, nrounds)
+        capi.fpu_account(nbytes)
     finally:
-        generic.wipe_state(state)
+        _fpu_end()
 
 
 def _simd_walk(req, ctx, xchacha: bool) -> None:

@@ -161,18 +161,8 @@ ROWS = tuple(
            note="this project's hctr2 spawns a polyval shash in every version")]
     + chacha_arch(X86, "-simd", "chacha_x86_64", "-simd",
                    f"arch/x86/crypto/chacha_glue.c @5.0-6.15 ({ARCHES} §5)",
-                   "x86", f"crypto/chacha.c @6.16-6.17, $(ARCH) = x86 ({ARCHES} §1.1 notes)")
-    + drivers(CHACHA, "-simd", "-lib", machines=X86, since="6.18", until=None, priority=300,
-              module="chacha_x86_64",
-              source=f"crypto/chacha.c @6.18-6.19 over the x86 ChaCha library ({CORE} §5, §6.3)",
-              note="crypto/chacha.c's *-lib drivers, whose library runs the x86 SIMD code; here the x86 "
-                   "module registers them (the kernel's module is chacha), and the generic module's "
-                   "*-lib rows do not apply on x86")
-    + drivers(CHACHA, "-generic", "-generic", machines=X86, since="5.0", until="6.18", priority=100,
-              module="chacha_generic",
-              source=f"crypto/chacha_generic.c @5.0-6.15, crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)",
-              note="x86's own rows for the generic module: the same as every machine's until 6.18, "
-                   "after which the x86 module's *-lib drivers hold the names")
+                   "x86", f"crypto/chacha.c @6.16-6.17, $(ARCH) = x86 ({ARCHES} §1.1 notes)",
+                   f"crypto/chacha.c @6.18-6.19 over the x86 ChaCha library ({CORE} §5, §6.3)")
     + [Row("driver", X86, "5.0", "6.16", "poly1305", "poly1305-simd", "poly1305-simd", 300, "poly1305_x86_64",
            f"arch/x86/crypto/poly1305_glue.c @5.0 ({ARCHES} §5); removed 6.16 ({ARCHES} §1.1 notes)",
            unknown="that the 5.6+ rewrite kept the name poly1305-simd and priority 300: from history, "

@@ -39,12 +39,32 @@ def _machine() -> str:
     return current_machine().arch
 
 
+_no_arch_code: dict = {}
+
+
+def _rows_machine() -> str:
+    """The machine whose driver rows apply: the chosen one, or the generic rows
+    alone where no arch module can load (modules.generic_only, or an emulated
+    machine whose code cannot run here: a kernel built without arch code, so
+    e.g. 6.18's *-lib ChaCha drivers are the generic module's, not the
+    machine library's)."""
+    from ..machine.emulation import drivers_problem
+    from ..machine.selection import current_machine
+    if modules.generic_only_chosen():
+        return "*"
+    m = current_machine()
+    key = (m.arch, m.cpu)
+    if key not in _no_arch_code:
+        _no_arch_code[key] = m.emulated and drivers_problem(m) is not None
+    return "*" if _no_arch_code[key] else m.arch
+
+
 def _driver(desc: Any) -> Any:
     version = selected()
     if version is None:
         return desc
     ours = desc.cra_driver_name or desc.cra_name + "-generic"
-    governed, row = decide("driver", _machine(), ours, version)
+    governed, row = decide("driver", _rows_machine(), ours, version)
     if not governed:
         return desc
     if row is None:

@@ -96,15 +96,30 @@ def drivers(names: Iterable[str], suffix_ours: str, suffix: str, **kw) -> List[R
     return [Row("driver", cra_name=n, ours=n + suffix_ours, driver=n + suffix, **kw) for n in names]
 
 
-def chacha_arch(machines, ours_sfx, module, first, first_source, arch_name, arch_source,
-                since="5.0", prio=300) -> List[Row]:
+#: where the generic ChaCha module's rows come from (algs/kernel_rows.py and each machine's own)
+CHACHA_GENERIC_SOURCE = f"crypto/chacha_generic.c @5.0-6.15, crypto/chacha.c @6.16-6.17 ({ARCHES} §1.1)"
+
+
+def chacha_arch(machines, ours_sfx, module, first, first_source, arch_name, arch_source, lib_source,
+                since="5.0", prio=300, lib_note="") -> List[Row]:
     """An arch ChaCha module: its own drivers until 6.16, crypto/chacha.c's
-    ``*-<arch>`` in 6.16-6.17, then nothing of its own (6.18's ``*-lib``
-    drivers are the generic module's rows)."""
+    ``*-<arch>`` in 6.16-6.17 and ``*-lib`` from 6.18 (both over the
+    machine's ChaCha library: crypto_api.algs.chacha_library); and the
+    machine's own rows for the generic module, which end at 6.18 because this
+    module holds the ``*-lib`` names there."""
     return (drivers(CHACHA, ours_sfx, first, machines=machines, since=since, until="6.16",
                     priority=prio, module=module, source=first_source)
             + drivers(CHACHA, ours_sfx, "-" + arch_name, machines=machines, since="6.16", until="6.18",
-                      priority=300, module=module, source=arch_source))
+                      priority=300, module=module, source=arch_source)
+            + drivers(CHACHA, ours_sfx, "-lib", machines=machines, since="6.18", until=None, priority=300,
+                      module=module, source=lib_source,
+                      note=lib_note or f"crypto/chacha.c's *-lib drivers over the {arch_name} ChaCha library; "
+                                       f"here {module} registers them (the kernel's module is chacha), "
+                                       "so the generic module's *-lib rows do not apply on this machine")
+            + drivers(CHACHA, "-generic", "-generic", machines=machines, since="5.0", until="6.18", priority=100,
+                      module="chacha_generic", source=CHACHA_GENERIC_SOURCE,
+                      note="this machine's own rows for the generic module: the same as every machine's "
+                           "until 6.18, after which its ChaCha library's *-lib drivers hold the names"))
 
 
 @attrs.frozen

@@ -263,8 +263,8 @@ def test_generic_only_loads_no_arch_module_even_where_the_machine_runs(tmp_path)
     assert r.returncode == 0, r.stderr
     table = r.stdout.split("\n\n")[-1].splitlines()[1:-1]
     drivers = [ln.split()[0] for ln in table]
-    # generic by this project's names (6.18 calls some of them *-lib)
-    assert drivers and all(ours(leaf, "arm64").endswith("-generic") for d in drivers for leaf in _leaves(d)), \
+    # generic by this project's names (6.18 calls some of them *-lib; with no arch code the generic rows apply)
+    assert drivers and all(ours(leaf, "*").endswith("-generic") for d in drivers for leaf in _leaves(d)), \
         drivers
 
 
