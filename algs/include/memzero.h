@@ -4,8 +4,12 @@
  * include/linux/string.h).
  *
  * This is the only wiping routine of the C code (algs/ and arch/x86/).
- * Portable C: memset is called through a volatile function pointer, so the
- * compiler cannot prove the store is dead and elide it.
+ * With GCC or Clang the memset is an ordinary one (a wipe of a known small
+ * size becomes a few stores in place, not a call), followed by an empty asm
+ * statement that takes the pointer and clobbers memory: the compiler must
+ * assume the asm reads the zeroed bytes, so it cannot drop the stores as
+ * dead.  Elsewhere (portable C) memset is called through a volatile
+ * function pointer, which the compiler cannot see through either.
  */
 #ifndef CRYPTO_API_MEMZERO_H
 #define CRYPTO_API_MEMZERO_H
@@ -15,10 +19,17 @@
 
 static inline void memzero_explicit(void *p, size_t n)
 {
+#if defined(__GNUC__) || defined(__clang__)
+	if (p != NULL && n != 0) {
+		memset(p, 0, n);
+		__asm__ __volatile__("" : : "r"(p) : "memory");
+	}
+#else
 	static void *(*const volatile memset_fn)(void *, int, size_t) = memset;
 
 	if (p != NULL && n != 0)
 		memset_fn(p, 0, n);
+#endif
 }
 
 /*
