@@ -182,9 +182,12 @@ def test_goals_run_reports_every_row(capsys, tmp_path):
     scaling = min(two["one_thread_samples_ns"]) / min(two["samples_ns"])
     assert len(two["one_thread_samples_ns"]) == len(two["samples_ns"]) == report["settings"]["repeat"]
     assert rows["8"]["ratio"] == pytest.approx(scaling)
-    # a threads sample outlasts the interpreter's first forced switches (about
-    # 20 switch intervals; the calibration is approximate)
-    assert two["iterations"][0] * min(two["one_thread_samples_ns"]) > 0.5 * thread_sample_min_ns()
+    # a threads sample is planned to outlast the interpreter's first forced switches:
+    # at the table's best rate for the same point its calls take thread_sample_min_ns
+    # (checked on the plan, from the report's own figures, not on how fast the calls ran)
+    one = next(r for r in report["results"] if r["target"] == "xchacha12" and r["op"] == "encrypt"
+               and r["size"] == 4096 and r["threads"] == 1)
+    assert two["iterations"][0] * min(one["samples_ns"]) >= thread_sample_min_ns() * 0.9999  # the report rounds ns to 3 places
     assert f"{scaling:.2f}x" in out.split("threads:")[1]
     # the control beside it: hashlib.sha256 at each size of the threads phase
     control = {c["size"]: c for c in report["thread_control"]}
