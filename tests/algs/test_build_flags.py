@@ -119,9 +119,14 @@ def test_every_c_file_is_listed_by_exactly_one_core():
     assert not twice, twice
 
 
+#: a declaration: at a line's start, type words (and stars), the name, a parameter list, ';'
+#: (a call in a function body, or prose such as "per block (...);", has no type words before it)
+_PROTOTYPE = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*[ \t*]+)+?\**(\w+)[ \t]*\([^()]*\)[ \t]*;", re.M)
+
+
 def _prototypes(text: str) -> set:
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return {m.group(1) for m in re.finditer(r"\b(\w+)\s*\([^()]*\)\s*;", text)}
+    return {m.group(1) for m in _PROTOTYPE.finditer(text) if not m.group(0).lstrip().startswith("return")}
 
 
 def test_no_cores_list_retypes_a_prototype_its_headers_declare():
@@ -252,7 +257,8 @@ def test_one_wiping_routine_in_the_c_code():
                                text, re.M):
             defs.setdefault(name, []).append(rel)
         assert not re.search(r"volatile\s+u?int\w*\s*\*", text), f"{rel}: open-coded volatile wipe"
-        assert '__asm__ __volatile__("" ' not in text, f"{rel}: memset + compiler barrier wipe"
+        if rel != "algs/include/memzero.h":     # the one routine is a memset + barrier there
+            assert '__asm__ __volatile__("" ' not in text, f"{rel}: memset + compiler barrier wipe"
     assert defs == {"memzero_explicit": ["algs/include/memzero.h"],
                     "crypto_memzero": ["algs/include/memzero.h"],
                     "memzero_stack": ["algs/include/memzero.h"]}, defs
