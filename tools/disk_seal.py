@@ -32,7 +32,7 @@ import threading
 from typing import Any, Dict, List
 
 from crypto_api.dmcrypt import sha256_sector_digests
-from crypto_api.shash import crypto_alloc_shash
+from crypto_api import crypto_alloc_shash
 
 DIGEST = 32                       # a record's digest
 SECTOR_DIGEST = 16                # a sector's digest (resilience "checksum")

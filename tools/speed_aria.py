@@ -19,7 +19,7 @@ from functools import partial
 from typing import Callable, Dict, List
 
 import crypto_api as capi
-from crypto_api.errors import EINVAL, ENODEV, CryptoError
+from crypto_api.errors import EINVAL, ENODEV, ENOENT, CryptoError
 
 from .speed_targets import Skip, Target, pattern
 
@@ -61,10 +61,21 @@ class SboxTarget(Target):
         self.name = name
         self.driver = f"{base} ({sbox} S-boxes)"
         self._impl = aria_glue.AriaImpl(impl, self.priority, level, sbox == "gfni")
-        self._inner = capi.crypto_alloc_skcipher("__" + base, capi.CRYPTO_ALG_INTERNAL,
-                                                 capi.CRYPTO_ALG_INTERNAL)
+        self._inner = self._keyed_alg(base)
         self._inner.setkey(self.key)
         self._mode = mode
+
+    @staticmethod
+    def _keyed_alg(base: str):
+        """The algorithm that holds the key schedule: the internal one under the SIMD
+        wrapper (6.1-6.15), the driver itself where it is registered directly (6.16+)."""
+        try:
+            return capi.crypto_alloc_skcipher("__" + base, capi.CRYPTO_ALG_INTERNAL,
+                                              capi.CRYPTO_ALG_INTERNAL)
+        except CryptoError as e:
+            if e.errno != ENOENT:
+                raise
+        return capi.crypto_alloc_skcipher(base)
 
     def op(self, opname: str, size: int, tfm=None) -> Callable[[], object]:
         from crypto_api.arch.x86 import aria_glue
