@@ -23,6 +23,7 @@ from crypto_api.algs.authenc import authenc_key
 from crypto_api.errors import EBADMSG, EINVAL
 from drawn_bytes import exactly
 from sglayout import gather, layouts, scatter
+from aead_wait import run
 
 HASHES = {"sha1": 20, "sha256": 32, "sha512": 64}
 FUNNY = dict(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
@@ -48,15 +49,6 @@ def reference(h, authkey, enckey, iv, ad, pt, authsize):
     ct = enc.update(pt) + enc.finalize()
     mac_input = ad[0:4] + ad[8:] + ct + ad[4:8]
     return ct + hmac.new(authkey, mac_input, getattr(hashlib, h)).digest()[:authsize]
-
-
-def run(tfm, encrypt, src, dst, cryptlen, assoclen, iv):
-    wait = capi.crypto_init_wait()
-    req = capi.aead_request_alloc(tfm)
-    capi.aead_request_set_callback(req, capi.CRYPTO_TFM_REQ_MAY_BACKLOG, capi.crypto_req_done, wait)
-    capi.aead_request_set_crypt(req, src, dst, cryptlen, iv)
-    capi.aead_request_set_ad(req, assoclen)
-    return capi.crypto_wait_req((capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt)(req), wait)
 
 
 @settings(max_examples=50, **FUNNY)

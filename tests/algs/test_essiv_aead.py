@@ -30,6 +30,7 @@ from crypto_api.errors import EBADMSG, EINVAL
 from crypto_api.testmgr.vectors import load_json
 from aead_vectors import check_vector, unhex
 from drawn_bytes import exactly
+from aead_wait import run
 
 NAMES = ["essiv(authenc(hmac(sha256),cbc(aes)),sha256)",
          "essiv(authenc(hmac(sha256-generic),cbc(aes-generic)),sha256-generic)"]
@@ -51,15 +52,6 @@ def reference(authkey, enckey, iv, ad, pt, authsize):
     enc = Cipher(algorithms.AES(enckey), modes.CBC(eiv)).encryptor()
     ct = enc.update(pt) + enc.finalize()
     return eiv, ct + hmac.new(authkey, ad[:-16] + eiv + ct, hashlib.sha256).digest()[:authsize]
-
-
-def run(tfm, encrypt, src, dst, cryptlen, assoclen, iv):
-    wait = capi.crypto_init_wait()
-    req = capi.aead_request_alloc(tfm)
-    capi.aead_request_set_callback(req, capi.CRYPTO_TFM_REQ_MAY_BACKLOG, capi.crypto_req_done, wait)
-    capi.aead_request_set_crypt(req, src, dst, cryptlen, iv)
-    capi.aead_request_set_ad(req, assoclen)
-    return capi.crypto_wait_req((capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt)(req), wait)
 
 
 @settings(max_examples=40, **FUNNY)

@@ -25,19 +25,11 @@ from crypto_api.algs.authenc import authenc_key
 from crypto_api.errors import EBADMSG, EINVAL
 from drawn_bytes import exactly
 from sglayout import gather, layouts, scatter
+from aead_wait import run
 
 SEQIV = "seqiv(rfc4106(gcm(aes)))"
 ECHAINIV = "echainiv(authenc(hmac(sha256),cbc(aes)))"
 FUNNY = dict(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-
-
-def run(tfm, encrypt, src, dst, cryptlen, assoclen, iv):
-    wait = capi.crypto_init_wait()
-    req = capi.aead_request_alloc(tfm)
-    capi.aead_request_set_callback(req, capi.CRYPTO_TFM_REQ_MAY_BACKLOG, capi.crypto_req_done, wait)
-    capi.aead_request_set_crypt(req, src, dst, cryptlen, iv)
-    capi.aead_request_set_ad(req, assoclen)
-    return capi.crypto_wait_req((capi.crypto_aead_encrypt if encrypt else capi.crypto_aead_decrypt)(req), wait)
 
 
 def crypt_one(tfm, encrypt, data, assoclen, iv):
