@@ -99,9 +99,9 @@ def _machine_options(p: argparse.ArgumentParser, default) -> None:
                    help="CPU model of an emulated machine (a qemu -cpu model: "
                         f"{', '.join(models + ['...'])}; default: $CRYPTO_API_CPU, else the arch's default)")
     from . import kernels
-    from .kernels import KNOWN
     p.add_argument("--kernel", default=default, metavar="VERSION",
-                   help=f"emulate this kernel version's drivers, names and priorities ({', '.join(KNOWN)}; "
+                   help="emulate this kernel version's drivers, names and priorities (a release from "
+                        f"{kernels.RELEASES[0]} to {kernels.RELEASES[-1]}; `crypto-api kernels` lists them; "
                         f"default: $CRYPTO_API_KERNEL, else {kernels.DEFAULT}; {kernels.COMPOSITE}: every driver "
                         "as this project registers it)")
 

@@ -64,6 +64,9 @@ def run(args) -> int:
     print(f"crypto_api {capi.__version__}: booting the crypto subsystem of {kernels.describe()} "
           f"on {current_machine().describe()} "
           f"(self-tests: {capi.testmgr.get_level()})")
+    note = kernels.caveat()
+    if note:
+        print(note)
     for name in sorted(modules.available_modules()):
         err = modules.load_all(only=[name])[name]
         if err is None:

@@ -10,7 +10,8 @@ is built on demand and listed; a pattern first builds the template instances
 of the self-test table (the adiantum ones), so ``--name 'adiantum*'`` finds
 them as it would on a system that had used them.  A first line
 ``# kernel: Linux <version>`` says which kernel's drivers it shows (6.18 unless
-``--kernel`` chose another); the ``composite`` registry has no such line.  Patterns are fnmatch's:
+``--kernel`` chose another), followed for a release the table's sources did not
+read by a line saying so (crypto_api.kernels.caveat); the ``composite`` registry has no such line.  Patterns are fnmatch's:
 ``( ) ,`` are ordinary characters, and an unclosed ``[`` matches itself.
 """
 
@@ -101,6 +102,9 @@ def run(args) -> int:
         return 1
     if kernels.selected():          # which kernel this listing shows (the composite: no line)
         print(f"# kernel: {kernels.describe()}")
+        note = kernels.caveat()
+        if note:
+            print(f"# {note}")
     if args.table:
         sys.stdout.write(_table(algs))
     else:

@@ -28,10 +28,11 @@ import attrs
 
 from .. import modules, registry, version_rules
 from ..testmgr import descs as testmgr
-from .query import coldplugged, decide, rows_for, rule_row, testmgr_entry
-from .versions import COMPOSITE, DEFAULT, KNOWN, check, describe, select, selected
+from .query import coldplugged, decide, rows_for, rule_row, testmgr_entry, unsettled
+from .versions import COMPOSITE, DEFAULT, KNOWN, RELEASES, bracket, check, describe, select, selected
 
-__all__ = ["COMPOSITE", "DEFAULT", "KNOWN", "boot", "check", "describe", "select", "selected"]
+__all__ = ["COMPOSITE", "DEFAULT", "KNOWN", "RELEASES", "boot", "caveat", "check", "describe", "select",
+           "selected"]
 
 
 def _machine() -> str:
@@ -126,6 +127,23 @@ version_rules.set_rule_source(_rule)
 modules.set_coldplug_rule(_coldplug)
 modules.set_alias_rule(_aliases)
 testmgr.set_version_entries(_testmgr)
+
+
+def caveat(version: Optional[str] = None) -> str:
+    """One line for a release the table's sources did not read (``version``, else
+    the followed one): the read versions around it and how many facts changed
+    between them at a point not settled (``crypto-api kernels VERSION`` lists
+    them); empty for a read version and for the composite registry."""
+    v = selected() if version is None else check(version)
+    if v is None or v == COMPOSITE:
+        return ""
+    lo, hi = bracket(v)
+    if lo == hi:
+        return ""
+    doubtful = unsettled(v, _machine())
+    return (f"Linux {v} was not read: it answers from the table's ranges between the read versions {lo} "
+            f"and {hi}; {len(doubtful)} fact{'s' if len(doubtful) != 1 else ''} on {_machine()} changed in "
+            f"that span at a point the sources did not settle (crypto-api kernels {v} lists them)")
 
 
 def boot(kernel: Optional[str] = None, arch: Optional[str] = None, cpu: Optional[str] = None) -> str:

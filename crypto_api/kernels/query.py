@@ -2,17 +2,20 @@
 
 No kernel counterpart.  :func:`decide` is what the registry's version rule
 asks at each registration; :func:`snapshot` is what a booted version shows
-(the rows whose status registers something), the tests' expected set.
+(the rows whose status registers something), the tests' expected set;
+:func:`unsettled` what a release between two read versions cannot be sure of.
 """
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
+import attrs
+
 from .row import DeviceTable, Row, Rule, TestmgrEntry
 from .table import device_tables, rules, testmgr_entries
 from .table import rows as table_rows
-from .versions import KNOWN, check, key
+from .versions import KNOWN, bracket, check, key
 
 _governed: Optional[Dict[Tuple[str, str, str], List[Row]]] = None
 
@@ -93,6 +96,53 @@ def rule_row(name: str, machine: str, version: str) -> Optional[Rule]:
     found = [r for r in rules() if r.name == name and covers(r, version)]
     return (next((r for r in found if machine in r.machines), None)
             or next((r for r in found if "*" in r.machines), None))
+
+
+@attrs.frozen
+class Unsettled:
+    """A fact whose change lies between two read versions at a point the
+    sources did not settle: ``kind`` (driver, template, rule, device table,
+    testmgr entry), ``name``, the ``bound`` the table takes and its ``unknown``."""
+
+    kind: str
+    name: str
+    bound: str
+    unknown: str
+
+
+def _facts(machine: str):
+    """(kind, name, fact) of every fact that applies on ``machine`` (its own or ``*``)."""
+    for r in table_rows():
+        if machine in r.machines or "*" in r.machines:
+            yield r.what, r.driver or r.ours, r
+    for u in rules():
+        if machine in u.machines or "*" in u.machines:
+            yield "rule", u.name, u
+    for t in device_tables():
+        if machine in t.machines:
+            yield "device table", t.module, t
+    for e in testmgr_entries():
+        yield "testmgr entry", e.alg, e
+
+
+def unsettled(version: str, machine: str) -> List[Unsettled]:
+    """The facts whose answer in ``version`` rests on a bound the sources did not
+    settle: a release between two read versions (:data:`KNOWN`) takes every
+    bound as the table has it, and a fact with a bound in that span and an
+    ``unknown`` saying so may have changed in another release of the span.
+    Empty for a read version."""
+    lo, hi = bracket(version)
+    if lo == hi:
+        return []
+    span = (key(lo), key(hi) if hi else (99,))
+    found: Dict[Tuple[str, str, str], Unsettled] = {}
+    for kind, name, fact in _facts(machine):
+        if not fact.unknown:
+            continue
+        for bound in (fact.since, fact.until):
+            if bound is not None and span[0] < key(bound) <= span[1]:
+                found.setdefault((kind, name, bound), Unsettled(kind, name, bound, fact.unknown))
+    return list(found.values())
 
 
 def versions() -> Tuple[str, ...]:

@@ -1,8 +1,12 @@
 """Which kernel version the registry follows: the known versions and the switch.
 
 No kernel counterpart (a kernel is one version; this emulator can be several).
-The versions are the seed series 5.0, the LTS lines and the latest release
-(:data:`KNOWN`).  The version is chosen before the first module loads, by
+Any release from v5.0 to 6.19 can be chosen (:data:`RELEASES`); the
+table's facts were read in the seed series 5.0, the LTS lines and the latest
+release (:data:`KNOWN`), and a release between two of those answers from the
+table's ranges (:func:`crypto_api.kernels.query.unsettled` names the facts
+whose change falls between the two, at a point the sources did not settle).
+The version is chosen before the first module loads, by
 ``CRYPTO_API_KERNEL`` in the environment, the command line's ``--kernel``
 or :func:`crypto_api.boot`; none chosen, it is :data:`DEFAULT` (6.18, the
 current LTS line).  ``composite``, chosen explicitly, is this project's own
@@ -22,8 +26,11 @@ from typing import Optional, Tuple
 from .. import kernel_version, modules
 from ..errors import EBUSY, EINVAL, CryptoError
 
-#: The versions the table answers for, oldest first.
+#: The versions whose kernel trees the table's references read, oldest first.
 KNOWN: Tuple[str, ...] = ("5.0", "5.4", "5.10", "5.15", "6.1", "6.6", "6.12", "6.18", "6.19")
+#: Every release that can be chosen: v5.0 to 5.19 (5.19 was followed by 6.0), 6.0 to 6.19.
+RELEASES: Tuple[str, ...] = tuple(f"5.{n}" for n in range(20)) + tuple(f"6.{n}" for n in range(20))
+_RANGE = f"a release from {RELEASES[0]} to {RELEASES[-1]} (5.0-5.19, 6.0-6.19)"
 ENV = "CRYPTO_API_KERNEL"
 #: The version followed when none is chosen: the current LTS line.
 DEFAULT = "6.18"
@@ -41,12 +48,26 @@ def key(version: str) -> Tuple[int, ...]:
 
 
 def check(version: object) -> str:
-    """``version`` if it is a known one (or :data:`COMPOSITE`), else EINVAL naming the known ones."""
+    """``version`` if it is a release (or :data:`COMPOSITE`), else EINVAL naming
+    the range and the versions the table was read in."""
     if version == COMPOSITE:
         return COMPOSITE
-    if not isinstance(version, str) or version not in KNOWN:
-        raise CryptoError(EINVAL, f"kernel {version!r}: not a known version; known: {', '.join(KNOWN)}")
+    if not isinstance(version, str) or version not in RELEASES:
+        raise CryptoError(EINVAL, f"kernel {version!r}: not a known version; {_RANGE}; read in full: "
+                                  f"{', '.join(KNOWN)}")
     return version
+
+
+def bracket(version: str) -> Tuple[str, Optional[str]]:
+    """The read versions around ``version``: (the latest at or before it, the
+    first after it, None past the last); ``(version, version)`` for a read one."""
+    check(version)
+    if version in KNOWN:
+        return version, version
+    v = key(version)
+    before = [k for k in KNOWN if key(k) <= v][-1]
+    after = next((k for k in KNOWN if key(k) > v), None)
+    return before, after
 
 
 def selected() -> Optional[str]:

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from crypto_api.kernels import KNOWN, query
+from crypto_api.kernels import KNOWN, bracket, query
 from crypto_api.kernels.table import rows
 from lowered_priority import lowered
 
@@ -54,6 +54,24 @@ def test_registry_follows_the_table(arch, cpu):
         assert len(registered) == len(got["registered"]), "a driver name registered twice"
         assert registered == expected(version, arch, offered, lowered(arch, cpu)), f"{arch} {cpu} kernel {version}"
         assert sorted(got["templates"]) == sorted(query.templates(version, arch)), version
+
+
+#: releases between two read versions, each where a range bound falls inside the span
+#: (so the release's registry differs from both read neighbours)
+RELEASE_CASES = [("6.0", "x86_64", None), ("6.16", "x86_64", None), ("5.6", "arm64", None),
+                 ("6.16", "arm64", None), ("6.16", "arm", None), ("6.16", "ppc64le", "power10")]
+
+
+@pytest.mark.parametrize("version,arch,cpu", RELEASE_CASES,
+                         ids=[f"{v}-{a}-{c or 'default'}" for v, a, c in RELEASE_CASES])
+def test_a_release_between_read_versions_follows_the_ranges(version, arch, cpu):
+    lo, hi = bracket(version)
+    assert lo != hi and query.snapshot(version, arch) not in (query.snapshot(lo, arch), query.snapshot(hi, arch))
+    got = boot_child(version, arch, cpu)
+    offered = set(got["offered"])
+    registered = {d: (name, prio) for d, name, prio, _module in got["registered"]}
+    assert registered == expected(version, arch, offered, lowered(arch, cpu))
+    assert sorted(got["templates"]) == sorted(query.templates(version, arch))
 
 
 def test_the_machines_offer_what_each_range_needs():
