@@ -34,7 +34,7 @@ def pyproject_rows():
 
 def test_the_table_has_this_projects_commands():
     assert set(pyproject_rows()) == {"boot", "list", "selftest", "speed", "enc", "dec", "disk", "benchmark",
-                                   "fscrypt"}
+                                   "fscrypt", "kernels"}
 
 
 @pytest.mark.parametrize("name, target", sorted(pyproject_rows().items()))
