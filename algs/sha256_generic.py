@@ -1,12 +1,15 @@
 """SHA-224 and SHA-256 (crypto/sha256_generic.c): the shashes
 ``sha224-generic`` and ``sha256-generic`` (priority 100, block size 64) over
-the portable C core (algs/sha256_generic.c).  :func:`sha256_alg` builds the
+the portable C core (algs/sha256_generic.c); from 6.17 crypto/sha256.c's
+``*-lib`` wrappers of the SHA-2 library, over the machine's library code where
+it has some (crypto_api.algs.sha_library).  :func:`sha256_alg` builds the
 descriptor for any core's block function; the x86 drivers use it too.
 """
 
 from __future__ import annotations
 
 import crypto_api as capi
+from crypto_api.algs import sha_library
 from crypto_api.algs._sha256 import ffi, lib
 from crypto_api.algs.simd_blocks import block_runner
 from crypto_api.direct import digest_direct
@@ -25,17 +28,19 @@ _from_buffer = ffi.from_buffer
 
 
 def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False,
-               module: str = None) -> capi.ShashAlg:
+               module: str = None, runner=None) -> capi.ShashAlg:
     """A ``sha224``/``sha256`` shash over the block function ``blocks``;
     ``simd``: it runs inside an FPU section when the FPU model allows, else
-    the generic block function does the work (as the x86 glue falls back)."""
+    the generic block function does the work (as the x86 glue falls back).
+    ``runner(work, nbytes)`` replaces that rule where given (the library's:
+    crypto_api.algs.sha_library)."""
     digestsize = SHA256_DIGEST_SIZE if name == "sha256" else SHA224_DIGEST_SIZE
     init_fn = lib.sha256_init if name == "sha256" else lib.sha224_init
 
     def state(desc):
         return _from_buffer("struct sha256_state *", desc.state)
 
-    _section = block_runner(simd, blocks, GENERIC_BLOCKS)
+    _section = runner or block_runner(simd, blocks, GENERIC_BLOCKS)
 
     def init(desc):
         init_fn(state(desc))
@@ -43,7 +48,11 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
     def update(desc, data):
         buf = _from_buffer("uint8_t[]", data)
         st = state(desc)
-        _section(lambda fn: lib.sha256_update(st, buf, len(buf), fn), len(buf))
+        n = len(buf)
+        if st.count % SHA256_BLOCK_SIZE + n < SHA256_BLOCK_SIZE:   # no block to compress: no section
+            lib.sha256_update(st, buf, n, GENERIC_BLOCKS)
+            return
+        _section(lambda fn: lib.sha256_update(st, buf, n, fn), n)
 
     def final(desc):
         out = ffi.new("uint8_t[32]")
@@ -71,11 +80,21 @@ def sha256_alg(name: str, driver: str, priority: int, blocks, simd: bool = False
         statesize=DESCSIZE, init=init, update=update, final=final, direct=direct)
 
 
-ALGS = (sha256_alg("sha224", "sha224-generic", 100, GENERIC_BLOCKS),
-        sha256_alg("sha256", "sha256-generic", 100, GENERIC_BLOCKS))
+ALGS: list = []
+
+
+def _algs() -> list:
+    """sha224-generic and sha256-generic (6.17+: the *-lib wrappers) over the
+    generic C, or, where the followed kernel wraps the SHA-2 library and this
+    machine has library code for it, over that code, a section per batch."""
+    code = sha_library.library_code("sha256", ffi, "sha256_blocks_fn", GENERIC_BLOCKS, SHA256_BLOCK_SIZE)
+    if code is None:
+        return [sha256_alg(n, f"{n}-generic", 100, GENERIC_BLOCKS) for n in ("sha224", "sha256")]
+    return [sha256_alg(n, f"{n}-generic", 100, code[0], simd=True, runner=code[1]) for n in ("sha224", "sha256")]
 
 
 def module_init() -> None:
+    ALGS[:] = _algs()
     for a in ALGS:
         capi.crypto_register_shash(a)
 
@@ -83,3 +102,4 @@ def module_init() -> None:
 def module_exit() -> None:
     for a in reversed(ALGS):
         capi.crypto_unregister_shash(a)
+    ALGS.clear()

@@ -227,8 +227,8 @@ NOT_MODELLED = (
     "the 512-bit drivers' priority 1 (rows 'or 1') on a CPU that discourages 512-bit vectors applies "
     "in every version from the drivers' first: the Intel model list and the later PREFER_YMM feature "
     "are one rule here (prefer_ymm); the release that switched to the feature is not checked",
-    "6.17+'s sha384-lib/sha512-lib run the SHA-512 library, whose x86 code uses SSSE3/AVX/AVX2 "
-    "inside its own FPU sections: the -lib drivers here are the generic C and open none",
+    "SHA-1's library code (6.17+'s sha1-lib runs the generic C here; the kernel's x86 SHA-1 library "
+    "has SSSE3/AVX/AVX2/SHA-NI code): SHA-256 and SHA-512 follow the library (rule sha2.library)",
     "whether the x86 ChaCha, Poly1305 and NHPoly1305 modules carry a CPU device table in some "
     "version (a 2022 patch series proposed it): their lookups load them by alias, so no first "
     "answer depends on it",

@@ -29,24 +29,16 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-import attrs
-
 import crypto_api as capi
 from crypto_api.algs import sha512_generic as generic
-from crypto_api.algs._sha512 import ffi, lib
-from crypto_api.algs.md_shash import md_shash_alg
 from crypto_api.algs.simd_blocks import block_runner
 from crypto_api.arch.x86.sha_variants import SSSE3_AVX_AVX2
-from crypto_api.direct import digest_direct
 
 MODULE_ARCH = "x86_64"
 MODULE_NAME = "sha512_ssse3"
 MODULE_ALIASES = capi.MODULE_ALIAS_CRYPTO(
     "sha512", "sha512-ssse3", "sha512-avx", "sha512-avx2",
     "sha384", "sha384-ssse3", "sha384-avx", "sha384-avx2")
-BLOCK = generic.SHA512_BLOCK_SIZE
-GENERIC_BLOCKS = ffi.addressof(lib, "sha512_blocks_generic_fn")
-DIGEST_CALL = ffi.addressof(lib, "sha512_digest_call")
 ALGS = []
 
 
@@ -57,55 +49,10 @@ def usable_variants() -> List[Tuple[str, int]]:
 
 def sha512_x86_alg(name: str, suffix: str, priority: int, blocks) -> capi.ShashAlg:
     """``<name>-<suffix>`` (name ``sha512`` or ``sha384``) over the x86 block
-    function ``blocks`` (a cffi pointer of the sha512_blocks_fn type)."""
-    digestsize = generic.SHA512_DIGEST_SIZE if name == "sha512" else generic.SHA384_DIGEST_SIZE
-    init = lib.sha512_init if name == "sha512" else lib.sha384_init
-    base = md_shash_alg(name=name, driver=f"{name}-{suffix}", priority=priority, ffi=ffi,
-                        state_type="struct sha512_state", blocksize=BLOCK, digestsize=digestsize,
-                        init=init, update=lib.sha512_update,
-                        final=lambda st, out: lib.sha512_final(st, out, digestsize), module=MODULE_NAME)
-    run = block_runner(True, blocks, GENERIC_BLOCKS)
-    from_buffer = ffi.from_buffer
-
-    def state(desc):
-        return from_buffer("struct sha512_state *", desc.state)
-
-    def update(desc, data):
-        st = state(desc)
-        buf = from_buffer("uint8_t[]", data)
-        n = len(buf)
-        if st.count[0] % BLOCK + n < BLOCK:         # no block to compress: the generic code, no section
-            lib.sha512_update(st, buf, n)
-            return
-        run(lambda fn: lib.sha512_update_blocks(st, buf, n, fn), n)
-
-    def finup(desc, data):
-        st = state(desc)
-        buf = from_buffer("uint8_t[]", data)
-        n = len(buf)
-        out = ffi.new("uint8_t[]", digestsize)
-
-        def work(fn):
-            if n:
-                lib.sha512_update_blocks(st, buf, n, fn)
-            lib.sha512_final_blocks(st, out, digestsize, fn)     # wipes the state
-        run(work, n + generic.final_nbytes(st, n))
-        return bytes(ffi.buffer(out))
-
-    def final(desc):
-        return finup(desc, b"")
-
-    handles = [ffi.new("struct sha512_call *", {"blocks": fn, "digest_size": digestsize})
-               for fn in (GENERIC_BLOCKS, blocks)]
-
-    def direct(tfm):
-        """tfm.digest in one C call (crypto_api.direct.digest_direct): the
-        x86 block function where the FPU model allows (any length, as the
-        glue's finup), else the generic one; it declines while an
-        fpu_trace() records, so that the full path makes the real section."""
-        return digest_direct(DIGEST_CALL, handles[0], handles[1], digestsize, keep=(blocks,))
-
-    return attrs.evolve(base, update=update, final=final, finup=finup, direct=direct)
+    function ``blocks`` (a cffi pointer of the sha512_blocks_fn type), a
+    section per update/final where the FPU may be used (the glue's rule)."""
+    return generic.sha512_alg(name, f"{name}-{suffix}", priority, blocks,
+                              block_runner(True, blocks, generic.GENERIC_BLOCKS), module=MODULE_NAME)
 
 
 def module_init() -> None:

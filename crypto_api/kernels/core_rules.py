@@ -10,7 +10,7 @@ crypto_api.version_rules.rule by name.
 
 from __future__ import annotations
 
-from .row import GENERIC, MODES, Rule
+from .row import GENERIC, LIB6X, MODES, Rule
 
 CORE = "core reference"
 _REARM_UNKNOWN = ("absent in 5.0, present in 5.2 (the references read those trees); 5.1 is the commit "
@@ -82,9 +82,26 @@ RULES = (
          f"crypto/algapi.c __crypto_register_alg @6.10 mainline ({CORE} §2.3, §11)",
          unknown="the reference says the check was reverted in older stable trees without naming "
                  "them: the LTS lines before 6.10 (up to 6.6) are taken without it"),
+    Rule("sha2.library", GENERIC, "5.0", "6.17", "driver",
+         "sha224/sha256/sha384/sha512: the generic drivers run the generic C; arch modules register "
+         "drivers of their own (x86 sha256_ssse3/sha512_ssse3, arm64 sha2-ce ...)",
+         f"crypto/sha256_generic.c, crypto/sha512_generic.c @5.0-6.16 ({LIB6X} §2.1)"),
+    Rule("sha2.library", GENERIC, "6.17", None, "library",
+         "the sha* shashes are crypto/sha256.c's and sha512.c's *-lib wrappers of the SHA-2 library: "
+         "each compression batch (the block completing a buffered one, an update's whole blocks, "
+         "each padding block) runs the machine's library code, on x86 in a kernel_fpu_begin/end "
+         "section of its own where irq_fpu_usable(), else the generic C",
+         f"crypto/sha256.c, crypto/sha512.c, lib/crypto/x86/sha256.h, sha512.h ({LIB6X} §2.1); "
+         "'lib/crypto: sha256: Use underlying functions instead of crypto_simd_usable()' "
+         "(linux-crypto, 2025-07-31: the x86 test is irq_fpu_usable(), as sha512.h's already was)",
+         unknown="6.17 inferred as the table's *-lib rows; whether the July 2025 irq_fpu_usable() "
+                 "patch reached 6.17 or only 6.18 was not read (6.17 here)"),
 )
 
 NOT_MODELLED = (
+    "the SHA-2 library's code on arm64, arm and ppc64le (6.17+, rule sha2.library): the *-lib "
+    "wrappers there run the generic C (the kernel's use SHA-2 CE, NEON or scalar assembly); x86's "
+    "library code is modelled (arch/x86/sha_library.py)",
     "lskcipher (6.7+): no linear-buffer skcipher type in any version (a new type with its own "
     "frontend, /proc/crypto type and type number 4; not cheap)",
     "an empty cra_name: v5.0 checked nothing and registered it (its driver name then \"-generic\"); "
