@@ -9,7 +9,8 @@ from crypto_api.arch.x86.cpufeature import boot_cpu_has
 
 
 def has_vaes_avx2() -> bool:
-    return all(boot_cpu_has(f) for f in ("avx2", "vaes", "vpclmulqdq", "pclmulqdq", "xsave_ymm"))
+    # AVX first: the 6.10+ glue registers none of its AVX and VAES drivers without it
+    return all(boot_cpu_has(f) for f in ("avx", "avx2", "vaes", "vpclmulqdq", "pclmulqdq", "xsave_ymm"))
 
 
 def has_vaes_avx10() -> bool:

@@ -111,6 +111,7 @@ print(json.dumps(sorted(a.cra_driver_name for a in capi.registry.snapshot()
 @pytest.mark.parametrize("mask, want", [
     ("avx512bw", ["ctr-aes-vaes-avx2", "xctr-aes-vaes-avx2", "xts-aes-vaes-avx2"]),
     ("vpclmulqdq", []),
+    ("avx", []),                # the glue registers no AVX or VAES driver without AVX
 ])
 def test_cpu_without_a_feature_gets_fewer_drivers(mask, want):
     env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off")
