@@ -285,12 +285,24 @@ ALGS = (
 )
 
 
+REGISTERED: list = []
+
+
 def module_init() -> None:
-    capi.require_cpu(boot_cpu_has("ssse3"), "chacha_x86_64", "the CPU lacks SSSE3")
-    select_impl()
-    log.debug("chacha_x86_64: using the %s code", impl.name)
-    capi.crypto_register_skciphers(ALGS)
+    ssse3 = boot_cpu_has("ssse3")
+    if not ssse3 and chacha_library.library_followed() and chacha_library.library_registers(False):
+        # 6.18+: crypto/chacha.c's *-lib are registered on every CPU; without SSSE3 the
+        # x86 library has no code, so every call is the generic C (library_stream)
+        impl.dosimd = None
+        REGISTERED[:] = chacha_library.library_algs("-simd", 300, lambda: LIBRARY, MODULE_NAME)
+    else:
+        capi.require_cpu(ssse3, "chacha_x86_64", "the CPU lacks SSSE3")
+        select_impl()
+        log.debug("chacha_x86_64: using the %s code", impl.name)
+        REGISTERED[:] = ALGS
+    capi.crypto_register_skciphers(REGISTERED)
 
 
 def module_exit() -> None:
-    capi.crypto_unregister_skciphers(ALGS)
+    capi.crypto_unregister_skciphers(REGISTERED)
+    REGISTERED.clear()

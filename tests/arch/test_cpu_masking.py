@@ -7,6 +7,7 @@ state is per process), as the kernel's boot_cpu_has() would report it.
 import json
 import logging
 import os
+import struct
 import subprocess
 import sys
 
@@ -14,6 +15,7 @@ import pytest
 
 from crypto_api.arch.x86.cpufeature import IS_X86, boot_cpu_has, masked_features
 from crypto_api.errors import ENODEV, CryptoError
+from chacha_ref import ref_hchacha_words, ref_keystream
 
 pytestmark = pytest.mark.skipif(not IS_X86, reason="x86 only")
 
@@ -29,10 +31,56 @@ print(json.dumps({"errors": {k: (v.errno if v else None) for k, v in res.items()
 """
 
 
-def probe(mask: str) -> dict:
-    env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off")
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+def probe(mask: str, code: str = PROBE, **env_extra) -> dict:
+    env = dict(os.environ, CRYPTO_API_CPU_MASK=mask, CRYPTO_API_SELFTESTS="off", **env_extra)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+LIBRARY_PROBE = r"""
+import json, crypto_api as capi
+res = capi.load_all()
+out = {"errors": {k: (v.errno if v else None) for k, v in res.items()},
+       "drivers": {a.cra_driver_name: a.cra_module for a in capi.registry.snapshot()}}
+key, iv, msg = bytes(range(32)), bytes(range(100, 132)), bytes(range(256)) * 20
+with capi.crypto_alloc_skcipher("xchacha12") as t, capi.fpu_trace() as tr:
+    t.setkey(key)
+    out["driver"] = t.driver_name
+    out["ct"] = t.encrypt(msg, iv).hex()
+out["sections"] = len(tr.sections)
+print(json.dumps(out))
+"""
+
+
+def xchacha_stream(key: bytes, iv: bytes, nbytes: int, nrounds: int) -> bytes:
+    """XChaCha's keystream from chacha_ref (draft-irtf-cfrg-xchacha): HChaCha of
+    the key and the IV's first 16 bytes is the subkey; the IV's last 8 bytes
+    are the block counter words, bytes 16..23 the nonce words."""
+    const = list(struct.unpack("<4I", b"expand 32-byte k"))
+    sub = ref_hchacha_words(const + list(struct.unpack("<8I", key)) + list(struct.unpack("<4I", iv[:16])),
+                            nrounds)
+    state = const + sub + list(struct.unpack("<2I", iv[24:32])) + list(struct.unpack("<2I", iv[16:24]))
+    return ref_keystream(state, nbytes, nrounds)
+
+
+def test_6_18_registers_the_lib_drivers_without_ssse3_over_the_generic_code():
+    """crypto/chacha.c's *-lib exist on every CPU from 6.18: without SSSE3 the x86
+    library has no code and every call is the generic C, with no FPU section."""
+    r = probe("ssse3", LIBRARY_PROBE, CRYPTO_API_KERNEL="6.18")
+    assert r["errors"]["chacha_x86_64"] is None
+    assert r["driver"] == "xchacha12-lib" and r["drivers"]["xchacha12-lib"] == "chacha_x86_64"
+    msg = bytes(range(256)) * 20
+    stream = xchacha_stream(bytes(range(32)), bytes(range(100, 132)), len(msg), 12)
+    assert bytes.fromhex(r["ct"]) == bytes(a ^ b for a, b in zip(msg, stream))
+    assert r["sections"] == 0
+    if boot_cpu_has("ssse3"):                 # the contrast: with SSSE3 the library opens sections
+        assert probe("", LIBRARY_PROBE, CRYPTO_API_KERNEL="6.18")["sections"] > 0
+
+
+def test_6_16_without_ssse3_leaves_chacha_to_the_generic_drivers():
+    r = probe("ssse3", LIBRARY_PROBE, CRYPTO_API_KERNEL="6.16")
+    assert r["errors"]["chacha_x86_64"] == 19            # ENODEV: crypto/chacha.c registers no -x86
+    assert r["driver"] == "xchacha12-generic" and "xchacha12-x86" not in r["drivers"]
 
 
 def test_without_ssse3_no_chacha_simd():
