@@ -113,3 +113,12 @@ int sector_sha256_digests(sha256_blocks_fn blocks, uint8_t *out, size_t digest_l
 	memzero_explicit(digest, sizeof(digest));
 	return 0;
 }
+
+void sector_nhpoly1305_digests(const struct nhpoly1305_key *key, nh_fn_t nh_bulk, nh_fn_t nh_small,
+			       const poly1305_core_ops *poly, uint8_t *out, const uint8_t *src,
+			       size_t sector_size, size_t count)
+{
+	for (size_t k = 0; k < count; k++)
+		nhpoly1305_digest(key, src + k * sector_size, sector_size,
+				  out + k * NHPOLY1305_DIGEST_SIZE, nh_bulk, nh_small, poly);
+}

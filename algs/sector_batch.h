@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nhpoly1305.h"
+
 /* cdef: begin */
 /* How a sector is transformed (the signature of the entry point). */
 #define SECTOR_WIDE 0	/* a wide-block cipher: adiantum_crypt() */
@@ -75,6 +77,16 @@ int sector_batch_crypt(const struct sector_batch *b, uint8_t *dst, const uint8_t
 int sector_sha256_digests(void (*blocks)(uint32_t *state, const uint8_t *data, size_t nblocks),
 			  uint8_t *out, size_t digest_len, const uint8_t *src, size_t sector_size,
 			  size_t count);
+
+/*
+ * NH-Poly1305 (keyed with key, NH code nh_bulk for 64 bytes or more and
+ * nh_small for the rest, Poly1305 code poly) of each of count sectors of
+ * sector_size bytes, the 16-byte digests one after another in out: the
+ * per-sector check values of the disk tool's journal format 2.
+ */
+void sector_nhpoly1305_digests(const struct nhpoly1305_key *key, nh_fn_t nh_bulk, nh_fn_t nh_small,
+			       const poly1305_core_ops *poly, uint8_t *out, const uint8_t *src,
+			       size_t sector_size, size_t count);
 /* cdef: end */
 
 #endif

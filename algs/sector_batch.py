@@ -22,9 +22,11 @@ crypto_api.dmcrypt requests this module by the alias ``crypto-sector-batch``;
 it registers no algorithm.
 
 :func:`sha256_sector_digests` gives the disk journal's per-sector digests
-(resilience ``checksum``) in one C call, on the registry's ``sha256`` block
-function where it is the SHA-NI one and SIMD is usable; module_init registers
-it with crypto_api.dmcrypt.sector_digests.
+(resilience ``checksum``, journal format 1) in one C call, on the registry's
+``sha256`` block function where it is SHA-NI's or the SHA-256 library's and
+SIMD is usable; :func:`nhpoly1305_sector_digests` those of format 2 (a keyed
+``nhpoly1305`` tfm's, on the C entries its driver offers); module_init
+registers both with crypto_api.dmcrypt.sector_digests.
 """
 
 from __future__ import annotations
@@ -32,14 +34,16 @@ from __future__ import annotations
 from typing import Any, Optional, Tuple
 
 import crypto_api as capi
+from crypto_api.algs import sha_library
 from crypto_api.algs._sector_batch import ffi, lib
 from crypto_api.cinterface import Kind, entries, offering_tfm
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.dmcrypt.sector_batch import (SECTOR_BATCH_ALIAS, SectorBatchPlan, register_sector_batch_planner,
                                              unregister_sector_batch_planner)
-from crypto_api.dmcrypt.sector_digests import register_sector_digests, unregister_sector_digests
+from crypto_api.dmcrypt.sector_digests import KEYED, register_sector_digests, unregister_sector_digests
 
 MODULE_NAME = "sector_batch"
+NHPOLY1305_DIGEST = 16
 MODULE_ALIASES = (SECTOR_BATCH_ALIAS,)
 
 #: dm-crypt IV mode -> the C IV layout (essiv hands its template the plain64 bytes).
@@ -101,45 +105,88 @@ def plan_sector_batch(tfm: Any, ivmode: str) -> Optional[SectorBatchPlan]:
 
 def _sha256_blocks():
     """``(block function, simd)``: SHA-NI's where the registry's sha256 is
-    ``sha256-ni`` and simd_choice() says SIMD, else the generic C one."""
-    if capi.simd_choice() == capi.SIMD:
+    ``sha256-ni``, the library's code where it is ``sha256-lib`` over the
+    machine's SHA-256 library (crypto_api.algs.sha_library), and
+    SIMD is usable (simd_choice() is not GENERIC); else the generic C one."""
+    if capi.simd_choice() != capi.GENERIC:
         with capi.crypto_alloc_shash("sha256") as tfm:
             driver = tfm.driver_name
+        code = None
         if driver == "sha256-ni":
             from crypto_api.arch.x86._sha256_ni import ffi as nffi, lib as nlib
-            return ffi.cast("void (*)(uint32_t *, const uint8_t *, size_t)",
-                            nffi.addressof(nlib, "sha256_blocks_ni")), True
+            code = nffi.addressof(nlib, "sha256_blocks_ni")
+        elif driver == "sha256-lib" and sha_library.followed():
+            arch = sha_library.arch_library("sha256")
+            code = arch.blocks if arch is not None else None
+        if code is not None:
+            return ffi.cast("void (*)(uint32_t *, const uint8_t *, size_t)", code), True
     return ffi.addressof(lib, "sha256_blocks_generic"), False
+
+
+def _in_section(simd: bool, nbytes: int, work) -> None:
+    """``work()`` inside one FPU section of ``nbytes`` where ``simd``, else as it is."""
+    if not simd:
+        work()
+        return
+    capi.kernel_fpu_begin()
+    try:
+        work()
+        capi.fpu_account(nbytes)
+    finally:
+        capi.kernel_fpu_end()
+
+
+def _sectors(data: Any, sector_size: int, what: str):
+    """(``data`` as a cffi buffer, its sector count); EINVAL unless whole sectors."""
+    src = ffi.from_buffer("uint8_t[]", data)
+    n = len(src)
+    if sector_size <= 0 or n % sector_size:
+        raise CryptoError(EINVAL, f"sector digests: {n} bytes are not whole {sector_size}-byte sectors "
+                                  f"({what})")
+    return src, n // sector_size
 
 
 def sha256_sector_digests(data: Any, sector_size: int, digest_len: int) -> bytes:
     """The first ``digest_len`` bytes of SHA-256 of each ``sector_size``-byte
     sector of ``data``, concatenated (equal to hashlib's, sector by sector)."""
-    src = ffi.from_buffer("uint8_t[]", data)
-    n = len(src)
-    if sector_size <= 0 or n % sector_size or not 0 < digest_len <= 32:
-        raise CryptoError(EINVAL, f"sector digests: {n} bytes in {sector_size}-byte sectors, "
-                                  f"{digest_len}-byte digests")
-    count = n // sector_size
+    if not 0 < digest_len <= 32:
+        raise CryptoError(EINVAL, f"sector digests: {digest_len}-byte SHA-256 digests (1 to 32)")
+    src, count = _sectors(data, sector_size, "sha256")
     out = ffi.new("uint8_t[]", count * digest_len or 1)
     blocks, simd = _sha256_blocks()
-    if simd:
-        capi.kernel_fpu_begin()
-    try:
-        lib.sector_sha256_digests(blocks, out, digest_len, src, sector_size, count)
-        if simd:
-            capi.fpu_account(n)
-    finally:
-        if simd:
-            capi.kernel_fpu_end()
+    _in_section(simd, len(src), lambda: lib.sector_sha256_digests(blocks, out, digest_len, src, sector_size,
+                                                                  count))
     return ffi.buffer(out, count * digest_len)[:]
+
+
+def nhpoly1305_sector_digests(tfm: Any, data: Any, sector_size: int) -> Optional[bytes]:
+    """The keyed ``nhpoly1305`` shash ``tfm``'s digest of each ``sector_size``-byte
+    sector of ``data``, concatenated, in one C call on the C entries its driver
+    offers (crypto_api.cinterface NHPOLY1305): its SIMD NH in one FPU section
+    where SIMD is usable (simd_choice() is not GENERIC), else its generic
+    code; None where the driver offers none (another keyed hash, a plug-in)."""
+    simd = capi.simd_choice() != capi.GENERIC
+    h = entries(tfm, Kind.NHPOLY1305, simd) if simd else None
+    if h is None:
+        simd = False
+        h = entries(tfm, Kind.NHPOLY1305, False)
+    if h is None:
+        return None
+    src, count = _sectors(data, sector_size, tfm.driver_name)
+    out = ffi.new("uint8_t[]", count * NHPOLY1305_DIGEST or 1)
+    nh_bulk, nh_small = ffi.cast("nh_fn_t", h.nh_bulk), ffi.cast("nh_fn_t", h.nh_small)
+    _in_section(simd, len(src), lambda: lib.sector_nhpoly1305_digests(h.key, nh_bulk, nh_small, h.poly, out,
+                                                                      src, sector_size, count))
+    return ffi.buffer(out, count * NHPOLY1305_DIGEST)[:]
 
 
 def module_init() -> None:
     register_sector_batch_planner(plan_sector_batch)
     register_sector_digests(sha256_sector_digests)
+    register_sector_digests(nhpoly1305_sector_digests, KEYED)
 
 
 def module_exit() -> None:
+    unregister_sector_digests(nhpoly1305_sector_digests, KEYED)
     unregister_sector_digests(sha256_sector_digests)
     unregister_sector_batch_planner(plan_sector_batch)

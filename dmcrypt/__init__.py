@@ -11,7 +11,7 @@ state); the core never imports it, ``import crypto_api`` does not load it.
 * :mod:`.cipher_spec`: cryptsetup / dm-crypt ``--cipher`` strings;
 * :mod:`.sector_batch`: many sectors in one C call, through the planners the
   ``sector_batch`` module (crypto_api.algs.sector_batch) registers;
-* :mod:`.sector_digests`: per-sector SHA-256 digests in one C call;
+* :mod:`.sector_digests`: per-sector SHA-256 or keyed digests in one C call;
 * :mod:`.sector_workers`: the threads of ``VolumeCipher(jobs=N)``.
 
 ``crypto_api.VolumeCipher`` and ``from crypto_api import ivgen`` are served
@@ -23,8 +23,8 @@ from .cipher_spec import CipherSpec, parse_cipher_spec
 from .ivgen import SECTOR_SIZE
 from .sector import (MAX_JOBS, SECTOR_BLOCK_MODES, SECTOR_SIZES, WIDE_BLOCK_TEMPLATES, VolumeCipher,
                      check_sector_cipher, sector_cipher_problem)
-from .sector_digests import sha256_sector_digests
+from .sector_digests import keyed_sector_digests, sha256_sector_digests
 
 __all__ = ["CipherSpec", "MAX_JOBS", "SECTOR_BLOCK_MODES", "SECTOR_SIZE", "SECTOR_SIZES",
            "VolumeCipher", "WIDE_BLOCK_TEMPLATES", "check_sector_cipher", "cipher_spec", "ivgen",
-           "parse_cipher_spec", "sector_cipher_problem", "sha256_sector_digests"]
+           "keyed_sector_digests", "parse_cipher_spec", "sector_cipher_problem", "sha256_sector_digests"]

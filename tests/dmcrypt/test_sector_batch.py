@@ -10,6 +10,7 @@ the per-sector path to the FPU model's other answers, and spread over
 
 import errno
 import hashlib
+import hmac
 import os
 import threading
 
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 import crypto_api as capi
 from crypto_api import CryptoError
 from crypto_api.arch.x86 import _cpufeatures
+from crypto_api.cinterface import Kind, entries
 from crypto_api.errors import EINVAL
 from crypto_api.dmcrypt.sector import VolumeCipher
 from crypto_api.dmcrypt.sector_batch import SectorBatchPlan
@@ -289,6 +291,47 @@ def test_sector_digests_are_hashlibs_sha256_sector_by_sector(ss, count, digest_l
         sha256_sector_digests(buf + b"x", ss, digest_len)
 
 
+@settings(max_examples=40, deadline=None)
+@given(ss=st.sampled_from([16, 64, 512, 4096]), count=st.integers(0, 9), nosimd=st.booleans(), data=st.data())
+def test_keyed_sector_digests_are_nhpoly1305_sector_by_sector(ss, count, nosimd, data):
+    """The C loop over the driver's own entries gives each sector's tfm.digest."""
+    from crypto_api.dmcrypt import keyed_sector_digests
+    buf = data.draw(st.binary(min_size=ss * count, max_size=ss * count))
+    key = data.draw(st.binary(min_size=1088, max_size=1088))
+    with capi.crypto_alloc_shash("nhpoly1305") as tfm:
+        tfm.setkey(key)
+        want = b"".join(tfm.digest(buf[k * ss:(k + 1) * ss]) for k in range(count))
+        if nosimd:
+            with capi.simd_disabled(), capi.fpu_trace() as tr:
+                assert keyed_sector_digests(tfm, buf, ss) == want
+            assert tr.sections == []
+        else:
+            assert keyed_sector_digests(tfm, bytearray(buf), ss) == want
+        with pytest.raises(CryptoError) as e:
+            keyed_sector_digests(tfm, buf + b"x", ss)
+        assert e.value.errno == errno.EINVAL and tfm.driver_name in str(e.value)
+
+
+def test_keyed_sector_digests_take_one_section_for_the_batch_where_simd_code_exists():
+    from crypto_api.dmcrypt import keyed_sector_digests
+    with capi.crypto_alloc_shash("nhpoly1305") as tfm:
+        tfm.setkey(bytes(range(256)) * 4 + bytes(64))
+        simd = entries(tfm, Kind.NHPOLY1305, True) is not None
+        with capi.fpu_trace() as tr:
+            keyed_sector_digests(tfm, bytes(4096 * 3), 4096)
+    assert [s.nbytes for s in tr.sections] == ([4096 * 3] if simd else [])
+
+
+def test_a_keyed_hash_without_c_entries_is_digested_sector_by_sector():
+    """hmac(sha256) offers no NHPOLY1305 entries: the per-sector loop, checked with hmac."""
+    from crypto_api.dmcrypt import keyed_sector_digests
+    key, buf = bytes(range(32)), os.urandom(512 * 5)
+    with capi.crypto_alloc_shash("hmac(sha256)") as tfm:
+        tfm.setkey(key)
+        got = keyed_sector_digests(tfm, buf, 512)
+    assert got == b"".join(hmac.new(key, buf[k * 512:(k + 1) * 512], "sha256").digest() for k in range(5))
+
+
 def test_sector_digests_come_from_the_module_and_load_it_again(monkeypatch):
     from crypto_api.algs import sector_batch as module
     from crypto_api.dmcrypt import sector_digests
@@ -296,9 +339,10 @@ def test_sector_digests_come_from_the_module_and_load_it_again(monkeypatch):
     want = b"".join(hashlib.sha256(data[k * 512:(k + 1) * 512]).digest()[:16] for k in range(3))
     assert sector_digests.sha256_sector_digests(data, 512, 16) == want
     assert "sector_batch" in capi.loaded_modules()
-    assert sector_digests._digests is module.sha256_sector_digests
+    assert sector_digests._registered[sector_digests.SHA256] is module.sha256_sector_digests
+    assert sector_digests._registered[sector_digests.KEYED] is module.nhpoly1305_sector_digests
     capi.rmmod("sector_batch")
-    assert sector_digests._digests is None                   # module_exit took it back
+    assert sector_digests._registered == {}                  # module_exit took them back
     assert sector_digests.sha256_sector_digests(data, 512, 16) == want   # requested again
     assert "sector_batch" in capi.loaded_modules()
     capi.rmmod("sector_batch")
