@@ -48,7 +48,9 @@ AEADS = [("rfc7539(chacha20-generic,poly1305-generic)", d) for d in
          for g in ("aesni-avx", "vaes-avx2", "vaes-avx10_256", "vaes-avx10_512")] + \
         [("rfc4543(gcm_base(ctr(aes-generic),ghash-generic))", f"rfc4543({g})")
          for g in ("gcm_base(ctr-aes-aesni,ghash-clmulni)", "generic-gcm-aesni", "generic-gcm-aesni-avx",
-                   "generic-gcm-vaes-avx2", "generic-gcm-vaes-avx10_256", "generic-gcm-vaes-avx10_512")]
+                   "generic-gcm-vaes-avx2", "generic-gcm-vaes-avx10_256", "generic-gcm-vaes-avx10_512")] + \
+        [(f"{t}(hmac({h}-generic),cbc(aes-generic))", f"{t}(hmac({h}-{isa}),cbc-aes-aesni)")
+         for t in ("authenc", "authencesn") for h, isa in (("sha256", "ni"), ("sha256", "avx2"), ("sha512", "avx2"))]
 HASHES = ([("poly1305-generic", d) for d in ("poly1305-simd", "poly1305-x86_64")]
           + [("nhpoly1305-generic", d) for d in ("nhpoly1305-sse2", "nhpoly1305-avx2")]
           + [(f"{h}-generic", f"{h}-{isa}") for h in ("sha256", "sha224")

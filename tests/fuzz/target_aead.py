@@ -2,7 +2,8 @@
 
 No kernel counterpart (crypto/testmgr.c's test_aead_vs_generic_impl).  One
 input picks a pair (pairs.AEADS: RFC 7539 or its ESP form, GCM, rfc4106 or
-rfc4543 over the x86 GCM drivers), a key and an authsize (valid, or not:
+rfc4543 over the x86 GCM drivers, authenc and authencesn over the x86 HMAC
+and CBC drivers with their rtattr key), a key and an authsize (valid, or not:
 both refuse alike), an IV, associated data (for the ESP forms of GCM mostly
 the 16 or 20 bytes they accept) and a message; it encrypts, or decrypts the
 reference's ciphertext with maybe one bit flipped (both must refuse with
@@ -13,6 +14,8 @@ over random scatterlists.
 from __future__ import annotations
 
 import crypto_api as capi
+
+from crypto_api.algs.authenc import authenc_key
 
 from buffers import run_direct, run_request
 from fuzz_input import FuzzInput
@@ -41,8 +44,14 @@ def check(data: bytes) -> None:
     if picked is None:
         return
     _, drv_name, ref, drv = picked
-    keylen = fi.choice((32, 36, 32, 36, fi.uint(48)))
-    key = fi.blob(keylen)
+    authenc = drv_name.startswith("authenc")
+    if authenc:                                     # the rtattr key of crypto/authenc.c, parts drawn
+        authkey = fi.blob(fi.choice((20, 32, 64, fi.uint(80))))
+        key = authenc_key(authkey, fi.blob(fi.choice((16, 32, fi.uint(40)))))
+        keylen = len(key)
+    else:
+        keylen = fi.choice((32, 36, 32, 36, fi.uint(48)))
+        key = fi.blob(keylen)
     if same_outcome(f"{drv_name} setkey({keylen} bytes)",
                     lambda: ref.setkey(key) or b"", lambda: drv.setkey(key) or b"") is None:
         return
@@ -53,7 +62,10 @@ def check(data: bytes) -> None:
     iv = fi.blob(ref.ivsize)
     esp_gcm = drv_name.startswith(("rfc4106", "rfc4543"))
     assoc = fi.blob(fi.choice((16, 20, fi.length(64))) if esp_gcm else fi.length(64))
-    msg = fi.blob(fi.length(MAX_LEN))
+    msglen = fi.length(MAX_LEN)
+    if authenc and fi.flag():                       # CBC: mostly whole blocks (the rest refused alike)
+        msglen -= msglen % 16
+    msg = fi.blob(msglen)
     encrypt = fi.flag()
     if not encrypt:
         msg, refused = outcome(lambda: ref.encrypt(msg, iv, assoc))
