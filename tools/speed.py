@@ -32,8 +32,8 @@ import crypto_api as capi
 from crypto_api import modules as capi_modules
 from crypto_api.errors import EINVAL, CryptoError
 
-from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_peers, speed_plot, speed_resolve,
-               speed_run, speed_scaling, speed_targets, speed_tcrypt)
+from . import (speed_compare, speed_disk, speed_formats, speed_goals, speed_goals_wide, speed_peers, speed_plot,
+               speed_resolve, speed_run, speed_scaling, speed_targets, speed_tcrypt)
 from .cli_common import sigterm_unwinds
 from .speed_machine import cpu_mhz
 
@@ -264,6 +264,7 @@ def _goal_defaults(args) -> None:
     """``--goals``: what the goal rows need, where the command line says nothing else."""
     if not args.alg and not args.driver:
         args.alg = list(speed_goals.GOAL_ALGS)
+        args.goals_wide = True          # the default set: the AVX-512 rows' phase too
     if args.sizes == list(speed_run.DEFAULT_SIZES):
         args.sizes = list(speed_goals.GOAL_SIZES)
     args.peers = args.openssl = args.no_slope = True
@@ -347,6 +348,10 @@ def _main(args, mask: dict = None) -> int:
         report = _measure(args, mhz, mhz_source)
         if mask is not None:
             report["cpu_mask"] = mask
+        if getattr(args, "goals_wide", False):
+            print("crypto-api speed: goals, second phase: rows R6-R9 with AVX-512 on (a child run)",
+                  file=sys.stderr, flush=True)
+            report["wide"] = speed_goals_wide.measure(args)
         if getattr(args, "goals", False):
             report["goals"] = speed_goals.evaluate(report)
             report["goals_control"] = speed_goals.control_rows(report)

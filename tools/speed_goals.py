@@ -74,6 +74,10 @@ class Goal:
     goal: float
     threads: int = 1
     peer_size: Optional[int] = None
+    #: the operation measured ("digest" for a hash)
+    op: str = "encrypt"
+    #: measured with AVX-512 on, by the run's second phase (speed_goals_wide)
+    wide: bool = False
 
 
 GOALS = (
@@ -100,16 +104,26 @@ GOALS = (
          512, "adiantum(xchacha12,aes)", 0.5, peer_size=4096),
     Goal("R5", "xchacha20 16-byte encrypt vs cryptography ChaCha20", "xchacha20", 16,
          "peer:cryptography-chacha20", 15.0),
+    # speed round 3, rows 6-9: AVX-512 on, both sides (the run's second phase)
+    Goal("R6", "poly1305 64 KiB vs cryptography Poly1305 (AVX-512 on)", "poly1305", 65536,
+         "peer:cryptography-poly1305", 1.1, op="digest", wide=True),
+    Goal("R7", "rfc7539 1 MiB vs cryptography ChaCha20-Poly1305 (AVX-512 on)", "rfc7539(chacha20,poly1305)",
+         1 << 20, "peer:cryptography-chacha20poly1305", 1.2, wide=True),
+    Goal("R8", "ctr(aria) 64 KiB vs ctr(aes) (AVX-512 on)", "ctr(aria)", 65536, "ctr(aes)", 0.133, wide=True),
+    Goal("R9", "xts(aria) 64 KiB vs ctr(aria) (AVX-512 on)", "xts(aria)", 65536, "ctr(aria)", 0.8, wide=True),
 )
+#: What the second phase measures (``--goals`` with its default algorithms), at these sizes.
+WIDE_ALGS = ("poly1305", "rfc7539(chacha20,poly1305)", "ctr(aria)", "ctr(aes)", "xts(aria)")
+WIDE_SIZES = (65536, 1 << 20)
 
 
-def _samples(report: dict, target: str, size: int, threads: int,
-             field: str = "samples_ns") -> Optional[List[float]]:
-    """One field of the encrypt result of ``target`` at ``size`` on ``threads``
+def _samples(report: Optional[dict], target: str, size: int, threads: int,
+             field: str = "samples_ns", op: str = "encrypt") -> Optional[List[float]]:
+    """One field of the ``op`` result of ``target`` at ``size`` on ``threads``
     threads: its samples, or (``one_thread_samples_ns``) the one-thread
     samples taken alternately with a threads result."""
-    for r in report["results"]:
-        if (r["target"], r["op"], r["size"], r["threads"]) == (target, "encrypt", size, threads):
+    for r in (report or {}).get("results", ()):
+        if (r["target"], r["op"], r["size"], r["threads"]) == (target, op, size, threads):
             return r.get(field)
     return None
 
@@ -158,7 +172,8 @@ def evaluate(report: dict) -> List[dict]:
     """Each goal's ratio (None where the report lacks a side) and spreads."""
     rows = []
     for g in GOALS:
-        ours = _samples(report, g.alg, g.size, g.threads)
+        source = report.get("wide") if g.wide else report      # the AVX-512 phase's own report
+        ours = _samples(source, g.alg, g.size, g.threads, op=g.op)
         peer_size = g.peer_size or g.size
         if g.peer == "openssl":
             peer = _openssl_ns(report, peer_size)
@@ -170,7 +185,7 @@ def evaluate(report: dict) -> List[dict]:
             peer = _samples(report, g.alg, g.size, g.threads, "one_thread_samples_ns") or _samples(report, g.alg, g.size, 1)
             peer_best = min(peer) if peer else None
         else:
-            peer = _samples(report, g.peer, peer_size, 1)
+            peer = _samples(source, g.peer, peer_size, 1, op=g.op)
             peer_best = min(peer) if peer else None
         ratio = None
         if ours and peer_best:
@@ -193,6 +208,14 @@ def _pct(x: Optional[float]) -> str:
     return "-" if x is None else f"{x * 100:.1f}%"
 
 
+def wide_line(wide: dict) -> str:
+    """What the AVX-512 phase measured: the drivers its names resolved to, or its error."""
+    if wide.get("error"):
+        return f"rows R6-R9 (AVX-512 on): not measured: {wide['error']}"
+    drivers = [f"{t['name']} = {t['driver']}" for t in wide.get("targets", ()) if t.get("kind") != "peer"]
+    return "rows R6-R9: AVX-512 on, a second run (composite registry): " + ", ".join(drivers)
+
+
 def goal_lines(report: dict) -> List[str]:
     """The goals table of a report made with ``--goals``."""
     mask = report.get("cpu_mask") or {}
@@ -201,6 +224,9 @@ def goal_lines(report: dict) -> List[str]:
              f"cpu mask: {', '.join(mask.get('masked', [])) or 'none'}"
              + (f"; OPENSSL_ia32cap={mask['openssl_ia32cap']}" if mask.get("openssl_ia32cap") else "")
              + (f"; cryptography: {mask['cryptography']}" if mask.get("cryptography") else "")]
+    wide = report.get("wide")
+    if wide is not None:
+        lines.append(wide_line(wide))
     lines.append(f"{'row':>4} | {'measure':<55} | {'ratio':>7} {'goal':>6} {'met':>4} | "
                  f"{'ours spread':>11} {'peer spread':>11} | {'ours MB/s':>9} {'peer MB/s':>9}")
     for r in evaluate(report):

@@ -135,6 +135,54 @@ def test_each_row_shows_both_sides_in_mb_per_s():
     assert row4.split("|")[-1].split() == ["1000", "125"]
 
 
+def _wide_result(target, size, ns, op="encrypt"):
+    return dict(_result(target, size, ns), op=op)
+
+
+def test_avx512_rows_come_from_the_second_phase_report():
+    """Rows R6-R9 read the ``wide`` report only (figures chosen for exact ratios)."""
+    report = _report()
+    assert all(r["ratio"] is None for r in speed_goals.evaluate(report) if r["row"] in ("R6", "R7", "R8", "R9"))
+    report["wide"] = {"results": [
+        _wide_result("poly1305", 65536, [65536.0 / 10], op="digest"),          # 10,000 MB/s
+        _wide_result("peer:cryptography-poly1305", 65536, [65536.0 / 5], op="digest"),
+        _wide_result("rfc7539(chacha20,poly1305)", 1 << 20, [(1 << 20) / 3.0]),
+        _wide_result("peer:cryptography-chacha20poly1305", 1 << 20, [(1 << 20) / 2.5]),
+        _wide_result("ctr(aria)", 65536, [65536.0 / 2]),
+        _wide_result("ctr(aes)", 65536, [65536.0 / 10]),
+        _wide_result("xts(aria)", 65536, [65536.0 / 1.6]),
+        # the first phase's names must not be read for these rows
+        _wide_result("poly1305", 65536, [1.0]) | {"op": "encrypt"}],
+        "targets": [{"kind": "ours", "name": "ctr(aria)", "driver": "ctr-aria-avx512"},
+                    {"kind": "peer", "name": "cryptography Poly1305", "driver": None}]}
+    rows = {r["row"]: r for r in speed_goals.evaluate(report)}
+    assert rows["R6"]["ratio"] == pytest.approx(2.0) and rows["R6"]["met"] is True
+    assert rows["R7"]["ratio"] == pytest.approx(1.2) and rows["R7"]["met"] is True
+    assert rows["R8"]["ratio"] == pytest.approx(0.2) and rows["R8"]["met"] is True
+    assert rows["R9"]["ratio"] == pytest.approx(0.8) and rows["R9"]["met"] is True
+    assert (rows["R6"]["ours_mbps"], rows["R6"]["peer_mbps"]) == (pytest.approx(10000), pytest.approx(5000))
+    text = "\n".join(speed_goals.goal_lines(report))
+    assert "rows R6-R9: AVX-512 on, a second run (composite registry): ctr(aria) = ctr-aria-avx512" in text
+    report["wide"] = {"error": "the AVX-512 phase failed (exit status 1): boom", "results": []}
+    assert "rows R6-R9 (AVX-512 on): not measured: the AVX-512 phase failed" in \
+        "\n".join(speed_goals.goal_lines(report))
+    assert {r["row"]: r for r in speed_goals.evaluate(report)}["R6"]["ratio"] is None
+
+
+def test_the_second_phase_is_an_unmasked_composite_child_with_the_same_samples():
+    from types import SimpleNamespace
+    from crypto_api.tools import speed_goals_wide
+    cmd = speed_goals_wide.command(SimpleNamespace(repeat=7, time_budget=3.0, cpu_mhz=None), "/x/w.json")
+    assert cmd[1:4] == ["-m", "crypto_api", "speed"] and "--goals" not in cmd and "--cpu-mask" not in cmd
+    assert cmd[cmd.index("--kernel") + 1] == "composite" and "--peers" in cmd
+    assert cmd[cmd.index("--repeat") + 1] == "7" and cmd[cmd.index("--time-budget") + 1] == "3.0"
+    assert cmd[cmd.index("--json") + 1] == "/x/w.json"
+    assert [cmd[i + 1] for i, a in enumerate(cmd) if a == "--alg"] == list(speed_goals.WIDE_ALGS)
+    assert {g.alg for g in speed_goals.GOALS if g.wide} <= set(speed_goals.WIDE_ALGS)
+    assert {g.peer for g in speed_goals.GOALS if g.wide and not g.peer.startswith("peer:")} \
+        <= set(speed_goals.WIDE_ALGS)
+
+
 def test_goal_lines_in_the_table():
     report = _report()
     text = "\n".join(speed_goals.goal_lines(report))
@@ -196,6 +244,7 @@ def test_goals_run_reports_every_row(capsys, tmp_path):
     assert [c["what"] for c in report["goals_control"]] == ["control: hashlib.sha256 4 KiB, 2 threads vs 1"]
     assert rows["1"]["ratio"] is None                           # xchacha20 was not asked for
     assert "speed goals: ratio" in out and "cpu_mask" not in report
+    assert "wide" not in report and rows["R6"]["ratio"] is None   # --alg chosen: no AVX-512 phase
 
 
 def test_bad_cpu_mask_is_one_line(capsys):
