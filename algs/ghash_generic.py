@@ -25,6 +25,12 @@ GENERIC_BLOCKS = ffi.addressof(lib, "ghash_blocks_generic")
 _from_buffer = ffi.from_buffer
 
 
+def layout() -> int:
+    """sizeof(struct ghash_desc_ctx) << 8 | sizeof(struct ghash_key) on the host:
+    what an emulated GHASH core built over the same structs must report."""
+    return (DESCSIZE << 8) | ffi.sizeof("struct ghash_key")
+
+
 def ghash_alg(driver: str, priority: int, blocks=GENERIC_BLOCKS, simd: bool = False,
               module: str = None) -> capi.ShashAlg:
     """A ``ghash`` shash over the block function ``blocks``; ``simd``: it runs

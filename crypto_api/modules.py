@@ -251,8 +251,11 @@ def _coldplug_cpu_modules() -> None:
     if _coldplugged:
         return
     _coldplugged = True
+    # a module whose init is running (its registration's self-test may look
+    # something up) is "coming": skipped, as modprobe skips it
+    initialising = set(getattr(_state, "stack", None) or ())
     for name in _coldplug_extra():
-        if name in _loaded or name not in available_modules():
+        if name in _loaded or name in initialising or name not in available_modules():
             continue
         try:
             path = available_modules()[name]
@@ -271,7 +274,7 @@ def _coldplug_cpu_modules() -> None:
         if not present:
             continue
         for name in names:
-            if name in _loaded:
+            if name in _loaded or name in initialising:
                 continue
             try:
                 path = available_modules()[name]

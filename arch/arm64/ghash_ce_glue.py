@@ -56,18 +56,14 @@ SHASHES = []
 AEADS = []
 
 
-def _layout() -> int:
-    return (generic.DESCSIZE << 8) | ffi.sizeof("struct ghash_key")
-
-
 def _load_checked(name: str):
     """Core ``name`` (functions ``<name>_update/_final/_layout``), its struct
     layouts checked against the host's."""
     core = neon_glue.load_core(name)
     got = getattr(core, name + "_layout")()
-    if got != _layout():
+    if got != generic.layout():
         raise CryptoError(ENODEV, f"{name}: the arm64 core's descriptor/key layout "
-                                  f"{got:#x} differs from the host's {_layout():#x}")
+                                  f"{got:#x} differs from the host's {generic.layout():#x}")
     return core
 
 

@@ -6,20 +6,16 @@
  *
  * The schedule is FIPS-197's expansion (computed here in scalar C: the
  * instructions have no key-expansion step), kept as 16-byte round keys in
- * block byte order.  Decryption runs vncipher over the same round keys in
- * reverse: vncipher is InvShiftRows, InvSubBytes, AddRoundKey,
- * InvMixColumns, the plain inverse cipher, so no InvMixColumns-transformed
- * decryption schedule is needed.
+ * block byte order; the rounds themselves are aes_p8_vec.h's, which the
+ * mode cores share (decryption: vncipher over the same round keys in
+ * reverse, no InvMixColumns-transformed decryption schedule).
  */
-#include <altivec.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "aes_p8.h"
+#include "aes_p8_vec.h"
 #include "aes_sbox.h"
-
-typedef vector unsigned char vu8;
-typedef vector unsigned long long vu64;
 
 static const uint8_t sbox[256] = { AES_SBOX_LIST(AES_SBOX_BYTE) };
 
@@ -54,36 +50,18 @@ int aes_p8_expandkey(const uint8_t *key, unsigned int key_len, uint8_t *rk)
 	return (int)rounds;
 }
 
-/* bytes in memory order <-> the instructions' big-endian register order */
-static inline vu64 load_be(const uint8_t *p)
-{
-	vu8 v = vec_xl(0, (const unsigned char *)p);
-
-	return (vu64)vec_perm(v, v, (vu8){ 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 });
-}
-
-static inline void store_be(uint8_t *p, vu64 s)
-{
-	vu8 v = (vu8)s;
-
-	vec_xst(vec_perm(v, v, (vu8){ 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 }), 0,
-		(unsigned char *)p);
-}
-
 void aes_p8_encrypt(const uint8_t *rk, int rounds, uint8_t *dst, const uint8_t *src)
 {
-	vu64 s = load_be(src) ^ load_be(rk);
+	vu64 k[P8_MAX_ROUNDS + 1] = { 0 };
 
-	for (int r = 1; r < rounds; r++)
-		s = __builtin_crypto_vcipher(s, load_be(rk + 16 * r));
-	store_be(dst, __builtin_crypto_vcipherlast(s, load_be(rk + 16 * rounds)));
+	p8_load_schedule(k, rk, rounds);
+	p8_store(dst, p8_encrypt_block(k, rounds, p8_load(src)));
 }
 
 void aes_p8_decrypt(const uint8_t *rk, int rounds, uint8_t *dst, const uint8_t *src)
 {
-	vu64 s = load_be(src) ^ load_be(rk + 16 * rounds);
+	vu64 k[P8_MAX_ROUNDS + 1] = { 0 };
 
-	for (int r = rounds - 1; r > 0; r--)
-		s = __builtin_crypto_vncipher(s, load_be(rk + 16 * r));
-	store_be(dst, __builtin_crypto_vncipherlast(s, load_be(rk)));
+	p8_load_schedule(k, rk, rounds);
+	p8_store(dst, p8_decrypt_block(k, rounds, p8_load(src)));
 }

@@ -1,8 +1,7 @@
-"""p8_aes: AES with the POWER8 vector-crypto instructions (drivers/crypto/vmx/aes.c, vmx_crypto).
+"""p8_aes: AES with the POWER8 vector-crypto instructions (drivers/crypto/vmx/aes.c;
+arch/powerpc/crypto/aes.c from 6.8), registered by module ``vmx_crypto``
+(arch/ppc64le/vmx.py).
 
-Module ``vmx_crypto``, no crypto- aliases: the kernel loads it at boot by
-CPU feature (module_cpu_feature_match(PPC_MODULE_FEATURE_VEC_CRYPTO); here
-``MODULE_CPU_FEATURE = "vcrypto"``), and its init is ENODEV without it.
 Driver ``p8_aes``, priority 1000, flags CIPHER | NEED_FALLBACK, blocksize
 16, keys 16/24/32.
 
@@ -19,15 +18,16 @@ import crypto_api as capi
 from crypto_api.arch.ppc64le import vsx_glue
 from crypto_api.errors import EINVAL, CryptoError
 
-MODULE_ARCH = "ppc64le"
 MODULE_NAME = "vmx_crypto"
-MODULE_ALIASES = ()
-MODULE_CPU_FEATURE = "vcrypto"
-
 AES_BLOCK_SIZE = 16
 SCHEDULE_SIZE = 15 * AES_BLOCK_SIZE
-ALGS = []
 _core = None
+
+
+def set_core(core) -> None:
+    """The ``aes_p8`` core, loaded by vmx.py's module_init."""
+    global _core
+    _core = core
 
 
 def p8_aes_init(tfm) -> None:
@@ -81,15 +81,3 @@ def make_alg() -> capi.CipherAlg:
         cra_module=MODULE_NAME, cra_init=p8_aes_init, cra_exit=p8_aes_exit,
         min_keysize=16, max_keysize=32,
         setkey=p8_aes_setkey, encrypt=p8_aes_encrypt, decrypt=p8_aes_decrypt)
-
-
-def module_init() -> None:
-    global _core
-    vsx_glue.require_feature("vcrypto", MODULE_NAME, "the POWER8 vector-crypto feature")
-    _core = vsx_glue.load_core("aes_p8")
-    ALGS[:] = [make_alg()]
-    capi.crypto_register_cipher(ALGS[0])
-
-
-def module_exit() -> None:
-    capi.crypto_unregister_cipher(ALGS.pop())

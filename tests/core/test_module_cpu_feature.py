@@ -95,3 +95,45 @@ def test_unknown_cpu_features_load_nothing_and_lookups_go_on(feature_modules, mo
     monkeypatch.setattr(selection, "current_machine", lambda arch=selection.current_machine().arch: FakeCpu(arch, err))
     assert capi.request_module("crypto-no-such-alg-cpufeat") == 0
     assert not modules.is_loaded("cpufeat_present") and not modules.is_loaded("cpufeat_absent")
+
+
+LOOKING_MODULE = '''
+import crypto_api as capi
+
+MODULE_ALIASES = ()
+MODULE_CPU_FEATURE = "featpresent"
+INITS = []
+
+
+def module_init():
+    INITS.append(1)
+    # as a registration self-test that allocates a fallback: a lookup from inside init,
+    # the first request_module of the boot
+    capi.request_module("crypto-no-such-alg-cpufeat")
+
+
+def module_exit():
+    pass
+'''
+
+
+def test_a_lookup_from_a_coming_module_does_not_load_it_again(feature_modules, tmp_path, monkeypatch):
+    """modprobe skips a module whose init is running: the coldplug that the first lookup
+    starts must not run that module's init a second time (vmx_crypto's registration
+    self-tests allocate their fallbacks while its init runs)."""
+    from crypto_api.machine import selection
+    monkeypatch.setattr(selection, "current_machine", lambda arch=selection.current_machine().arch: FakeCpu(arch))
+    (tmp_path / "cpufeat_looking.py").write_text(LOOKING_MODULE)
+    dist = tmp_path / "cpufeat_looking-0.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cpufeat-looking\nVersion: 0.0\n")
+    (dist / "entry_points.txt").write_text("[crypto_api.modules]\ncpufeat_looking = cpufeat_looking\n")
+    modules.rescan()
+    try:
+        assert modules.load_all(only=["cpufeat_looking"]) == {"cpufeat_looking": None}
+        assert sys.modules["cpufeat_looking"].INITS == [1]
+        assert modules.is_loaded("cpufeat_present")     # the rest of the coldplug still happened
+    finally:
+        if modules.is_loaded("cpufeat_looking"):
+            capi.rmmod("cpufeat_looking")
+        sys.modules.pop("cpufeat_looking", None)
