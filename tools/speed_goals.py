@@ -95,7 +95,7 @@ GOALS = (
          "peer:cryptography-aes-256-gcm", 0.8),
     Goal("G2", "gcm(aes) 1 MiB vs cryptography AES-256-GCM", "gcm(aes)", 1 << 20,
          "peer:cryptography-aes-256-gcm", 0.8),
-    # speed round 3 (issue 31), its rows 1-3 (R1-R3): the same measurements as rows 1-3
+    # speed round 3, its rows 1-3 (R1-R3): the same measurements as rows 1-3
     # against the round's goals
     Goal("R1", "xchacha20 4 KiB vs openssl speed -evp chacha20", "xchacha20", 4096, "openssl", 1.0),
     Goal("R2", "xchacha20 1 MiB vs openssl speed -evp chacha20", "xchacha20", 1 << 20, "openssl", 1.15),

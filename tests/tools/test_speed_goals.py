@@ -103,7 +103,7 @@ def test_per_message_cost_rows():
 
 
 def test_round3_rows_1_to_3():
-    """Issue 31's rows 1-3 (R1-R3): rows 1-3's measurements against the round's goals;
+    """Speed round 3's rows 1-3 (R1-R3): rows 1-3's measurements against the round's goals;
     a goal with two decimals is printed with them."""
     report = _report()
     rows = {r["row"]: r for r in speed_goals.evaluate(report)}
