@@ -102,6 +102,26 @@ def test_per_message_cost_rows():
     assert "  R4 | adiantum 512 B vs adiantum 4 KiB" in text
 
 
+def test_round3_rows_1_to_3():
+    """Speed round 3's rows 1-3 (R1-R3): rows 1-3's measurements against the round's goals;
+    a goal with two decimals is printed with them."""
+    report = _report()
+    rows = {r["row"]: r for r in speed_goals.evaluate(report)}
+    for new, old in (("R1", "1"), ("R2", "2"), ("R3", "3")):
+        for key in ("ratio", "ours_mbps", "peer_mbps", "ours_spread", "peer_spread"):
+            assert rows[new][key] == rows[old][key]
+    assert (rows["R1"]["goal"], rows["R2"]["goal"], rows["R3"]["goal"]) == (1.0, 1.15, 1.0)
+    # 1.0x at 1 MiB meets row 2's goal, not R2's; 2 / 2.048 at 4 KiB meets row 3's, not R3's
+    assert rows["2"]["met"] is True and rows["R2"]["met"] is False
+    assert rows["3"]["met"] is True and rows["R3"]["met"] is False
+    faster = dict(report, openssl={"available": True, "results": [{"size": 1 << 20, "bytes_per_s": 2.0e9}]})
+    assert {r["row"]: r for r in speed_goals.evaluate(faster)}["R2"]["met"] is True    # 1.25x
+    text = "\n".join(speed_goals.goal_lines(report))
+    r2 = next(l for l in text.splitlines() if l.startswith("  R2 |"))
+    assert " 1.15x " in r2 and "no" in r2
+    assert "|   1.00x   1.0x  yes |" in next(l for l in text.splitlines() if l.startswith("   2 |"))
+
+
 def test_scaling_rows_use_the_one_thread_samples_taken_with_them():
     report = _report()
     many = next(r for r in report["results"] if r["size"] == 4096 and r["threads"] == 2
