@@ -2,8 +2,8 @@
  * AES modes with the ARMv8 Crypto Extensions in AArch32: the role of
  * arch/arm/crypto/aes-ce-core.S's mode routines (the aes-arm-ce module).
  * The loops are arch/common/aes_modes.h's, over the one-block AESE/AESD
- * routines of arch/arm64/aes_ce.c, which this core builds for AArch32
- * (-mfpu=crypto-neon-fp-armv8).  Only run on a CPU whose HWCAP2 has "aes".
+ * routines of arch/common/aes_ce.c (arm64's aes-ce builds them too), here
+ * for AArch32 (-mfpu=crypto-neon-fp-armv8).  Only run on a CPU whose HWCAP2 has "aes".
  */
 #include "aes_arm64.h"
 #include "aes_ce_modes.h"

@@ -2,8 +2,8 @@
  * The mode entry points of the arm (AArch32) AES Crypto Extensions core
  * (arch/arm/aes_ce_modes.c): the roles of arch/arm/crypto/aes-ce-core.S's
  * ce_aes_{ecb,cbc,ctr,xts,cbc_cts}_* routines, over the AESE/AESD block
- * routines and key expansion of arch/arm64/aes_ce.c built for AArch32
- * (the same ACLE intrinsics).  Needs HWCAP2 aes.
+ * routines and key expansion of arch/common/aes_ce.c built for AArch32
+ * (the ACLE intrinsics arm64 builds too).  Needs HWCAP2 aes.
  *
  * rk: key_enc (encryption, CTR, the XTS tweak key) or key_dec (decryption)
  * of struct crypto_aes_ctx; rounds 10, 12 or 14; encrypt 1 or 0.

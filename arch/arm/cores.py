@@ -10,9 +10,10 @@
   the shared scalar C built for ARMv7, no NEON (runs on a CPU without it).
 * ``aes_ce_modes``: AES with the ARMv8 Crypto Extensions in AArch32
   (arch/arm/crypto/aes-ce-core.S's role): the mode loops of
-  arch/common/aes_modes.h over arm64's AESE/AESD block routines and key
-  expansion (arch/arm64/aes_ce.c: the same ACLE intrinsics, built here for
-  AArch32 with the crypto FPU); needs HWCAP2 ``aes`` (qemu-arm ``max``).
+  arch/common/aes_modes.h over the AESE/AESD block routines and key
+  expansion that arm64's aes-ce builds too (arch/common/aes_ce.c: ACLE
+  intrinsics, built here for AArch32 with the crypto FPU); needs HWCAP2
+  ``aes`` (qemu-arm ``max``).
 
 NEON cores add ``-mfpu=neon`` to the toolchain's VFP-only base flags (the
 machine's descriptor, arch/arm/machine.py), so a CPU model without NEON
@@ -48,7 +49,7 @@ CORES = [
          cflags=("-march=armv7-a", *INCLUDES),
          feature="vfp"),
     Core(name="aes_ce_modes",
-         sources=("aes_ce_modes.c", os.path.join(os.pardir, "arm64", "aes_ce.c")),
+         sources=("aes_ce_modes.c",), links=("aes_ce_block",),
          cdef=AES_CE_CDEF + header_cdef(_HERE, "aes_ce_modes.h"),
          cflags=(*_CRYPTO, *INCLUDES),
          feature="aes"),
