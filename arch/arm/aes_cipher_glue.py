@@ -6,11 +6,10 @@ key expansion; encrypt/decrypt run the core ``aes_arm`` one block per call,
 no SIMD section.  The descriptor builder is the one arm64's aes-arm64
 shares (crypto_api.arch.common.aes_table).
 
-arm32's other AES drivers, ``aes-arm-bs`` (NEON bit-sliced, 250) and
-``aes-ce`` (300), register only ``__ecb/__cbc/__ctr/__xts(aes)`` modes and
-their SIMD wrappers, never a bare ``aes`` cipher (reference §2.1), so they
-cannot serve Adiantum; this project has no mode templates yet, so they are
-not built.
+arm32's other AES drivers, ``aes-arm-bs`` (NEON bit-sliced, 250; not
+built here) and ``aes-ce`` (300, arch/arm/aes_ce_glue.py), register only
+modes, never a bare ``aes`` cipher (reference §2.1), so they cannot serve
+Adiantum.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 HWCAP/HWCAP2 bit names of arch/arm/include/uapi/asm/hwcap.h.  The helper's
 base flags are VFP only, so a CPU model without NEON still runs it (and the
 scalar cores): NEON cores add ``-mfpu=neon`` in their own flags.  The
-default CPU model is the Cortex-A7 Adiantum was designed for.  Kernel-mode
+default CPU model is the Cortex-A7 Adiantum was designed for; qemu's ``max``
+(ARMv8 in AArch32) adds the crypto extensions (HWCAP2 aes, pmull, sha1, sha2,
+crc32), which the aes-ce mode drivers need.  Kernel-mode
 NEON (arch/arm/vfp, v5.0) is ``!in_interrupt()``: not in a softirq either.
 """
 
@@ -26,7 +28,7 @@ MACHINE = MachineSpec(
     hwcap=HWCAP,
     hwcap2=HWCAP2,
     default_cpu="cortex-a7",
-    cpu_models=("cortex-a7",),
+    cpu_models=("cortex-a7", "max"),
     toolchain=Toolchain(cc="arm-linux-gnueabihf-gcc",
                         packages="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
                         cflags=("-O3", "-Wall", "-Wextra", "-march=armv7-a", "-mfloat-abi=hard",

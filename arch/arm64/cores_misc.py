@@ -10,7 +10,8 @@ with NEON, scalar AES, AES with the Crypto Extensions, and the seed's
   once.
 * ``aes_arm64``: scalar table AES (aes-cipher-core.S's role, arch/common/aes_arm64.c); no SIMD.
 * ``aes_ce``: AESE/AESMC/AESD/AESIMC one block per call and the CE key
-  expansion (aes-ce-core.S / aes-ce-glue.c); built ``+crypto``, needs HWCAP aes.
+  expansion (aes-ce-core.S / aes-ce-glue.c; arch/common/aes_ce.c, which arm
+  builds too); built ``+crypto``, needs HWCAP aes.
 * ``chacha_neon4``: libgcrypt's 4-block interleaved AArch64 ChaCha design
   with the kernel's round count parameter and 32-bit counter.
 """
@@ -36,7 +37,7 @@ CORES = [
          cflags=("-march=armv8-a", *INCLUDES),
          feature="fp"),
     Core(name="aes_ce",
-         sources=("aes_ce.c",),
+         sources=(), links=("aes_ce_block",),
          cdef=AES_CE_CDEF,
          cflags=("-march=armv8-a+crypto", *INCLUDES),
          feature="aes"),

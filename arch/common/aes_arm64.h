@@ -1,4 +1,4 @@
-/* AES cores of arch/arm64: scalar tables (aes_arm64.c) and Crypto Extensions (aes_ce.c). */
+/* AES cores of arch/arm64 (aes_ce.c also of arch/arm): scalar tables (aes_arm64.c) and Crypto Extensions (aes_ce.c). */
 #ifndef CRYPTO_API_ARM64_AES_H
 #define CRYPTO_API_ARM64_AES_H
 

@@ -1,7 +1,8 @@
 """The C that the arm and arm64 machines both build, and where it lies.
 
 nh_neon.c (NH with NEON intrinsics), nhpoly1305_neon.c (the NHPoly1305
-update around it) and aes_arm64.c (scalar table AES) are written once, in
+update around it), aes_arm64.c (scalar table AES) and aes_ce.c (AES with
+the Crypto Extensions' ACLE intrinsics) are written once, in
 this directory, and compiled by each machine's helper for its own
 instruction set: the arm64 cores of arch/arm64/cores_misc.py and the arm
 ones of arch/arm/cores.py, which link the cores of :data:`CORES` (their
@@ -33,10 +34,11 @@ def generic(name: str) -> str:
 CORES = [
     Core(name="nh_neon", sources=("nh_neon.c", "nhpoly1305_neon.c")),
     Core(name="aes_table", sources=("aes_arm64.c",)),
+    Core(name="aes_ce_block", sources=("aes_ce.c",)),
 ]
 
 #: What the glue calls of the shared C, from its headers.
 NH_NEON_CDEF = header_cdef(HERE, "nh_neon.h", "nhpoly1305_neon.h")
 AES_TABLE_CDEF = header_cdef(HERE, "aes_arm64.h", tag="aes_table")
-#: The Crypto Extensions AES (arch/arm64/aes_ce.c), declared in the same header.
+#: The Crypto Extensions AES (aes_ce.c, core ``aes_ce_block``), declared in the same header.
 AES_CE_CDEF = header_cdef(HERE, "aes_arm64.h", tag="aes_ce")

@@ -30,7 +30,9 @@ from crypto_api.kernels import KNOWN, query
 from lowered_priority import lowered
 
 CHILD = os.path.join(os.path.dirname(__file__), "first_answer_child.py")
-MACHINES = [("x86_64", None), ("arm64", None), ("arm", None), ("ppc64le", None), ("ppc64le", "power10")]
+#: (arch, CPU model or None for the default): arm's max has the AES extension (the aes-ce modes)
+MACHINES = [("x86_64", None), ("arm64", None), ("arm", None), ("arm", "max"), ("ppc64le", None),
+            ("ppc64le", "power10")]
 #: (machine, name) -> the driver a booted kernel answers first, and why (see the module docstring)
 THROUGH_A_TEMPLATE = {("x86_64", "ecb(aria)"): "ecb-aria-avx", ("x86_64", "ctr(aria)"): "ctr-aria-avx"}
 
@@ -69,7 +71,14 @@ def test_first_allocation_of_each_multi_driver_name(arch, cpu):
             answer = got[name]
             assert isinstance(answer, dict), f"{case}: {answer}"
             registered = answer["registered"]
-            assert registered, case
+            if not registered:
+                # every driver of the name is a CPU-feature module's that refused this CPU
+                # (arm's aes_arm_ce on a Cortex-A7): nothing to compare, the template answers
+                refused = boot_modules - loaded_anywhere(got)
+                owners = {r.module for r in query.rows_for(version, arch)
+                          if r.what == "driver" and r.cra_name == name}
+                assert owners and owners <= refused, case
+                continue
             for driver, prio in registered.items():
                 assert table.get(driver) == (name, prio), f"{case}: {driver} {prio} is not the table's"
             best = max(registered, key=registered.get)

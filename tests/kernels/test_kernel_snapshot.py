@@ -20,8 +20,9 @@ from crypto_api.kernels.table import rows
 from lowered_priority import lowered
 
 CHILD = os.path.join(os.path.dirname(__file__), "snapshot_child.py")
-#: (arch, CPU model or None for the default): POWER10 shows the *-p10 rows
-MACHINES = [("x86_64", None), ("arm64", None), ("arm", None), ("ppc64le", None), ("ppc64le", "power10")]
+#: (arch, CPU model or None for the default): POWER10 shows the *-p10 rows, arm's max the aes-ce ones
+MACHINES = [("x86_64", None), ("arm64", None), ("arm", None), ("arm", "max"), ("ppc64le", None),
+            ("ppc64le", "power10")]
 
 
 def boot_child(version, arch, cpu):

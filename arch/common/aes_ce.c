@@ -1,8 +1,11 @@
 /*
  * AES with the ARMv8 Crypto Extensions, one block per call: the role of
  * arch/arm64/crypto/aes-ce-core.S and the key expansion of aes-ce-glue.c
- * (the aes-ce cipher).  Built with -march=armv8-a+crypto; only run on a CPU
- * whose HWCAP has "aes" (elsewhere AESE raises SIGILL).
+ * (arm64's aes-ce cipher), and the block rounds under arm's aes-ce modes
+ * (arch/arm/aes_ce_modes.c).  ACLE intrinsics only, so both machines build
+ * it: arm64 with -march=armv8-a+crypto, arm (AArch32) with
+ * -mfpu=crypto-neon-fp-armv8; only run on a CPU whose HWCAP (arm: HWCAP2)
+ * has "aes" (elsewhere AESE raises SIGILL).
  *
  * AESE is AddRoundKey + ShiftRows + SubBytes, AESMC MixColumns; AESD and
  * AESIMC their inverses, so decryption runs the equivalent inverse cipher on
