@@ -84,24 +84,23 @@ RULES = (
                  "them: the LTS lines before 6.10 (up to 6.6) are taken without it"),
     Rule("sha2.library", GENERIC, "5.0", "6.17", "driver",
          "sha224/sha256/sha384/sha512: the generic drivers run the generic C; arch modules register "
-         "drivers of their own (x86 sha256_ssse3/sha512_ssse3, arm64 sha2-ce ...)",
+         "drivers of their own",
          f"crypto/sha256_generic.c, crypto/sha512_generic.c @5.0-6.16 ({LIB6X} §2.1)"),
     Rule("sha2.library", GENERIC, "6.17", None, "library",
          "the sha* shashes are crypto/sha256.c's and sha512.c's *-lib wrappers of the SHA-2 library: "
          "each compression batch (the block completing a buffered one, an update's whole blocks, "
-         "each padding block) runs the machine's library code, on x86 in a kernel_fpu_begin/end "
-         "section of its own where irq_fpu_usable(), else the generic C",
-         f"crypto/sha256.c, crypto/sha512.c, lib/crypto/x86/sha256.h, sha512.h ({LIB6X} §2.1); "
+         "each padding block) runs the machine's library code (its package's sha_library) in a section "
+         "of its own where the unit is usable, else the generic C",
+         f"crypto/sha256.c, crypto/sha512.c, lib/crypto/<arch>/sha256.h, sha512.h ({LIB6X} §2.1); "
          "'lib/crypto: sha256: Use underlying functions instead of crypto_simd_usable()' "
-         "(linux-crypto, 2025-07-31: the x86 test is irq_fpu_usable(), as sha512.h's already was)",
+         "(linux-crypto, 2025-07-31: the unit's own test, not the self-test manager's switch)",
          unknown="6.17 inferred as the table's *-lib rows; whether the July 2025 irq_fpu_usable() "
                  "patch reached 6.17 or only 6.18 was not read (6.17 here)"),
 )
 
 NOT_MODELLED = (
-    "the SHA-2 library's code on arm64, arm and ppc64le (6.17+, rule sha2.library): the *-lib "
-    "wrappers there run the generic C (the kernel's use SHA-2 CE, NEON or scalar assembly); x86's "
-    "library code is modelled (arch/x86/sha_library.py)",
+    "the SHA-2 library's code of a machine whose package has no sha_library module (6.17+, rule "
+    "sha2.library): its *-lib wrappers run the generic C where the kernel's library has arch code",
     "lskcipher (6.7+): no linear-buffer skcipher type in any version (a new type with its own "
     "frontend, /proc/crypto type and type number 4; not cheap)",
     "an empty cra_name: v5.0 checked nothing and registered it (its driver name then \"-generic\"); "
