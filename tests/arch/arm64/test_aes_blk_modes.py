@@ -12,6 +12,7 @@ Each probe boots a fresh arm64 interpreter, on ``max`` (AES-CE: the
   scatterlist layouts against the generic templates over aes-generic in the
   same process, both directions, output IV included for CBC/CTR/CTS/ESSIV;
 * the refusals, each EINVAL naming the driver;
+* the NEON sections of the walk (one per step, CTS/XTS tails in one more);
 * per kernel version (5.0, 5.10, 6.1, 6.18): what ``xts(aes)`` and the other
   names resolve to, with the internal algorithm and the async SIMD wrapper
   up to 5.13 and the direct registration after, v5.0's XTS without stealing
@@ -308,3 +309,40 @@ def test_per_kernel_version(cpu):
     for version in ("5.0", "5.10", "6.1", "6.18"):
         got = run_json(VERSION, cpu, {"CRYPTO_API_KERNEL": version, "CRYPTO_API_SELFTESTS": "off"})
         assert got == _expected(version, impl), version
+
+
+SECTIONS = r'''
+import json
+import crypto_api as capi
+from emulated_cases import skcipher_sections
+
+capi.load_all()
+out = {}
+for drv, layout in (("ecb-aes-ce", [(0, 10), (5, 54)]), ("ctr-aes-ce", [(0, 10), (5, 30)]),
+                    ("xts-aes-ce", [(0, 5000), (3, 3)]), ("cts-cbc-aes-ce", [(0, 5000), (3, 3)]),
+                    ("cts-cbc-aes-ce", [(0, 20)]), ("xts-aes-ce", [(0, 4096)])):
+    t = capi.crypto_alloc_skcipher(drv)
+    t.setkey(bytes(range(t.alg.max_keysize)))
+    out[f"{drv} {layout}"] = [skcipher_sections(t, layout), skcipher_sections(t, layout, encrypt=False)]
+with capi.simd_disabled():
+    out["nosimd"] = skcipher_sections(t, [(0, 100)])
+print(json.dumps(out))
+'''
+
+
+def test_neon_sections_per_walk_step():
+    """6.18's direct drivers: one NEON section per walk step (whole blocks but
+    on the last step, a short first entry bounced as one block); CTS and a
+    stealing XTS walk the part before their last 17..32 bytes and run those
+    in one more section; no SIMD fallback (the glue never asks)."""
+    require_emulation()
+    got = run_json(SECTIONS, "max", {"CRYPTO_API_SELFTESTS": "off"})
+    two_pages = [["neon", 4096], ["neon", 880], ["neon", 27]]
+    assert got == {
+        "ecb-aes-ce [(0, 10), (5, 54)]": [[["neon", 16], ["neon", 48]]] * 2,
+        "ctr-aes-ce [(0, 10), (5, 30)]": [[["neon", 16], ["neon", 24]]] * 2,
+        "xts-aes-ce [(0, 5000), (3, 3)]": [two_pages] * 2,
+        "cts-cbc-aes-ce [(0, 5000), (3, 3)]": [two_pages] * 2,
+        "cts-cbc-aes-ce [(0, 20)]": [[["neon", 20]]] * 2,
+        "xts-aes-ce [(0, 4096)]": [[["neon", 4096]]] * 2,
+        "nosimd": [["neon", 80], ["neon", 20]]}     # xts-aes-ce: 100 bytes steal over the last 20
