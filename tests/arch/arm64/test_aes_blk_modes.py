@@ -13,6 +13,7 @@ Each probe boots a fresh arm64 interpreter, on ``max`` (AES-CE: the
   same process, both directions, output IV included for CBC/CTR/CTS/ESSIV;
 * the refusals, each EINVAL naming the driver;
 * the NEON sections of the walk (one per step, CTS/XTS tails in one more);
+* the self-test manager at level full (5.10 wrapped, 6.18 direct);
 * per kernel version (5.0, 5.10, 6.1, 6.18): what ``xts(aes)`` and the other
   names resolve to, with the internal algorithm and the async SIMD wrapper
   up to 5.13 and the direct registration after, v5.0's XTS without stealing
@@ -346,3 +347,30 @@ def test_neon_sections_per_walk_step():
         "cts-cbc-aes-ce [(0, 20)]": [[["neon", 20]]] * 2,
         "xts-aes-ce [(0, 4096)]": [[["neon", 4096]]] * 2,
         "nosimd": [["neon", 80], ["neon", 20]]}     # xts-aes-ce: 100 bytes steal over the last 20
+
+
+SELFTEST = r'''
+import json, sys
+import crypto_api as capi
+from crypto_api import testmgr
+
+impl = sys.argv[1]
+capi.load_all()
+testmgr.set_level("full")
+print(json.dumps({drv: testmgr.alg_test(drv, name) for drv, name in (
+    (f"ecb-aes-{impl}", "ecb(aes)"), (f"cbc-aes-{impl}", "cbc(aes)"), (f"ctr-aes-{impl}", "ctr(aes)"),
+    (f"xts-aes-{impl}", "xts(aes)"), (f"cts-cbc-aes-{impl}", "cts(cbc(aes))"),
+    (f"essiv-cbc-aes-sha256-{impl}", "essiv(cbc(aes),sha256)"))}))
+'''
+
+
+@pytest.mark.parametrize("cpu,version", [("max", "5.10"), (NO_CE_CPU, "6.18")])
+def test_full_selftests(cpu, version):
+    """The self-test manager at level full (vectors under random
+    configurations, nosimd included, and fuzzing against the generic
+    drivers) passes for every mode: 5.10's SIMD-wrapped CE drivers (cryptd
+    where SIMD is unusable), 6.18's direct NEON ones."""
+    require_emulation()
+    impl = IMPL[cpu]
+    got = run_json(SELFTEST.replace("sys.argv[1]", repr(impl)), cpu, {"CRYPTO_API_KERNEL": version})
+    assert got == {f"{stem}-{impl}": 0 for stem, _, _ in MODES.values()}
