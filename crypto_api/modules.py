@@ -246,13 +246,15 @@ def set_coldplug_rule(extra) -> None:
 def _coldplug_cpu_modules() -> None:
     """Once: load the modules whose MODULE_CPU_FEATURE the machine's CPU has
     (udev's boot-time coldplug of cpu device-table aliases), then those the
-    coldplug rule names."""
+    coldplug rule names.  A module whose init is what asked (loaded by hand,
+    its init looking a name up) is skipped, as modprobe skips a "coming" one."""
     global _coldplugged
     if _coldplugged:
         return
     _coldplugged = True
+    initialising = getattr(_state, "stack", None) or ()
     for name in _coldplug_extra():
-        if name in _loaded or name not in available_modules():
+        if name in _loaded or name in initialising or name not in available_modules():
             continue
         try:
             path = available_modules()[name]
@@ -271,7 +273,7 @@ def _coldplug_cpu_modules() -> None:
         if not present:
             continue
         for name in names:
-            if name in _loaded:
+            if name in _loaded or name in initialising:
                 continue
             try:
                 path = available_modules()[name]
