@@ -16,7 +16,8 @@ Up to 5.13 (rule ``arm64.aes_blk_wrapping`` "simd") each is an internal
 directly, synchronous, never asking whether SIMD is usable.  XTS: v5.0-5.3
 (rule ``arm64.aes_blk_xts_stealing`` "refused") whole blocks only, 0 bytes
 a no-op; 5.4+ 16 bytes or more, a partial last block by ciphertext
-stealing.
+stealing.  The composite registry (no version followed) takes the latest
+kernels' forms: direct, stealing.
 
 Requests: a non-atomic walk, one NEON section per step (whole blocks on all
 but the last step).  CTS and a stealing XTS run the part before their last
