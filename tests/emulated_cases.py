@@ -46,6 +46,22 @@ def vector_failures(tfm, suite_file, iv_field="iv"):
     return bad
 
 
+def scattered_request(tfm, c, data, iv):
+    """One request of ``tfm`` (``c["encrypt"]``: encrypt, else decrypt) over
+    ``data`` scattered as ``c["src"]`` into a dst scattered as ``c["dst"]``:
+    [rc, the output, the bytes around dst's entries unchanged, src unchanged,
+    the IV buffer it left]."""
+    src, sbufs = scatter(data, c["src"], b"\x5a")
+    dst, dbufs = scatter(bytes(len(data)), c["dst"], b"\xa5")
+    around = outside(dbufs, c["dst"])
+    req = capi.skcipher_request_alloc(tfm)
+    ivbuf = bytearray(iv)
+    capi.skcipher_request_set_crypt(req, src, dst, len(data), ivbuf)
+    rc = (capi.crypto_skcipher_encrypt if c["encrypt"] else capi.crypto_skcipher_decrypt)(req)
+    return [rc, gather(dbufs, c["dst"]), outside(dbufs, c["dst"]) == around, gather(sbufs, c["src"]) == data,
+            ivbuf]
+
+
 def skcipher_case(tfm, generic, c):
     """Key ``tfm`` and ``generic`` with ``c``'s key, en- or decrypt ``c``'s
     data under its IV through ``generic`` (one call) and through ``tfm`` (a
@@ -56,15 +72,8 @@ def skcipher_case(tfm, generic, c):
     tfm.setkey(key)
     generic.setkey(key)
     want_generic = (generic.encrypt if c["encrypt"] else generic.decrypt)(data, iv).hex()
-    src, sbufs = scatter(data, c["src"], b"\x5a")
-    dst, dbufs = scatter(bytes(len(data)), c["dst"], b"\xa5")
-    around = outside(dbufs, c["dst"])
-    req = capi.skcipher_request_alloc(tfm)
-    ivbuf = bytearray(iv)
-    capi.skcipher_request_set_crypt(req, src, dst, len(data), ivbuf)
-    rc = (capi.crypto_skcipher_encrypt if c["encrypt"] else capi.crypto_skcipher_decrypt)(req)
-    return [rc, gather(dbufs, c["dst"]).hex(), want_generic, outside(dbufs, c["dst"]) == around,
-            gather(sbufs, c["src"]) == data and bytes(ivbuf) == iv]
+    rc, out, around_ok, src_ok, ivbuf = scattered_request(tfm, c, data, iv)
+    return [rc, out.hex(), want_generic, around_ok, src_ok and bytes(ivbuf) == iv]
 
 
 def aead_case(tfm, c):

@@ -12,6 +12,26 @@ from crypto_api.kernels.row import Rule
 
 ARM64 = ("arm64",)
 
+#: The sources of the aes-glue.c mode rows (arch/arm64/aes_blk_modes.py).
+BLK50 = "arch/arm64/crypto/aes-glue.c @5.0 (YueweiJin/runninglinuxkernel_5.0 read: aes_algs[], aes_init)"
+BLK511 = ("arch/arm64/crypto/aes-glue.c of a 5.11-5.13 tree read through the code index (it includes "
+          "crypto/sha2.h, 5.11+, and still creates the SIMD wrappers): XTS with stealing, walksize 32; "
+          "__essiv-cbc-aes-sha256-<MODE> at PRIO + 1")
+BLK_DIRECT = ("'crypto: arm64/aes-ce - stop using SIMD helper for skciphers' (Ard Biesheuvel, v6 posted "
+              "2021-05-26, lore 20210526100729.12939-4-ardb): every mode registered directly, the "
+              "synchronous ctr-aes-<MODE> fallback removed; 6.x trees read through the code index have the "
+              "plain names beside xctr-aes-<MODE>")
+BLK_DIRECT_UNKNOWN = ("the release that dropped the SIMD wrappers: 5.14 inferred from the posting date "
+                      "(after the 5.13 fpsimd change it builds on); no 5.14 or 5.15 tree read")
+BLK_STEAL_UNKNOWN = ("the release of XTS ciphertext stealing and of the ESSIV driver in aes-glue.c: 5.4 "
+                     "inferred (the essiv template is 5.4's; the patches were posted in August-September "
+                     "2019; present in the 5.11+ tree read, absent from v5.0); no 5.4 tree read")
+#: (cra_name, driver stem, first release, priority over the build's) of each mode
+BLK_MODES = (("ecb(aes)", "ecb-aes", "5.0", 0), ("cbc(aes)", "cbc-aes", "5.0", 0),
+             ("ctr(aes)", "ctr-aes", "5.0", 0), ("xts(aes)", "xts-aes", "5.0", 0),
+             ("cts(cbc(aes))", "cts-cbc-aes", "5.0", 0),
+             ("essiv(cbc(aes),sha256)", "essiv-cbc-aes-sha256", "5.4", 1))
+
 #: This file's rows of the table.
 ROWS = tuple(
     [Row("driver", ARM64, "5.0", "7.0", "aes", "aes-arm64", "aes-arm64", 200, "aes_arm64",
@@ -41,13 +61,33 @@ ROWS = tuple(
            note="this project's hctr2 spawns a polyval shash in every version"),
        Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-ce", "xctr-aes-ce", 300, "aes_ce_blk",
            f"arch/arm64/crypto/aes-glue.c (MODE ce, PRIO 300), 6.0+ ({LIB6X} §1.2)",
-           note="the module's other modes (ecb, cbc, ctr, xts, cts, essiv) are not modelled"),
+           note="the module's cmac/xcbc/cbcmac shashes are not modelled"),
        Row("driver", ARM64, "6.0", None, "xctr(aes)", "xctr-aes-neon", "xctr-aes-neon", 200, "aes_neon_blk",
            f"arch/arm64/crypto/aes-glue.c (MODE neon, PRIO 200), 6.0+ ({LIB6X} §1.2); the NEON build "
            "registers it (and its ecb/cbc/ctr/xts) only under '#if defined(USE_V8_CRYPTO_EXTENSIONS) || "
            "!IS_ENABLED(CONFIG_CRYPTO_AES_ARM64_BS)' (read in a 6.x tree), with the xctr(aes) alias",
            note="the kernel configuration without aes-neonbs, which this machine does not model; "
-                "the module's other modes are not modelled")]
+                "the module's cmac/xcbc/cbcmac shashes are not modelled")]
+    + [Row("driver", ARM64, since, "5.14", f"__{cra}", f"__{stem}-{impl}", f"__{stem}-{impl}", prio + delta,
+           module, BLK50 if since == "5.0" else BLK511, unknown=BLK_DIRECT_UNKNOWN + (
+               "; " + BLK_STEAL_UNKNOWN if since != "5.0" else ""),
+           note="the internal algorithm under crypto/simd.c's wrapper")
+       for impl, prio, module in (("ce", 300, "aes_ce_blk"), ("neon", 200, "aes_neon_blk"))
+       for cra, stem, since, delta in BLK_MODES]
+    + [Row("driver", ARM64, since, None, cra, f"{stem}-{impl}", f"{stem}-{impl}", prio + delta, module,
+           f"{BLK50 if since == '5.0' else BLK511}; {BLK_DIRECT}",
+           unknown=BLK_DIRECT_UNKNOWN + ("; " + BLK_STEAL_UNKNOWN if since != "5.0" else ""),
+           note="up to 5.13 the SIMD wrapper (async) over the __ algorithm, 5.14+ registered directly (sync); "
+                + ("the NEON build has it only without aes-neonbs (this machine's configuration); "
+                   if impl == "neon" and cra in ("ecb(aes)", "cbc(aes)", "ctr(aes)", "xts(aes)") else "")
+                + "v5.0-5.13's synchronous ctr-aes-" + impl + " at " + str(prio - 1) + " is not modelled"
+                if cra == "ctr(aes)" else
+                "up to 5.13 the SIMD wrapper (async) over the __ algorithm, 5.14+ registered directly (sync)"
+                + ("; XTS steals ciphertext 5.4+ (rule arm64.aes_blk_xts_stealing)" if cra == "xts(aes)" else "")
+                + ("; the NEON build has it only without aes-neonbs (this machine's configuration)"
+                   if impl == "neon" and cra in ("ecb(aes)", "cbc(aes)", "xts(aes)") else ""))
+       for impl, prio, module in (("ce", 300, "aes_ce_blk"), ("neon", 200, "aes_neon_blk"))
+       for cra, stem, since, delta in BLK_MODES]
     + [Row("driver", ARM64, "5.0", "5.6", "ghash", "ghash-neon", "ghash-neon", 100, "ghash_ce",
            "arch/arm64/crypto/ghash-ce-glue.c @5.0 (ghash_alg[0], registered with or without PMULL); "
            "'crypto: arm64/ghash-neon - bump priority to 150' (posted 2019-11-28) raised it",
@@ -84,9 +124,9 @@ ROWS = tuple(
 DEVICE_TABLES = (
     DeviceTable("aes_ce_cipher", ARM64, "5.0", None, ("aes",),
                 f"arch/arm64/crypto/aes-ce-glue.c: module_cpu_feature_match(AES) ({ARCHES} §0.5, §1.2)"),
-    DeviceTable("aes_ce_blk", ARM64, "6.0", None, ("aes",),
-                "arch/arm64/crypto/aes-glue.c: module_cpu_feature_match(AES) in the aes-ce-blk build "
-                "(the module is older; its XCTR driver, the one modelled here, came with 6.0)"),
+    DeviceTable("aes_ce_blk", ARM64, "5.0", None, ("aes",),
+                f"arch/arm64/crypto/aes-glue.c: module_cpu_feature_match(AES) in the aes-ce-blk build ({BLK50}; "
+                "the same in the 5.11+ and 6.x trees read)"),
     DeviceTable("polyval_ce", ARM64, "6.0", None, ("pmull",),
                 f"arch/arm64/crypto/polyval-ce-glue.c @6.0-6.18: module_cpu_feature_match(PMULL) "
                 f"({LIB6X} §1.2); 6.19+: the driver this project keeps"),
@@ -101,9 +141,13 @@ DEVICE_TABLES = (
 
 #: What the table does not cover on this machine (the fidelity page lists it).
 NOT_MODELLED = (
-    "drivers the kernel has and this project does not register: aes-neonbs and the aes-glue modes "
-    "other than xctr (xctr-aes-ce and xctr-aes-neon are modelled; xctr-aes-neon as in a kernel "
-    "built without aes-neonbs, CONFIG_CRYPTO_AES_ARM64_BS, the only configuration that has it)",
+    "drivers the kernel has and this project does not register: aes-neonbs (ecb/cbc/ctr/xts-aes-neonbs, "
+    "250; the NEON build's ecb/cbc/ctr/xts/xctr-aes-neon are modelled as in a kernel built without it, "
+    "CONFIG_CRYPTO_AES_ARM64_BS, the only configuration that has them), aes-glue.c's cmac/xcbc/cbcmac "
+    "shashes, and v5.0-5.13's synchronous ctr-aes-ce (299) / ctr-aes-neon (199), which share their "
+    "driver name with the SIMD wrapper of ctr(aes)",
+    "aes-glue.c's module aliases by version: v5.0's aes-ce-blk declared none (found by its CPU feature, "
+    "as here) and v5.0's aes-neon-blk none for cts(cbc(aes)); both modules here declare the 5.4+ set",
 )
 
 #: The glue's rules on this machine that changed by version (crypto_api.version_rules).
@@ -117,6 +161,19 @@ RULES = (
          "ghash_ce registers the AEADs with PMULL and ghash-neon only without it",
          "'crypto: arm64/ghash - drop PMULL based shash' (posted 2020-06-29); a 6.1x tree",
          unknown="the release that dropped ghash-ce (5.9 inferred from the patch date)"),
+    Rule("arm64.aes_blk_wrapping", ARM64, "5.0", "5.14", "simd",
+         "aes-ce-blk / aes-neon-blk register their ecb/cbc/ctr/xts/cts-cbc/essiv modes as internal __ "
+         "algorithms under crypto/simd.c's wrapper (async, cryptd where SIMD is unusable)",
+         f"{BLK50}; {BLK511}", unknown=BLK_DIRECT_UNKNOWN),
+    Rule("arm64.aes_blk_wrapping", ARM64, "5.14", None, "direct",
+         "the aes-glue.c modes registered directly: synchronous, not internal, no SIMD check", BLK_DIRECT,
+         unknown=BLK_DIRECT_UNKNOWN),
+    Rule("arm64.aes_blk_xts_stealing", ARM64, "5.0", "5.4", "refused",
+         "xts-aes-ce / xts-aes-neon: whole blocks only (a length that is not a multiple of 16 is EINVAL, "
+         "0 bytes do nothing); no walksize", BLK50, unknown=BLK_STEAL_UNKNOWN),
+    Rule("arm64.aes_blk_xts_stealing", ARM64, "5.4", None, "stealing",
+         "xts-aes-ce / xts-aes-neon: 16 bytes or more (else EINVAL), ciphertext stealing for a partial last "
+         "block; walksize 32", BLK511, unknown=BLK_STEAL_UNKNOWN),
     Rule("chacha.sections", ARM64, "5.0", "5.5", "request",
          "chacha_neon: 64 bytes or less, or no SIMD when the request starts, run the generic code for the "
          "whole request; else one kernel_neon_begin/end per walk step, XChaCha's HChaCha in one of its own",

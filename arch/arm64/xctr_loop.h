@@ -16,6 +16,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* n (at most 16) bytes of src XOR-ed with the keystream block ks into dst. */
+static inline void keystream_xor(uint8_t *dst, const uint8_t *src, const uint8_t *ks, size_t n)
+{
+	if (n == 16) {
+		vst1q_u8(dst, veorq_u8(vld1q_u8(src), vld1q_u8(ks)));
+	} else {
+		for (size_t i = 0; i < n; i++)
+			dst[i] = src[i] ^ ks[i];
+	}
+}
+
 typedef void (*xctr_block_fn)(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsigned int rounds);
 
 static inline void xctr_loop(xctr_block_fn block, const uint32_t *rk, uint8_t *dst, const uint8_t *src,
@@ -32,12 +43,7 @@ static inline void xctr_loop(xctr_block_fn block, const uint32_t *rk, uint8_t *d
 
 		vst1q_u8(in, vreinterpretq_u8_u32(blk));
 		block(rk, ks, in, rounds);
-		if (n == 16) {
-			vst1q_u8(dst, veorq_u8(vld1q_u8(src), vld1q_u8(ks)));
-		} else {
-			for (size_t i = 0; i < n; i++)
-				dst[i] = src[i] ^ ks[i];
-		}
+		keystream_xor(dst, src, ks, n);
 		src += n;
 		dst += n;
 		nbytes -= n;

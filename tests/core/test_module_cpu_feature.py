@@ -30,6 +30,7 @@ ALG = capi.SkcipherAlg(cra_name="cpufeatalg", cra_driver_name={driver!r}, cra_pr
 
 
 def module_init():
+    capi.request_module("crypto-lookup-during-init-cpufeat")   # as a tfm init allocating a hash
     capi.crypto_register_skcipher(ALG)
 
 
@@ -137,3 +138,15 @@ def test_a_lookup_from_a_coming_module_does_not_load_it_again(feature_modules, t
         if modules.is_loaded("cpufeat_looking"):
             capi.rmmod("cpufeat_looking")
         sys.modules.pop("cpufeat_looking", None)
+
+
+def test_a_module_loaded_by_hand_is_not_loaded_again_by_the_coldplug_its_init_starts(feature_modules,
+                                                                                     monkeypatch):
+    """load_all() (or insmod) loads the module before any lookup; its init's
+    own lookup runs the boot coldplug, which must not load that module a
+    second time (its drivers would be registered twice)."""
+    from crypto_api.machine import selection
+    monkeypatch.setattr(selection, "current_machine", lambda arch=selection.current_machine().arch: FakeCpu(arch))
+    assert capi.load_all(only=["cpufeat_present"]) == {"cpufeat_present": None}
+    drivers = [a.cra_driver_name for a in capi.registry.snapshot() if a.cra_name == "cpufeatalg"]
+    assert drivers == ["cpufeat_present-drv"]

@@ -94,7 +94,8 @@ def test_alone_without_pmull(no_pmull):
     assert out["proc"]["ghash-ce"] is None and out["proc"]["gcm-aes-ce"] is None
     assert out["proc"]["rfc4106-gcm-aes-ce"] is None
     assert out["ghash"] == "ghash-neon"
-    assert out["gcm"] == "gcm_base(ctr(aes-arm64),ghash-neon)"
+    # gcm's ctr(aes): aes-neon-blk's ctr-aes-neon, loaded by its alias before a template instance is made
+    assert out["gcm"] == "gcm_base(ctr-aes-neon,ghash-neon)"
 
 
 def test_beside_ghash_ce_with_pmull_in_the_composite_registry():
