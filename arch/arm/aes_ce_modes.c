@@ -18,10 +18,7 @@ void arm_aes_ce_ecb(const uint32_t *rk, uint8_t *dst, const uint8_t *src, size_t
 void arm_aes_ce_cbc(const uint32_t *rk, uint8_t *dst, const uint8_t *src, size_t blocks,
 		    uint8_t *iv, unsigned int rounds, int encrypt)
 {
-	if (encrypt)
-		aes_cbc_enc_loop(aes_ce_encrypt, rk, dst, src, blocks, iv, rounds);
-	else
-		aes_cbc_dec_loop(aes_ce_decrypt, rk, dst, src, blocks, iv, rounds);
+	aes_cbc_loop(encrypt ? aes_ce_encrypt : aes_ce_decrypt, rk, dst, src, blocks, iv, rounds, encrypt);
 }
 
 void arm_aes_ce_cbc_cts(const uint32_t *key_enc, const uint32_t *key_dec, uint8_t *dst,

@@ -1,14 +1,17 @@
 /*
  * Block-cipher mode loops over a one-block AES routine, for the cores of the
- * emulated machines whose kernel drivers run ECB, CBC, CBC-CTS, CTR and XTS
- * in assembly around their own AES rounds (arch/arm/crypto/aes-ce-core.S's
- * mode entry points; arm's core is arch/arm/aes_ce_modes.c).  Header-only
- * (static inline): each core passes its own block routine, which the
+ * emulated machines whose kernel drivers run ECB, CBC, CBC-CTS, CTR, XTS and
+ * ESSIV-CBC in assembly around their own AES rounds: arm's
+ * arch/arm/crypto/aes-ce-core.S (core arch/arm/aes_ce_modes.c) and the two
+ * builds of arm64's arch/arm64/crypto/aes-modes.S (arch/arm64/aes_ce_modes.c
+ * and aes_neon_modes.c, through arch/arm64/aes_blk_entries.h).  Header-only
+ * (static inline): each core passes its own block routines, which the
  * compiler inlines.  Plain C, no vector types, so any machine can build it.
  *
  * A block routine encrypts or decrypts one 16-byte block with the round
  * keys rk (struct crypto_aes_ctx's key_enc or key_dec layout) and the
  * round count; out may equal in.  dst may equal src in every loop.
+ * Temporaries are wiped with memzero.h's routine.
  */
 #ifndef CRYPTO_API_COMMON_AES_MODES_H
 #define CRYPTO_API_COMMON_AES_MODES_H
@@ -16,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "memzero.h"
 
 typedef void (*aes_modes_block_fn)(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsigned int rounds);
 
@@ -25,14 +30,6 @@ static inline void aes_modes_xor(uint8_t *dst, const uint8_t *a, const uint8_t *
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = a[i] ^ b[i];
-}
-
-static inline void aes_modes_wipe(uint8_t *p, size_t n)
-{
-	volatile uint8_t *v = p;
-
-	while (n--)
-		*v++ = 0;
 }
 
 /* ECB over whole blocks. */
@@ -66,7 +63,33 @@ static inline void aes_cbc_dec_loop(aes_modes_block_fn dec, const uint32_t *rk, 
 		aes_modes_xor(dst, p, iv, AES_MODES_BLOCK);
 		memcpy(iv, c, AES_MODES_BLOCK);
 	}
-	aes_modes_wipe(p, sizeof(p));
+	memzero_explicit(p, sizeof(p));
+}
+
+/* CBC in the direction encrypt says; crypt is that direction's routine on rk. */
+static inline void aes_cbc_loop(aes_modes_block_fn crypt, const uint32_t *rk, uint8_t *dst, const uint8_t *src,
+				size_t blocks, uint8_t *iv, unsigned int rounds, int encrypt)
+{
+	if (encrypt)
+		aes_cbc_enc_loop(crypt, rk, dst, src, blocks, iv, rounds);
+	else
+		aes_cbc_dec_loop(crypt, rk, dst, src, blocks, iv, rounds);
+}
+
+/* The ESSIV key is a SHA-256 digest: an AES-256 key whatever the data key's size. */
+#define AES_MODES_ESSIV_ROUNDS 14
+
+/*
+ * ESSIV-CBC, the first part of a request: iv (the request's IV) is first
+ * replaced by its encryption with enc under rk2 (the ESSIV key's key_enc),
+ * then CBC runs as aes_cbc_loop over rk1 and leaves the chaining value in iv.
+ */
+static inline void aes_essiv_cbc_loop(aes_modes_block_fn enc, aes_modes_block_fn crypt, const uint32_t *rk1,
+				      const uint32_t *rk2, uint8_t *dst, const uint8_t *src, size_t blocks,
+				      uint8_t *iv, unsigned int rounds, int encrypt)
+{
+	enc(rk2, iv, iv, AES_MODES_ESSIV_ROUNDS);
+	aes_cbc_loop(crypt, rk1, dst, src, blocks, iv, rounds, encrypt);
 }
 
 /* The 128-bit big-endian counter plus one, carrying through all 16 bytes. */
@@ -97,7 +120,7 @@ static inline void aes_ctr_loop(aes_modes_block_fn enc, const uint32_t *rk, uint
 		dst += n;
 		nbytes -= n;
 	}
-	aes_modes_wipe(ks, sizeof(ks));
+	memzero_explicit(ks, sizeof(ks));
 }
 
 /* The XTS tweak times x in GF(2^128), little-endian bytes (IEEE P1619). */
@@ -118,7 +141,7 @@ static inline void aes_xts_one(aes_modes_block_fn crypt, const uint32_t *rk1, ui
 	aes_modes_xor(x, src, t, AES_MODES_BLOCK);
 	crypt(rk1, x, x, rounds);
 	aes_modes_xor(dst, x, t, AES_MODES_BLOCK);
-	aes_modes_wipe(x, sizeof(x));
+	memzero_explicit(x, sizeof(x));
 }
 
 /*
@@ -159,8 +182,8 @@ static inline void aes_xts_loop(aes_modes_block_fn enc, aes_modes_block_fn crypt
 		aes_xts_mul_x(t);
 	}
 	memcpy(iv, t, AES_MODES_BLOCK);
-	aes_modes_wipe(cc, sizeof(cc));
-	aes_modes_wipe(pp, sizeof(pp));
+	memzero_explicit(cc, sizeof(cc));
+	memzero_explicit(pp, sizeof(pp));
 }
 
 /*
@@ -196,8 +219,8 @@ static inline void aes_cbc_cts_loop(aes_modes_block_fn enc, aes_modes_block_fn d
 		aes_modes_xor(dst, x, iv, AES_MODES_BLOCK);
 		memcpy(dst + AES_MODES_BLOCK, y, tail);
 	}
-	aes_modes_wipe(x, sizeof(x));
-	aes_modes_wipe(y, sizeof(y));
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(y, sizeof(y));
 }
 
 #endif
