@@ -26,7 +26,7 @@ those bytes in one more section, as the kernel's glue does.  CBC, CTS and
 ESSIV leave the chaining value of the CBC part in the request's IV, CTR
 the next counter; XTS leaves it unchanged (its running tweak is kept
 aside).  The blocks run in the build's arm64 core (aes_ce_blk or
-aes_neon_blk: the loops of arch/arm64/aes_modes_loop.h).
+aes_neon_blk: the loops of arch/common/aes_modes.h).
 
 Not modelled: v5.0-5.13's extra synchronous ``ctr-aes-<impl>`` (priority
 one below the build's, a scalar fallback without SIMD), which shares its

@@ -2,7 +2,7 @@
  * ECB, CBC, CBC-CTS tail, CTR, XTS and ESSIV-CBC over the AES-CE block routines
  * (arch/arm64/aes_ce_modes.c).
  * What each function does, and its arguments, is said once in
- * aes_modes_loop.h (rk: the schedule of the direction, key_enc or key_dec;
+ * aes_blk_entries.h (rk: the schedule of the direction, key_enc or key_dec;
  * flags of xts: 1 decrypt, 2 first call of the request).
  */
 #ifndef CRYPTO_API_ARM64_AES_CE_MODES_H

@@ -3,7 +3,8 @@
  * build of arch/arm64/crypto/aes-glue.c over it (the roles of
  * aes-neon.S's inverse cipher and aes-modes.S).  Built with -march=armv8-a;
  * needs HWCAP asimd.  Encryption is aes_neon_encrypt (aes_neon_xctr.c);
- * the mode loops are aes_modes_loop.h's, the same the AES-CE core runs.
+ * the mode loops are arch/common/aes_modes.h's (through aes_blk_entries.h),
+ * the same the AES-CE core and arm's aes-ce run.
  *
  * Decryption is the equivalent inverse cipher on key_dec (the generic
  * schedule's, InvMixColumns already applied to the middle round keys):
@@ -12,7 +13,7 @@
  */
 #include <arm_neon.h>
 
-#include "aes_modes_loop.h"
+#include "aes_blk_entries.h"
 #include "aes_neon_modes.h"
 #include "aes_neon_rounds.h"
 #include "aes_neon_xctr.h"
@@ -29,4 +30,4 @@ void aes_neon_decrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in, unsig
 	aes_neon_cipher(inv_sbox, inv_shift_rows_idx, 1, rk, out, in, rounds);
 }
 
-AES_BLK_MODES(aes_neon, aes_neon_encrypt, aes_neon_decrypt)
+AES_BLK_ENTRIES(aes_neon, aes_neon_encrypt, aes_neon_decrypt)

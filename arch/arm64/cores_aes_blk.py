@@ -6,7 +6,8 @@
 * ``aes_neon_blk``: the same modes over table-lookup AES on plain NEON
   (aes-modes.S with aes-neon.S), with the NEON inverse cipher, linking core
   ``aes_neon_xctr`` for the forward one; built ``-march=armv8-a``, needs
-  HWCAP asimd.  Both run the loops of aes_modes_loop.h.
+  HWCAP asimd.  Both run the loops of arch/common/aes_modes.h (arm's
+  aes-ce runs them too), through aes_blk_entries.h.
 """
 
 import os
