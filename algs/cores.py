@@ -57,6 +57,6 @@ CORES = [
          bytes_adapters=(("hctr2_encrypt_bytes", "hctr2_encrypt"),
                          ("hctr2_decrypt_bytes", "hctr2_decrypt"))),
     Core(name="sector_batch", module="crypto_api.algs._sector_batch",
-         sources=("sector_batch.c",), links=("sha256", "nhpoly1305"), includes=("poly1305",),
+         sources=("sector_batch.c",), links=("sha256", "nhpoly1305"),
          headers=("sector_batch.h", "sha256_generic.h")),
 ]

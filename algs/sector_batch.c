@@ -12,6 +12,7 @@
 #include "byteorder.h"
 #include "memzero.h"
 #include "sha256_generic.h"
+#include "nhpoly1305.h"
 
 static int batch_usable(const struct sector_batch *b, size_t sector_size)
 {
@@ -114,11 +115,13 @@ int sector_sha256_digests(sha256_blocks_fn blocks, uint8_t *out, size_t digest_l
 	return 0;
 }
 
-void sector_nhpoly1305_digests(const struct nhpoly1305_key *key, nh_fn_t nh_bulk, nh_fn_t nh_small,
-			       const poly1305_core_ops *poly, uint8_t *out, const uint8_t *src,
+void sector_nhpoly1305_digests(const struct sector_nh_hash *h, uint8_t *out, const uint8_t *src,
 			       size_t sector_size, size_t count)
 {
+	const struct nhpoly1305_key *key = h->key;
+	const poly1305_core_ops *poly = h->poly;
+
 	for (size_t k = 0; k < count; k++)
 		nhpoly1305_digest(key, src + k * sector_size, sector_size,
-				  out + k * NHPOLY1305_DIGEST_SIZE, nh_bulk, nh_small, poly);
+				  out + k * NHPOLY1305_DIGEST_SIZE, h->nh_bulk, h->nh_small, poly);
 }

@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nhpoly1305.h"
-
 /* cdef: begin */
 /* How a sector is transformed (the signature of the entry point). */
 #define SECTOR_WIDE 0	/* a wide-block cipher: adiantum_crypt() */
@@ -79,13 +77,23 @@ int sector_sha256_digests(void (*blocks)(uint32_t *state, const uint8_t *data, s
 			  size_t count);
 
 /*
- * NH-Poly1305 (keyed with key, NH code nh_bulk for 64 bytes or more and
- * nh_small for the rest, Poly1305 code poly) of each of count sectors of
- * sector_size bytes, the 16-byte digests one after another in out: the
- * per-sector check values of the disk tool's journal format 2.
+ * A keyed NH-Poly1305 as its driver offers it: the struct nhpoly1305_key,
+ * the NH routine for 64 bytes or more and the one for the rest (nh_fn_t of
+ * nhpoly1305.h), and its Poly1305 code (a poly1305_core_ops).
  */
-void sector_nhpoly1305_digests(const struct nhpoly1305_key *key, nh_fn_t nh_bulk, nh_fn_t nh_small,
-			       const poly1305_core_ops *poly, uint8_t *out, const uint8_t *src,
+struct sector_nh_hash {
+	const void *key;
+	void (*nh_bulk)(const uint32_t *key, const uint8_t *message, size_t message_len, uint8_t *hash);
+	void (*nh_small)(const uint32_t *key, const uint8_t *message, size_t message_len, uint8_t *hash);
+	const void *poly;
+};
+
+/*
+ * NH-Poly1305 (h) of each of count sectors of sector_size bytes, the 16-byte
+ * digests one after another in out: the per-sector check values of the disk
+ * tool's journal format 2.
+ */
+void sector_nhpoly1305_digests(const struct sector_nh_hash *h, uint8_t *out, const uint8_t *src,
 			       size_t sector_size, size_t count);
 /* cdef: end */
 

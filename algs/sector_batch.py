@@ -44,6 +44,7 @@ from crypto_api.dmcrypt.sector_digests import KEYED, register_sector_digests, un
 
 MODULE_NAME = "sector_batch"
 NHPOLY1305_DIGEST = 16
+_NH_FN = "void (*)(const uint32_t *, const uint8_t *, size_t, uint8_t *)"
 MODULE_ALIASES = (SECTOR_BATCH_ALIAS,)
 
 #: dm-crypt IV mode -> the C IV layout (essiv hands its template the plain64 bytes).
@@ -174,9 +175,10 @@ def nhpoly1305_sector_digests(tfm: Any, data: Any, sector_size: int) -> Optional
         return None
     src, count = _sectors(data, sector_size, tfm.driver_name)
     out = ffi.new("uint8_t[]", count * NHPOLY1305_DIGEST or 1)
-    nh_bulk, nh_small = ffi.cast("nh_fn_t", h.nh_bulk), ffi.cast("nh_fn_t", h.nh_small)
-    _in_section(simd, len(src), lambda: lib.sector_nhpoly1305_digests(h.key, nh_bulk, nh_small, h.poly, out,
-                                                                      src, sector_size, count))
+    nh = ffi.new("struct sector_nh_hash *")
+    nh.key, nh.poly = ffi.cast("void *", h.key), ffi.cast("void *", h.poly)
+    nh.nh_bulk, nh.nh_small = ffi.cast(_NH_FN, h.nh_bulk), ffi.cast(_NH_FN, h.nh_small)
+    _in_section(simd, len(src), lambda: lib.sector_nhpoly1305_digests(nh, out, src, sector_size, count))
     return ffi.buffer(out, count * NHPOLY1305_DIGEST)[:]
 
 

@@ -41,7 +41,7 @@ def main(version: str) -> None:
             out[name] = {"driver": h.driver_name, "blocksize": h.alg.cra_blocksize,
                          "pieces": [len(p) for p in cuts], "digest": digest, "sections": sections,
                          "irq": irq, "nosimd": nosimd, "nosimd_sections": [s.nbytes for s in tr.sections],
-                         "oneshot": h.digest(msg).hex(), "message": msg.hex()}
+                         "whole": h.digest(msg).hex(), "message": msg.hex()}
     from crypto_api.algs import sha_library
     out["library"] = {size: (lib.name if lib else None)
                       for size in ("sha256", "sha512") for lib in [sha_library.arch_library(size)]}
