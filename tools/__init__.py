@@ -29,7 +29,12 @@ INTERNAL_INTERFACES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "crypto_api.registry": (
         "the registered algorithms as /proc/crypto lists them", ("CryptoAlg", "snapshot")),
     "crypto_api.kernels": (
-        "the chosen kernel version, named in the listing's first line", ("describe", "selected")),
+        "the chosen kernel version, named in the listing's first line; the releases and their caveats "
+        "(the kernels command)",
+        ("COMPOSITE", "DEFAULT", "KNOWN", "RELEASES", "bracket", "caveat", "check", "describe", "selected")),
+    "crypto_api.kernels.query": (
+        "the facts a release between two read versions cannot be sure of (the kernels command)",
+        ("unsettled",)),
     "crypto_api.proc": (
         "one /proc/crypto record, built and formatted", ("alg_record", "format_record")),
     "crypto_api.machine": (
