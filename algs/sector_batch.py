@@ -36,6 +36,7 @@ from typing import Any, Optional, Tuple
 import crypto_api as capi
 from crypto_api.algs import sha_library
 from crypto_api.algs._sector_batch import ffi, lib
+from crypto_api.algs.simd_blocks import block_runner
 from crypto_api.cinterface import Kind, entries, offering_tfm
 from crypto_api.errors import EINVAL, CryptoError
 from crypto_api.dmcrypt.sector_batch import (SECTOR_BATCH_ALIAS, SectorBatchPlan, register_sector_batch_planner,
@@ -104,37 +105,19 @@ def plan_sector_batch(tfm: Any, ivmode: str) -> Optional[SectorBatchPlan]:
     return None
 
 
-def _sha256_blocks():
-    """``(block function, simd)``: SHA-NI's where the registry's sha256 is
-    ``sha256-ni``, the library's code where it is ``sha256-lib`` over the
-    machine's SHA-256 library (crypto_api.algs.sha_library), and
-    SIMD is usable (simd_choice() is not GENERIC); else the generic C one."""
-    if capi.simd_choice() != capi.GENERIC:
-        with capi.crypto_alloc_shash("sha256") as tfm:
-            driver = tfm.driver_name
-        code = None
-        if driver == "sha256-ni":
-            from crypto_api.arch.x86._sha256_ni import ffi as nffi, lib as nlib
-            code = nffi.addressof(nlib, "sha256_blocks_ni")
-        elif driver == "sha256-lib" and sha_library.followed():
-            arch = sha_library.arch_library("sha256")
-            code = arch.blocks if arch is not None else None
-        if code is not None:
-            return ffi.cast("void (*)(uint32_t *, const uint8_t *, size_t)", code), True
-    return ffi.addressof(lib, "sha256_blocks_generic"), False
-
-
-def _in_section(simd: bool, nbytes: int, work) -> None:
-    """``work()`` inside one FPU section of ``nbytes`` where ``simd``, else as it is."""
-    if not simd:
-        work()
-        return
-    capi.kernel_fpu_begin()
-    try:
-        work()
-        capi.fpu_account(nbytes)
-    finally:
-        capi.kernel_fpu_end()
+def _sha256_blocks() -> Any:
+    """The SIMD block function the registry's ``sha256`` runs: SHA-NI's where it
+    is ``sha256-ni``, the SHA-256 library's code where it is ``sha256-lib`` and
+    the machine has some (crypto_api.algs.sha_library); else None."""
+    with capi.crypto_alloc_shash("sha256") as tfm:
+        driver = tfm.driver_name
+    if driver == "sha256-ni":
+        from crypto_api.arch.x86._sha256_ni import ffi as nffi, lib as nlib
+        return nffi.addressof(nlib, "sha256_blocks_ni")
+    if driver == "sha256-lib":
+        arch = sha_library.arch_library("sha256")
+        return arch.blocks if arch is not None else None
+    return None
 
 
 def _sectors(data: Any, sector_size: int, what: str):
@@ -154,9 +137,11 @@ def sha256_sector_digests(data: Any, sector_size: int, digest_len: int) -> bytes
         raise CryptoError(EINVAL, f"sector digests: {digest_len}-byte SHA-256 digests (1 to 32)")
     src, count = _sectors(data, sector_size, "sha256")
     out = ffi.new("uint8_t[]", count * digest_len or 1)
-    blocks, simd = _sha256_blocks()
-    _in_section(simd, len(src), lambda: lib.sector_sha256_digests(blocks, out, digest_len, src, sector_size,
-                                                                  count))
+    code = _sha256_blocks() if capi.simd_choice() != capi.GENERIC else None
+    generic = ffi.addressof(lib, "sha256_blocks_generic")
+    simd = generic if code is None else ffi.cast("void (*)(uint32_t *, const uint8_t *, size_t)", code)
+    block_runner(code is not None, simd, generic)(
+        lambda blocks: lib.sector_sha256_digests(blocks, out, digest_len, src, sector_size, count), len(src))
     return ffi.buffer(out, count * digest_len)[:]
 
 
@@ -166,20 +151,23 @@ def nhpoly1305_sector_digests(tfm: Any, data: Any, sector_size: int) -> Optional
     offers (crypto_api.cinterface NHPOLY1305): its SIMD NH in one FPU section
     where SIMD is usable (simd_choice() is not GENERIC), else its generic
     code; None where the driver offers none (another keyed hash, a plug-in)."""
-    simd = capi.simd_choice() != capi.GENERIC
-    h = entries(tfm, Kind.NHPOLY1305, simd) if simd else None
-    if h is None:
-        simd = False
-        h = entries(tfm, Kind.NHPOLY1305, False)
-    if h is None:
+    generic = entries(tfm, Kind.NHPOLY1305, False)
+    if generic is None:
         return None
+    fast = entries(tfm, Kind.NHPOLY1305, True) if capi.simd_choice() != capi.GENERIC else None
     src, count = _sectors(data, sector_size, tfm.driver_name)
     out = ffi.new("uint8_t[]", count * NHPOLY1305_DIGEST or 1)
+    block_runner(fast is not None, _nh_hash(fast or generic), _nh_hash(generic))(
+        lambda nh: lib.sector_nhpoly1305_digests(nh, out, src, sector_size, count), len(src))
+    return ffi.buffer(out, count * NHPOLY1305_DIGEST)[:]
+
+
+def _nh_hash(h: Any) -> Any:
+    """algs/sector_batch.h's ``struct sector_nh_hash`` of an NHPOLY1305 record."""
     nh = ffi.new("struct sector_nh_hash *")
     nh.key, nh.poly = ffi.cast("void *", h.key), ffi.cast("void *", h.poly)
     nh.nh_bulk, nh.nh_small = ffi.cast(_NH_FN, h.nh_bulk), ffi.cast(_NH_FN, h.nh_small)
-    _in_section(simd, len(src), lambda: lib.sector_nhpoly1305_digests(nh, out, src, sector_size, count))
-    return ffi.buffer(out, count * NHPOLY1305_DIGEST)[:]
+    return nh
 
 
 def module_init() -> None:
