@@ -31,7 +31,7 @@ INTERNAL_INTERFACES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "crypto_api.kernels": (
         "the chosen kernel version, named in the listing's first line; the releases and their caveats "
         "(the kernels command)",
-        ("COMPOSITE", "DEFAULT", "KNOWN", "RELEASES", "bracket", "caveat", "check", "describe", "selected")),
+        ("COMPOSITE", "DEFAULT", "KNOWN", "RELEASES", "caveat", "check", "describe", "selected")),
     "crypto_api.kernels.query": (
         "the facts a release between two read versions cannot be sure of (the kernels command)",
         ("unsettled",)),

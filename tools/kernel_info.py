@@ -36,13 +36,12 @@ def run(args) -> int:
     if version == kernels.COMPOSITE:
         print(kernels.describe(version))
         return 0
-    from crypto_api.machine import current_machine
-    machine = current_machine().arch
-    lo, hi = kernels.bracket(version)
-    if lo == hi:
+    note = kernels.caveat(version)
+    if not note:
         print(f"Linux {version}: read in full (its facts come from that tree or name what is unknown)")
         return 0
-    print(kernels.caveat(version))
-    for u in query.unsettled(version, machine):
+    print(note)
+    from crypto_api.machine import current_machine
+    for u in query.unsettled(version, current_machine().arch):
         sys.stdout.write(f"  {u.kind} {u.name}: bound {u.bound}: {u.unknown}\n")
     return 0

@@ -140,9 +140,10 @@ def caveat(version: Optional[str] = None) -> str:
     lo, hi = bracket(v)
     if lo == hi:
         return ""
-    doubtful = unsettled(v, _machine())
+    machine = _machine()
+    doubtful = unsettled(v, machine)
     return (f"Linux {v} was not read: it answers from the table's ranges between the read versions {lo} "
-            f"and {hi}; {len(doubtful)} fact{'s' if len(doubtful) != 1 else ''} on {_machine()} changed in "
+            f"and {hi}; {len(doubtful)} fact{'s' if len(doubtful) != 1 else ''} on {machine} changed in "
             f"that span at a point the sources did not settle (crypto-api kernels {v} lists them)")
 
 
